@@ -1,0 +1,20 @@
+"""The ``drunter`` command line. The only layer that prints or touches files."""
+from __future__ import annotations
+
+import click
+
+from .common import run_group
+from .fmt import fmt
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="drunter-notation")
+def cli():
+    """drunter: rules checker, replay engine and reports for Drunter & Drueber (DN records)."""
+
+
+cli.add_command(fmt)
+
+
+def main():
+    run_group(cli)

@@ -1,0 +1,57 @@
+"""What every command shares: finding record files, printing errors, safe writes."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from ..errors import DnError
+
+
+def run_group(group: click.Group) -> None:
+    """Run the CLI; a DnError that escapes a command is one line on stderr, never a traceback."""
+    try:
+        group.main(standalone_mode=True)
+    except DnError as e:  # pragma: no cover - commands catch their own; this is the last guard
+        click.echo(e.format(), err=True)
+        sys.exit(e.exit_code)
+
+
+def record_paths(args: tuple[str, ...]) -> list[str]:
+    """The files named, with directories walked for ``*.dn`` (sorted); other names kept as given."""
+    out = []
+    for a in args:
+        p = Path(a)
+        if p.is_dir():
+            out.extend(str(f) for f in sorted(p.rglob("*.dn")))
+        else:
+            out.append(a)
+    return out
+
+
+def report_error(e: DnError, path: str | None = None) -> None:
+    """Print a DnError as its one line (plus the caret context for syntax errors) on stderr."""
+    click.echo(e.format(path), err=True)
+    caret = e.diagnostic.caret()
+    if caret:
+        click.echo(caret, err=True)
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Replace ``path`` with ``text`` via a temp file in the same folder and a rename,
+    so the old file stays whole until the new one is complete."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

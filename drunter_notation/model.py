@@ -1,0 +1,243 @@
+"""Typed records of the DN notation (DN-SPEC §2).
+
+Pure values: frozen dataclasses that know nothing of files or rules. Every item
+carries the line and column of its first token (1-based); positions and the
+source path are left out of equality so that ``parse(format(r)) == r`` holds.
+Comments are kept on the top-level item they belong to: ``comments`` are whole
+comment lines standing before the item, ``note`` is a comment on its own line
+after it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple, Union
+
+Square = tuple[int, int]  # (column, row), both 0-based: a1 == (0, 0)
+
+KINDS = {"W": "wall", "S": "street", "R": "river"}
+KIND_LETTER = {v: k for k, v in KINDS.items()}
+BUILDINGS = ("museum", "tavern", "school", "townhall", "firehouse", "church")
+BUILDING_ALIASES = {
+    "wirtshaus": "tavern",
+    "schule": "school",
+    "rathaus": "townhall",
+    "feuerwache": "firehouse",
+    "kirche": "church",
+}
+SPECIAL_GOALS = ("all-threes", "all-fours", "lowest-of-each", "one-each")
+GOALS = BUILDINGS + SPECIAL_GOALS
+CARD_NAMES = ("JA", "JAA", "JAAA", "NE", "NEE", "NEEE", "JEIN", "?")
+KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Players", "Board", "Rules", "Variant", "Result", "Annotator")
+
+
+def square_name(sq: Square) -> str:
+    """``(2, 6)`` -> ``"c7"``."""
+    return f"{chr(ord('a') + sq[0])}{sq[1] + 1}"
+
+
+def parse_square(text: str) -> Square:
+    """``"c7"`` -> ``(2, 6)``; the text must already match the SQUARE token."""
+    return (ord(text[0]) - ord("a"), int(text[1:]) - 1)
+
+
+class Tile(NamedTuple):
+    """A tile type: kind letter ``W``/``S``/``R`` and length 1..3."""
+
+    kind: str
+    length: int
+
+    def __str__(self) -> str:
+        return f"{self.kind}{self.length}"
+
+    @property
+    def kind_name(self) -> str:
+        return KINDS[self.kind]
+
+
+class Card(NamedTuple):
+    """A vote card as played; ``declared`` is ``"yes"``/``"no"`` for a JEIN, else None."""
+
+    name: str
+    declared: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.name}={self.declared}" if self.declared else self.name
+
+
+def _pos():
+    return field(default=0, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    key: str
+    value: str
+    line: int = _pos()
+    column: int = _pos()
+    comments: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandTile:
+    tile: Tile
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    player: str
+    tiles: tuple[HandTile, ...]
+    line: int = _pos()
+    column: int = _pos()
+    comments: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Goals:
+    player: str
+    goals: tuple[str, str]
+    line: int = _pos()
+    column: int = _pos()
+    comments: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ballot:
+    player: str
+    cards: tuple[Card, ...]
+    line: int = _pos()
+    column: int = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    ballots: tuple[Ballot, ...]
+    line: int = _pos()
+    column: int = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A claimed vote result, optionally with the claimed tally ``yes:no``."""
+
+    accepted: bool
+    yes: int | None = None
+    no: int | None = None
+    line: int = _pos()
+    column: int = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """``tile anchor[-end] [@corner] [vote {...}] [-> outcome]``; ``end`` is None for a single square."""
+
+    tile: Tile
+    anchor: Square
+    end: Square | None = None
+    corner: Square | None = None
+    vote: Vote | None = None
+    outcome: Outcome | None = None
+    line: int = _pos()
+    column: int = _pos()
+
+    @property
+    def last(self) -> Square:
+        return self.anchor if self.end is None else self.end
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A numbered turn; ``placement`` is None for ``pass``."""
+
+    number: int
+    player: str
+    placement: Placement | None
+    line: int = _pos()
+    column: int = _pos()
+    comments: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    line: int = _pos()
+    column: int = _pos()
+    comments: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RevealEntry:
+    """``player: goal`` (base) or ``player: chosen/other`` (expert)."""
+
+    player: str
+    chosen: str
+    other: str | None = None
+    line: int = _pos()
+    column: int = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    entries: tuple[RevealEntry, ...]
+    line: int = _pos()
+    column: int = _pos()
+    comments: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreEntry:
+    player: str
+    points: int
+    line: int = _pos()
+    column: int = _pos()
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    entries: tuple[ScoreEntry, ...]
+    line: int = _pos()
+    column: int = _pos()
+    comments: tuple[str, ...] = ()
+    note: str | None = None
+
+
+Setup = Union[Hand, Goals]
+Event = Union[Turn, Choose]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One game record. ``end_line``/``end_column`` point just past its last token."""
+
+    tags: tuple[Tag, ...] = ()
+    setup: tuple[Setup, ...] = ()
+    events: tuple[Event, ...] = ()
+    reveal: Reveal | None = None
+    score: Score | None = None
+    final_comments: tuple[str, ...] = ()
+    end_line: int = _pos()
+    end_column: int = _pos()
+
+    def tag(self, key: str) -> Tag | None:
+        """The first tag with this key, or None."""
+        for t in self.tags:
+            if t.key == key:
+                return t
+        return None
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        return tuple(e for e in self.events if isinstance(e, Turn))
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Names of the ``Players`` tag, trimmed; empty when the tag is missing."""
+        t = self.tag("Players")
+        if t is None:
+            return ()
+        return tuple(n.strip() for n in t.value.split(",") if n.strip())
