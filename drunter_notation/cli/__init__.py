@@ -4,7 +4,9 @@ from __future__ import annotations
 import click
 
 from .common import run_group
+from .board import board
 from .fmt import fmt
+#V
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -13,7 +15,9 @@ def cli():
     """drunter: rules checker, replay engine and reports for Drunter & Drueber (DN records)."""
 
 
+cli.add_command(board)
 cli.add_command(fmt)
+#VC
 
 
 def main():

@@ -1,0 +1,322 @@
+"""Loading and checking board files (DN-SPEC §4).
+
+A board is named by a built-in id (a file ``drunter_notation/boards/<id>.toml``
+shipped with the package) or, when the reference ends in ``.toml``, by a path to a
+board file. Every check of §4 is made on load; any failure -- including a missing,
+unreadable or non-TOML file -- raises a :class:`~drunter_notation.errors.DnError`
+with code H003 and exit code 2, whose message names the file, the offending key
+and what is wrong. Messages never quote more of the file than that key (and a
+short scalar value), since board files may be private.
+"""
+from __future__ import annotations
+
+import importlib.resources
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, NoReturn
+
+from .board import TRACK_KINDS, Board
+from .errors import fail
+from .model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
+
+FORMAT = "drunter-board/1"
+MIN_WIDTH, MAX_WIDTH = 3, 26  # columns a..z
+MIN_HEIGHT, MAX_HEIGHT = 3, 99  # rows 1..99
+TOP_KEYS = ("format", "id", "name", "width", "height", "note", "toilets", "corners", "buildings", "box")
+REQUIRED_KEYS = ("format", "id", "name", "width", "height", "corners", "buildings")
+BOX_LENGTHS = ("triples", "doubles", "singles")
+
+# A square name: column a..z, row 1..99 without a leading zero.
+_SQUARE_RE = re.compile(r"[a-z][1-9][0-9]?\Z")
+# Keys shown as they are; anything else is quoted so odd characters stay visible.
+_BARE_KEY_RE = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
+# tomllib puts the position at the end of its message: "... (at line 3, column 7)".
+_TOML_POS_RE = re.compile(r"\(at line (\d+), column (\d+)\)|\(at end of document\)")
+_BUILTIN_PACKAGE = "drunter_notation.boards"
+
+
+def builtin_boards() -> list[str]:
+    """The ids of the boards shipped with the package, sorted."""
+    root = importlib.resources.files(_BUILTIN_PACKAGE)
+    return sorted(p.name[: -len(".toml")] for p in root.iterdir()
+                  if p.name.endswith(".toml") and p.is_file())
+
+
+def load_board(ref: str, base_dir: Path | None = None) -> Board:
+    """The checked board named by ``ref``.
+
+    ``ref`` ending in ``.toml`` is a path (relative to ``base_dir`` when that is
+    given and the path is relative, else to the working directory); anything else
+    is a built-in board id. Raises ``DnError`` H003 (exit code 2) for an unknown
+    id or a missing, unreadable or invalid board file; never anything else for
+    bad input.
+    """
+    if ref.endswith(".toml"):
+        path = Path(ref)
+        if base_dir is not None and not path.is_absolute():
+            path = Path(base_dir) / path
+        return load_board_file(path, shown=ref)
+    ids = builtin_boards()
+    if ref not in ids:
+        shown = ref if len(ref) <= 40 else ref[:37] + "..."
+        raise fail("H003", f"unknown board {shown!r}; built-in boards: {', '.join(ids)}",
+                   exit_code=2, hint="a board file is named by a path ending in .toml")
+    resource = importlib.resources.files(_BUILTIN_PACKAGE).joinpath(f"{ref}.toml")
+    label = f"built-in board {ref}"
+    data = _read_bytes(resource.read_bytes, label, None)
+    board = parse_board(data, label=label, path=None)
+    if board.id != ref:
+        # A packaging slip: the file name is the id users write in records.
+        _bad(label, None, "id", f"must be {ref!r}, the built-in file's name, got {_show_value(board.id)}")
+    return board
+
+
+def load_board_file(path: Path, shown: str | None = None) -> Board:
+    """The checked board in the file ``path``, whatever its name ends in.
+
+    ``shown`` is how messages name the file (default: the path). Raises
+    ``DnError`` H003 (exit code 2) like :func:`load_board`.
+    """
+    path = Path(path)
+    label = f"board file {shown or path}"
+    data = _read_bytes(path.read_bytes, label, str(path))
+    return parse_board(data, label=label, path=str(path))
+
+
+def parse_board(data: bytes, label: str = "board file", path: str | None = None) -> Board:
+    """Decode, parse and check the bytes of a board file. ``label`` starts every
+    message (e.g. ``"board file club.toml"``); ``path`` is stored on the board and
+    on the error. Raises ``DnError`` H003 (exit code 2)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        _bad(label, path, None, f"not valid UTF-8 (byte 0x{data[e.start]:02x} on line {line})")
+    # A BOM is harmless and some editors write one; TOML itself forbids it.
+    text = text.removeprefix("\ufeff")
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        _bad(label, path, None, f"invalid TOML: {_toml_reason(str(e))}")
+    return _check(doc, label, path)
+
+
+# ------------------------------------------------------------------ checks
+
+
+def _check(doc: dict[str, Any], label: str, path: str | None) -> Board:
+    """The Board described by the parsed TOML ``doc``, after every §4 check."""
+    def bad(key: str | None, problem: str, hint: str | None = None) -> NoReturn:
+        _bad(label, path, key, problem, hint)
+
+    for key in doc:
+        if key not in TOP_KEYS:
+            bad(_show_key(key), "unknown key", hint=f"known keys: {', '.join(TOP_KEYS)}")
+    for key in REQUIRED_KEYS:
+        if key not in doc:
+            bad(key, "missing (required)")
+
+    if doc["format"] != FORMAT:
+        bad("format", f"must be {FORMAT!r}, got {_show_value(doc['format'])}")
+    board_id = _string(doc, "id", bad)
+    name = _string(doc, "name", bad)
+    note = _string(doc, "note", bad, allow_empty=True) if "note" in doc else ""
+    width = _int_in(doc["width"], "width", MIN_WIDTH, MAX_WIDTH, bad)
+    height = _int_in(doc["height"], "height", MIN_HEIGHT, MAX_HEIGHT, bad)
+
+    used: dict[Square, str] = {}  # square -> the key that first named it
+
+    def square(text: Any, key: str) -> Square:
+        """A valid, on-board square not named before."""
+        if not isinstance(text, str) or not _SQUARE_RE.match(text):
+            bad(key, f"not a square name (a column letter and a row number, like c7), got {_show_value(text)}")
+        sq = parse_square(text)
+        if not (sq[0] < width and sq[1] < height):
+            bad(key, f"square {text} is off the {width}x{height} board "
+                     f"(columns a..{chr(ord('a') + width - 1)}, rows 1..{height})")
+        if sq in used:
+            bad(key, f"square {text} is already used by {used[sq]}", hint="each square is used at most once")
+        used[sq] = key
+        return sq
+
+    corners = _check_corners(doc["corners"], width, height, square, bad)
+    toilets = _check_toilets(doc.get("toilets", []), square, bad)
+    buildings = _check_buildings(doc["buildings"], square, bad)
+    box = _check_box(doc["box"], bad) if "box" in doc else None
+
+    extra = {} if box is None else {"box": box}
+    return Board(id=board_id, name=name, width=width, height=height, corners=corners,
+                 buildings=buildings, toilets=frozenset(toilets), note=note, path=path, **extra)
+
+
+def _check_corners(table: Any, width: int, height: int, square, bad) -> dict[Square, str]:
+    """The four corner squares, each with its track kind: one street, one river, two walls."""
+    if not isinstance(table, dict):
+        bad("corners", f"must be a table of corner square = track kind, got {_kind_of(table)}")
+    corner_squares = [(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)]
+    names = ", ".join(square_name(sq) for sq in corner_squares)
+    corners: dict[Square, str] = {}
+    for key, kind in table.items():
+        full = f"corners.{_show_key(key)}"
+        sq = square(key, full)
+        if sq not in corner_squares:
+            bad(full, f"{key} is not a corner square of the {width}x{height} board (corners: {names})")
+        if kind not in TRACK_KINDS:
+            bad(full, f"track kind must be one of street, river, wall, got {_show_value(kind)}")
+        corners[sq] = kind
+    for sq in corner_squares:
+        if sq not in corners:
+            bad(f"corners.{square_name(sq)}", f"missing: the four corners {names} each need a track kind")
+    counts = {k: sum(1 for v in corners.values() if v == k) for k in ("street", "river", "wall")}
+    if counts != {"street": 1, "river": 1, "wall": 2}:
+        got = ", ".join(f"{n} {k}" for k, n in counts.items())
+        bad("corners", f"must have one street, one river and two walls, got {got}")
+    return corners
+
+
+def _check_toilets(value: Any, square, bad) -> list[Square]:
+    """The toilet squares."""
+    if not isinstance(value, list):
+        bad("toilets", f"must be an array of square names, got {_kind_of(value)}")
+    return [square(item, f"toilets[{i}]") for i, item in enumerate(value)]
+
+
+def _check_buildings(table: Any, square, bad) -> dict[Square, tuple[str, int]]:
+    """Square -> (English type, value) for every building; German type names are normalised."""
+    if not isinstance(table, dict):
+        bad("buildings", f"must be a table of building type -> {{ square = value }}, got {_kind_of(table)}")
+    buildings: dict[Square, tuple[str, int]] = {}
+    seen: dict[str, str] = {}  # English type -> the key that gave it
+    for key, squares in table.items():
+        full = f"buildings.{_show_key(key)}"
+        btype = BUILDING_ALIASES.get(key, key)
+        if btype not in BUILDINGS:
+            bad(full, "unknown building type", hint=f"building types: {', '.join(BUILDINGS)}")
+        if btype in seen:
+            bad(full, f"type {btype} is already given as {seen[btype]}")
+        seen[btype] = full
+        if not isinstance(squares, dict):
+            bad(full, f"must be a table of square = value, got {_kind_of(squares)}")
+        for sq_name, value in squares.items():
+            sq_key = f"{full}.{_show_key(sq_name)}"
+            sq = square(sq_name, sq_key)
+            if not _is_int(value) or value < 1:
+                bad(sq_key, f"value must be an integer >= 1, got {_show_value(value)}")
+            buildings[sq] = (btype, value)
+    return buildings
+
+
+def _check_box(table: Any, bad) -> dict[str, tuple[int, int, int]]:
+    """Kind -> (triples, doubles, singles); all three kinds must be given."""
+    if not isinstance(table, dict):
+        bad("box", f"must be a table of track kind = [triples, doubles, singles], got {_kind_of(table)}")
+    for key in table:
+        if key not in TRACK_KINDS:
+            bad(f"box.{_show_key(key)}", "unknown tile kind", hint="tile kinds: wall, street, river")
+    box: dict[str, tuple[int, int, int]] = {}
+    for kind in TRACK_KINDS:
+        key = f"box.{kind}"
+        if kind not in table:
+            bad(key, "missing: a box gives wall, street and river")
+        counts = table[kind]
+        if not isinstance(counts, list) or len(counts) != 3:
+            what = f"an array of {len(counts)}" if isinstance(counts, list) else _kind_of(counts)
+            bad(key, f"must be an array of three counts [triples, doubles, singles], got {what}")
+        for i, n in enumerate(counts):
+            if not _is_int(n) or n < 0:
+                bad(f"{key}[{i}]", f"{BOX_LENGTHS[i]} count must be an integer >= 0, got {_show_value(n)}")
+        box[kind] = (counts[0], counts[1], counts[2])
+    return box
+
+
+def _string(doc: dict[str, Any], key: str, bad, allow_empty: bool = False) -> str:
+    value = doc[key]
+    if not isinstance(value, str):
+        bad(key, f"must be a string, got {_kind_of(value)}")
+    if not allow_empty and not value.strip():
+        bad(key, "must not be empty")
+    return value
+
+
+def _int_in(value: Any, key: str, lo: int, hi: int, bad) -> int:
+    if not _is_int(value) or not lo <= value <= hi:
+        bad(key, f"must be an integer from {lo} to {hi}, got {_show_value(value)}")
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    # TOML booleans arrive as Python bools, which are ints: keep them out.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# ------------------------------------------------------------------ messages
+
+
+def _read_bytes(read, label: str, path: str | None) -> bytes:
+    """``read()``, with every OS failure turned into one H003 line."""
+    try:
+        return read()
+    except FileNotFoundError:
+        _bad(label, path, None, "file not found")
+    except IsADirectoryError:
+        _bad(label, path, None, "is a directory, not a board file")
+    except PermissionError:
+        _bad(label, path, None, "cannot be read: permission denied")
+    except OSError as e:
+        _bad(label, path, None, f"cannot be read: {e.strerror or type(e).__name__}")
+
+
+def _bad(label: str, path: str | None, key: str | None, problem: str, hint: str | None = None) -> NoReturn:
+    """Raise H003: ``<label>: <key>: <problem>``."""
+    message = f"{label}: {key}: {problem}" if key else f"{label}: {problem}"
+    raise fail("H003", message, path=path, exit_code=2, hint=hint)
+
+
+def _toml_reason(text: str) -> str:
+    """tomllib's message with its position in our words (it never quotes the file)."""
+    m = _TOML_POS_RE.search(text)
+    if m is None:
+        return text
+    reason = text[: m.start()].rstrip()
+    where = f"line {m.group(1)}, column {m.group(2)}" if m.group(1) else "end of file"
+    return f"{reason} (at {where})"
+
+
+def _show_key(key: str) -> str:
+    """A key as written in messages: bare when plain, else quoted and cut short."""
+    if _BARE_KEY_RE.match(key):
+        return key
+    short = key if len(key) <= 30 else key[:27] + "..."
+    return '"' + short.encode("unicode_escape").decode("ascii").replace('"', '\\"') + '"'
+
+
+def _show_value(value: Any) -> str:
+    """A short description of an offending value: small scalars literally, else their kind."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return text if len(text) <= 20 else _kind_of(value)
+    if isinstance(value, str) and len(value) <= 20 and value.isprintable():
+        return repr(value)
+    return _kind_of(value)
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return f"a string of {len(value)} characters"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    return "a date/time"
+
+
+__all__ = ["FORMAT", "builtin_boards", "load_board", "load_board_file", "parse_board"]
