@@ -6,7 +6,8 @@ import click
 from .common import run_group
 from .board import board
 from .fmt import fmt
-#V
+from .rules import rules
+from .validate import validate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,7 +18,8 @@ def cli():
 
 cli.add_command(board)
 cli.add_command(fmt)
-#VC
+cli.add_command(rules)
+cli.add_command(validate)
 
 
 def main():

@@ -2,10 +2,30 @@
 
 The engine reads every choice on which the sources differ from
 :class:`Options`; it never tests a ruleset's id.
+
+``catalogue.toml`` holds the rule IDs of docs/architecture.md with the project's
+own wording, and the *topics*: the points on which the sources differ, each tied
+to a rule ID and, where the engine has a choice, to an ``Options`` field. Every
+ruleset file gives its source's place for each rule ID (``[sections]``), what its
+source says on each topic (``[wording]``) and, where a topic sits elsewhere than
+its rule, that place (``[topic_sections]``). A file with ``extends = "<id>"``
+lists only what differs from that ruleset.
+
+Every shipped file is checked when loaded; anything wrong in one -- bad TOML, an
+unknown key, a value of the wrong type, a rule ID or topic left out -- is a bug of
+the package and raises :class:`~drunter_notation.errors.DnError` H004 naming the
+file and the key.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
+import importlib.resources
+import tomllib
 from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import DnError, fail
 
 
 @dataclass(frozen=True)
@@ -32,9 +52,27 @@ class Options:
     joker_order: str = "unspecified"
 
 
+# The values a text option may take; the engine relies on nothing else.
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    "vote_outcome": ("yes-at-least-no", "yes-over-no-unless-all-abstain"),
+    "ballot_order": ("placer-first-clockwise", "any"),
+    "expert_deal": ("any-two", "one-special-one-building"),
+    "joker_order": ("clockwise-from-placer", "unspecified"),
+}
+
+DEFAULT_RULESET = "hig-1991"
+
+
 @dataclass(frozen=True)
 class Ruleset:
-    """A ruleset: its options and, per rule ID, the section of its source to cite."""
+    """A ruleset: its options and, per rule ID, the section of its source to cite.
+
+    ``wording`` maps each topic id of the catalogue to what this ruleset's source
+    says on it (the project's paraphrase); ``topic_sections`` maps each topic id to
+    the place in the source (filled for every topic when loaded, falling back to
+    the section of the topic's rule). ``extends`` is the id of the ruleset this one
+    was derived from, if any.
+    """
 
     id: str
     name: str
@@ -42,7 +80,275 @@ class Ruleset:
     label: str  # short source name used in citations, e.g. "HiG 1991"
     options: Options
     sections: dict[str, str] = field(default_factory=dict)  # rule ID -> "Spielregel A.3"
+    wording: dict[str, str] = field(default_factory=dict)  # topic id -> paraphrase of the source
+    topic_sections: dict[str, str] = field(default_factory=dict)  # topic id -> place in the source
+    extends: str | None = None
 
     def cite(self, rule: str) -> str:
         """``"HiG 1991, Spielregel A.3"`` for rule ``"A3"``."""
         return f"{self.label}, {self.sections.get(rule, 'no section')}"
+
+    def cite_topic(self, topic: str) -> str:
+        """``"HiG 1991, Spielregel B, Abs. 11"`` for topic ``"revote"``."""
+        return f"{self.label}, {self.topic_sections.get(topic, 'no section')}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule ID of the catalogue with its title and the project's wording."""
+
+    id: str
+    title: str
+    wording: str
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A point on which the sources differ: its rule ID and the Options field it maps to, if any."""
+
+    id: str
+    title: str
+    rule: str
+    option: str | None = None
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """One line of a ruleset comparison.
+
+    For a topic tied to an option, ``value_a``/``value_b`` are the option values
+    as written in the ruleset files (``"true"``, ``"yes-at-least-no"``); for any
+    other topic they are the two rulesets' wordings. ``wording_a``/``wording_b``
+    are always the wordings. ``cite_a``/``cite_b`` are the places in the sources.
+    An option that no topic covers gets the topic ``"option:<name>"``.
+    """
+
+    topic: str
+    title: str
+    rule: str
+    value_a: str
+    value_b: str
+    cite_a: str
+    cite_b: str
+    option: str | None = None
+    wording_a: str = ""
+    wording_b: str = ""
+
+
+_PACKAGE = __name__
+_CATALOGUE_FILE = "catalogue.toml"
+_OPTION_FIELDS = {f.name: f for f in dataclasses.fields(Options)}
+# Keys a ruleset file may have; "extends" files inherit source and label.
+_RULESET_KEYS = ("id", "name", "source", "label", "extends", "options", "sections",
+                 "topic_sections", "wording")
+_BASE_REQUIRED = ("id", "name", "source", "label", "options", "sections", "wording")
+_EXTENDS_REQUIRED = ("id", "name", "extends")
+_TABLES = ("options", "sections", "topic_sections", "wording")
+
+
+def _broken(filename: str, key: str | None, what: str) -> DnError:
+    """H004 for a shipped file that is wrong: a bug of the package, never of the user."""
+    message = f"{key}: {what}" if key else what
+    return fail("H004", message, path=f"rulesets/{filename}", exit_code=2,
+                hint="the ruleset files ship with the package; this is a packaging bug")
+
+
+def _read_toml(filename: str) -> dict[str, Any]:
+    """The parsed TOML of a file in this package; unreadable or invalid -> H004."""
+    try:
+        data = importlib.resources.files(_PACKAGE).joinpath(filename).read_bytes()
+        return tomllib.loads(data.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise _broken(filename, None, f"cannot read: {e}") from None
+
+
+def _text(value: Any, filename: str, key: str) -> str:
+    """A non-empty string with runs of whitespace collapsed (TOML texts are wrapped)."""
+    if not isinstance(value, str) or not value.strip():
+        raise _broken(filename, key, "must be a non-empty string")
+    return " ".join(value.split())
+
+
+def _table(data: dict[str, Any], name: str, filename: str) -> dict[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise _broken(filename, name, "must be a table")
+    return value
+
+
+@functools.cache
+def _catalogue_data() -> tuple[tuple[Rule, ...], tuple[Topic, ...]]:
+    """The checked catalogue: rules and topics in file order."""
+    data = _read_toml(_CATALOGUE_FILE)
+    for key in data:
+        if key not in ("rules", "topics"):
+            raise _broken(_CATALOGUE_FILE, key, "unknown key (expected [rules] and [topics])")
+    rules = []
+    for rid, entry in _table(data, "rules", _CATALOGUE_FILE).items():
+        where = f"rules.{rid}"
+        if not isinstance(entry, dict) or set(entry) != {"title", "wording"}:
+            raise _broken(_CATALOGUE_FILE, where, "must be a table with exactly title and wording")
+        rules.append(Rule(rid, _text(entry["title"], _CATALOGUE_FILE, f"{where}.title"),
+                          _text(entry["wording"], _CATALOGUE_FILE, f"{where}.wording")))
+    rule_ids = {r.id for r in rules}
+    if not rules:
+        raise _broken(_CATALOGUE_FILE, "rules", "no rules")
+    topics = []
+    for tid, entry in _table(data, "topics", _CATALOGUE_FILE).items():
+        where = f"topics.{tid}"
+        if not isinstance(entry, dict) or not {"title", "rule"} <= set(entry) <= {"title", "rule", "option"}:
+            raise _broken(_CATALOGUE_FILE, where, "must be a table of title, rule and optionally option")
+        if entry["rule"] not in rule_ids:
+            raise _broken(_CATALOGUE_FILE, f"{where}.rule", f"unknown rule ID {entry['rule']!r}")
+        option = entry.get("option")
+        if option is not None and option not in _OPTION_FIELDS:
+            raise _broken(_CATALOGUE_FILE, f"{where}.option", f"{option!r} is not a field of Options")
+        topics.append(Topic(tid, _text(entry["title"], _CATALOGUE_FILE, f"{where}.title"),
+                            entry["rule"], option))
+    return tuple(rules), tuple(topics)
+
+
+def catalogue() -> dict[str, Rule]:
+    """Every rule ID (S1 ... X5, in the order of docs/architecture.md) with title and wording."""
+    return {r.id: r for r in _catalogue_data()[0]}
+
+
+def topics() -> dict[str, Topic]:
+    """Every topic on which the sources differ, in the order of the rules they belong to."""
+    return {t.id: t for t in _catalogue_data()[1]}
+
+
+def ruleset_ids() -> list[str]:
+    """The ids of the shipped rulesets, sorted."""
+    root = importlib.resources.files(_PACKAGE)
+    return sorted(p.name[: -len(".toml")] for p in root.iterdir()
+                  if p.name.endswith(".toml") and p.name != _CATALOGUE_FILE and p.is_file())
+
+
+def _check_option(name: str, value: Any, filename: str) -> None:
+    """Raise H004 unless ``value`` is a valid value for the Options field ``name``."""
+    key = f"options.{name}"
+    if name not in _OPTION_FIELDS:
+        raise _broken(filename, key, f"unknown option (known: {', '.join(_OPTION_FIELDS)})")
+    expected = type(_OPTION_FIELDS[name].default)
+    if type(value) is not expected:  # bool is an int in Python; compare exact types
+        raise _broken(filename, key, f"must be {'true or false' if expected is bool else 'a string'}, "
+                                     f"got {value!r}")
+    choices = OPTION_CHOICES.get(name)
+    if choices and value not in choices:
+        raise _broken(filename, key, f"{value!r} is not one of {', '.join(choices)}")
+
+
+def _checked_file(rid: str, filename: str) -> dict[str, Any]:
+    """One ruleset file's own content, checked key by key (not yet merged with a parent)."""
+    data = _read_toml(filename)
+    for key in data:
+        if key not in _RULESET_KEYS:
+            raise _broken(filename, key, f"unknown key (known: {', '.join(_RULESET_KEYS)})")
+    for key in _EXTENDS_REQUIRED if "extends" in data else _BASE_REQUIRED:
+        if key not in data:
+            raise _broken(filename, key, "missing")
+    for key in ("id", "name", "source", "label", "extends"):
+        if key in data:
+            data[key] = _text(data[key], filename, key)
+    if data["id"] != rid:
+        raise _broken(filename, "id", f"must be {rid!r}, the file's name, got {data['id']!r}")
+    rule_ids, topic_ids = catalogue(), topics()
+    for name, value in _table(data, "options", filename).items():
+        _check_option(name, value, filename)
+    for table, known, what in (("sections", rule_ids, "rule ID"), ("topic_sections", topic_ids, "topic"),
+                               ("wording", topic_ids, "topic")):
+        entries = _table(data, table, filename)
+        for key, value in entries.items():
+            if key not in known:
+                raise _broken(filename, f"{table}.{key}", f"unknown {what}")
+            entries[key] = _text(value, filename, f"{table}.{key}")
+    return data
+
+
+def _merged(rid: str, chain: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]:
+    """A ruleset's content with its ``extends`` chain applied, and the file it came from."""
+    filename = f"{rid}.toml"
+    data = _checked_file(rid, filename)
+    parent_id = data.get("extends")
+    if parent_id is None:
+        return data, filename
+    if parent_id in chain + (rid,):
+        raise _broken(filename, "extends", f"circular: {' -> '.join(chain + (rid, parent_id))}")
+    if parent_id not in ruleset_ids():
+        raise _broken(filename, "extends", f"unknown ruleset {parent_id!r}")
+    parent, _ = _merged(parent_id, chain + (rid,))
+    merged = {**parent, **{k: v for k, v in data.items() if k not in _TABLES}}
+    for table in _TABLES:  # tables merge key by key: the child lists only what differs
+        merged[table] = {**_table(parent, table, filename), **_table(data, table, filename)}
+    return merged, filename
+
+
+@functools.cache
+def load_ruleset(id: str) -> Ruleset:  # noqa: A002 - the id is what users write in records
+    """The shipped ruleset ``id`` (cached).
+
+    Raises ``DnError`` H004 with exit code 2 for an unknown id, and H004 naming the
+    file and key for a shipped file that is broken (a bug, never silently passed).
+    """
+    known = ruleset_ids()
+    if id not in known:
+        shown = id if len(id) <= 40 else id[:37] + "..."
+        raise fail("H004", f"unknown ruleset {shown!r}", hint=f"known rulesets: {', '.join(known)}",
+                   exit_code=2)
+    data, filename = _merged(id)
+    sections, wording = data["sections"], data["wording"]
+    for key, table in (("sections", sections), ("wording", wording)):
+        wanted = catalogue() if key == "sections" else topics()
+        missing = [k for k in wanted if k not in table]
+        if missing:
+            raise _broken(filename, key, f"missing {', '.join(missing)}")
+    own = data.get("topic_sections", {})
+    topic_sections = {t.id: own.get(t.id, sections[t.rule]) for t in topics().values()}
+    return Ruleset(id=data["id"], name=data["name"], source=data["source"], label=data["label"],
+                   options=Options(**data["options"]), sections=dict(sections), wording=dict(wording),
+                   topic_sections=topic_sections, extends=data.get("extends"))
+
+
+def list_rulesets() -> list[Ruleset]:
+    """Every shipped ruleset, the default (hig-1991) first, then by id."""
+    ids = sorted(ruleset_ids(), key=lambda rid: (rid != DEFAULT_RULESET, rid))
+    return [load_ruleset(rid) for rid in ids]
+
+
+def option_text(value: bool | str) -> str:
+    """An option value as the ruleset files write it: ``true``/``false`` or the string."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def diff(a: Ruleset, b: Ruleset) -> list[DiffRow]:
+    """Every topic on which ``a`` and ``b`` differ, in option value or in wording.
+
+    Rows follow the catalogue's rule order; an option that differs but belongs to
+    no topic still gets a row (topic ``"option:<name>"``), so nothing is hidden.
+    """
+    order = {rid: i for i, rid in enumerate(catalogue())}
+    rows = []
+    covered = set()
+    for t in sorted(topics().values(), key=lambda t: order[t.rule]):
+        wa, wb = a.wording.get(t.id, ""), b.wording.get(t.id, "")
+        if t.option:
+            covered.add(t.option)
+            va, vb = getattr(a.options, t.option), getattr(b.options, t.option)
+            if va == vb and wa == wb:
+                continue
+            value_a, value_b = option_text(va), option_text(vb)
+        elif wa == wb:
+            continue
+        else:
+            value_a, value_b = wa, wb
+        rows.append(DiffRow(t.id, t.title, t.rule, value_a, value_b, a.cite_topic(t.id), b.cite_topic(t.id),
+                            t.option, wa, wb))
+    for name in _OPTION_FIELDS:
+        va, vb = getattr(a.options, name), getattr(b.options, name)
+        if name not in covered and va != vb:
+            rows.append(DiffRow(f"option:{name}", name, "", option_text(va), option_text(vb),
+                                a.label, b.label, name))
+    return rows

@@ -1,0 +1,186 @@
+"""``drunter rules``: list the shipped rulesets, show one, compare two.
+
+``show`` prints every rule ID with its title, the project's wording and the place
+in that ruleset's source, then the ruleset's options and what its source says on
+every point where the sources differ. ``diff`` prints those points on which two
+rulesets differ, each with both sources' places. Errors (an unknown ruleset) are
+one line on stderr and exit code 2, never a traceback.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import sys
+import textwrap
+from typing import NoReturn
+
+import click
+
+from ..errors import DnError
+from ..rulesets import (DEFAULT_RULESET, DiffRow, Ruleset, catalogue, diff, list_rulesets, load_ruleset,
+                        option_text, topics)
+from .common import report_error
+
+_INDENT = "    "
+_SHOW_WIDTH = 88  # fixed, so the text output is the same on every terminal
+
+
+@click.group()
+def rules():
+    """The rulesets (sources of the rules) and how they differ."""
+
+
+@rules.command("list")
+def list_cmd():
+    """One line per ruleset: id, name, source file; the default is marked."""
+    try:
+        rulesets = list_rulesets()
+    except DnError as e:
+        _exit(e)
+    width = max(len(r.id) for r in rulesets)
+    for r in rulesets:
+        mark = " (default)" if r.id == DEFAULT_RULESET else ""
+        click.echo(f"{r.id:<{width}}  {r.name}{mark}  [{r.source}]")
+
+
+@rules.command()
+@click.argument("ruleset_id", metavar="ID")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def show(ruleset_id, fmt):
+    """Every rule of ruleset ID with its place in the source, then its options."""
+    try:
+        r = load_ruleset(ruleset_id)
+    except DnError as e:
+        _exit(e)
+    if fmt == "json":
+        click.echo(json.dumps(_show_json(r), ensure_ascii=False, indent=2))
+        return
+    click.echo(_show_text(r))
+
+
+@rules.command("diff")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
+              show_default=True, help="text: a table sized to --width; markdown: one row per line.")
+@click.option("--options-only", is_flag=True, help="Only the points where the option values differ.")
+@click.option("--width", type=click.IntRange(min=60), default=None,
+              help="Width of the text table (default: the terminal's).")
+def diff_cmd(a, b, fmt, options_only, width):
+    """Every point on which rulesets A and B differ, each with both places in the sources."""
+    try:
+        ra, rb = load_ruleset(a), load_ruleset(b)
+    except DnError as e:
+        _exit(e)
+    rows = diff(ra, rb)
+    if options_only:
+        rows = [row for row in rows if row.option and row.value_a != row.value_b]
+    if fmt == "json":
+        out = {"a": ra.id, "b": rb.id, "rows": [dataclasses.asdict(row) for row in rows]}
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+    elif not rows:
+        click.echo(f"{ra.id} and {rb.id} do not differ")
+    elif fmt == "markdown":
+        click.echo(_diff_markdown(ra, rb, rows))
+    else:
+        click.echo(_diff_table(ra, rb, rows, width or shutil.get_terminal_size((120, 24)).columns))
+
+
+def _exit(e: DnError) -> NoReturn:
+    report_error(e)
+    sys.exit(e.exit_code)
+
+
+def _show_json(r: Ruleset) -> dict:
+    """Everything ``show`` prints, as one JSON object."""
+    return {
+        "id": r.id,
+        "name": r.name,
+        "source": r.source,
+        "label": r.label,
+        "default": r.id == DEFAULT_RULESET,
+        "extends": r.extends,
+        "rules": [{"id": rule.id, "title": rule.title, "wording": rule.wording,
+                   "section": r.sections.get(rule.id), "citation": r.cite(rule.id)}
+                  for rule in catalogue().values()],
+        "options": {f.name: getattr(r.options, f.name) for f in dataclasses.fields(r.options)},
+        "topics": [{"id": t.id, "title": t.title, "rule": t.rule, "option": t.option,
+                    "value": getattr(r.options, t.option) if t.option else None,
+                    "wording": r.wording.get(t.id), "citation": r.cite_topic(t.id)}
+                   for t in topics().values()],
+    }
+
+
+def _wrap(text: str, indent: str = _INDENT) -> str:
+    return textwrap.fill(text, _SHOW_WIDTH, initial_indent=indent, subsequent_indent=indent,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def _show_text(r: Ruleset) -> str:
+    lines = [f"{r.id}: {r.name}" + (" (default)" if r.id == DEFAULT_RULESET else ""),
+             f"source: {r.source}, cited as {r.label!r}" + (f"; extends {r.extends}" if r.extends else ""),
+             "", "RULES", ""]
+    for rule in catalogue().values():
+        lines += [f"{rule.id}  {rule.title}  ({r.cite(rule.id)})", _wrap(rule.wording), ""]
+    lines += ["OPTIONS", ""]
+    by_option = {t.option: t for t in topics().values() if t.option}
+    for f in dataclasses.fields(r.options):
+        lines.append(f"{f.name} = {option_text(getattr(r.options, f.name))}")
+        t = by_option.get(f.name)
+        if t is not None:
+            lines += [_wrap(f"{t.rule} {t.title}: {r.wording.get(t.id, '(no wording)')}"),
+                      f"{_INDENT}({r.cite_topic(t.id)})"]
+        lines.append("")
+    lines += ["OTHER POINTS WHERE THE SOURCES DIFFER", ""]
+    for t in topics().values():
+        if not t.option:
+            lines += [f"{t.rule} {t.title} [{t.id}]", _wrap(r.wording.get(t.id, "(no wording)")),
+                      f"{_INDENT}({r.cite_topic(t.id)})", ""]
+    return "\n".join(lines).rstrip("\n")
+
+
+def _cell(row: DiffRow, side: str) -> tuple[str, str, str]:
+    """(option value or "", wording, citation) of one side of a row."""
+    if side == "a":
+        return (row.value_a if row.option else ""), row.wording_a, row.cite_a
+    return (row.value_b if row.option else ""), row.wording_b, row.cite_b
+
+
+def _diff_markdown(ra: Ruleset, rb: Ruleset, rows: list[DiffRow]) -> str:
+    def cell(row: DiffRow, side: str) -> str:
+        value, wording, cite = _cell(row, side)
+        text = (f"`{value}`: " if value else "") + f"{wording} ({cite})"
+        return text.replace("|", "\\|")
+
+    def topic(row: DiffRow) -> str:
+        return f"{row.rule} {row.title}".strip() + (f" (`{row.option}`)" if row.option else "")
+
+    out = [f"| topic | {ra.id} ({ra.label}) | {rb.id} ({rb.label}) |", "|---|---|---|"]
+    out += [f"| {topic(row)} | {cell(row, 'a')} | {cell(row, 'b')} |" for row in rows]
+    return "\n".join(out)
+
+
+def _diff_table(ra: Ruleset, rb: Ruleset, rows: list[DiffRow], width: int) -> str:
+    """A grid table of three columns sized to ``width``; an option line is never broken,
+    a citation only when it is longer than its column."""
+    topic_w = 22
+    col_w = max((width - topic_w - 6) // 2, 30)  # 6: the two " | " separators
+
+    def lines(row: DiffRow, side: str) -> list[str]:
+        value, wording, cite = _cell(row, side)
+        out = [f"{row.option} = {value}"] if value else []
+        out += textwrap.wrap(wording, col_w, break_long_words=False, break_on_hyphens=False)
+        return out + textwrap.wrap(f"({cite})", col_w, break_long_words=False, break_on_hyphens=False)
+
+    def render(cols: list[list[str]]) -> list[str]:
+        height = max(len(c) for c in cols)
+        cols = [c + [""] * (height - len(c)) for c in cols]
+        return [f"{x:<{topic_w}} | {y:<{col_w}} | {z}".rstrip() for x, y, z in zip(*cols)]
+
+    sep = f"{'-' * topic_w}-+-{'-' * col_w}-+-{'-' * col_w}"
+    out = render([["topic"], [f"{ra.id} ({ra.label})"], [f"{rb.id} ({rb.label})"]])
+    for row in rows:
+        topic = textwrap.wrap(f"{row.rule} {row.title}".strip(), topic_w)
+        out += [sep, *render([topic, lines(row, "a"), lines(row, "b")])]
+    return "\n".join(out)

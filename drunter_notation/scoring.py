@@ -1,0 +1,130 @@
+"""Rules E and X: scoring at the end of the game, goal cards, winners and tie-breaks."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from itertools import groupby
+from typing import NamedTuple
+
+from .board import Board
+from .model import BUILDING_ALIASES, BUILDINGS, Square
+from .votes import CARD_VALUES
+
+
+def uncovered_buildings(board: Board, covered) -> list[tuple[Square, str, int]]:
+    """(square, type, value) of every building no tile covers, in board order.
+    ``covered`` is any container of squares (``State.covered`` works)."""
+    return [(sq, kind, value) for sq, (kind, value) in board.buildings.items() if sq not in covered]
+
+
+def goal_score(board: Board, covered, goal: str) -> int:
+    """E2/X4: the points ``goal`` earns. A building type (German aliases accepted):
+    the sum of its uncovered buildings' values. ``all-threes``/``all-fours``: 3 per
+    uncovered building of value 3 / 4 per one of value 4. ``lowest-of-each``: per
+    type its lowest-valued uncovered building (a type with none left adds 0).
+    ``one-each``: 1 per uncovered building. Toilets are not buildings and score
+    nothing. Raises ValueError for an unknown goal (the replay reports E001 first)."""
+    goal = BUILDING_ALIASES.get(goal, goal)
+    standing = uncovered_buildings(board, covered)
+    if goal in BUILDINGS:
+        return sum(value for _, kind, value in standing if kind == goal)
+    if goal == "all-threes":
+        return sum(value for _, _, value in standing if value == 3)
+    if goal == "all-fours":
+        return sum(value for _, _, value in standing if value == 4)
+    if goal == "lowest-of-each":
+        lowest: dict[str, int] = {}
+        for _, kind, value in standing:
+            lowest[kind] = min(value, lowest.get(kind, value))
+        return sum(lowest.values())
+    if goal == "one-each":
+        return len(standing)
+    raise ValueError(f"unknown goal card {goal!r}")
+
+
+def votes_left(cards: Counter) -> int:
+    """E3: the votes in the cards still held, yes and no together (JEIN 2, ``?`` 0)."""
+    return sum(CARD_VALUES[name][1] * n for name, n in cards.items())
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's result. ``second``: the other goal card's score (expert game),
+    else None. ``rank``: 1 for the winner(s); tied players share a rank and the next
+    rank skips (1, 1, 3)."""
+
+    player: str
+    score: int
+    second: int | None
+    votes_left: int
+    rank: int
+
+
+class Ranking(NamedTuple):
+    """Standings best first (seat order among equals), the winners, and a sentence
+    or two saying who won and how every tie on points was broken."""
+
+    standings: tuple[Standing, ...]
+    winners: tuple[str, ...]
+    explanation: str
+
+
+def rank_players(board: Board, covered, players, chosen: dict[str, str], cards: dict[str, Counter],
+                 other: dict[str, str] | None = None) -> Ranking:
+    """E2/E3 (X3 with ``other``): score each player's ``chosen`` card; the highest
+    score wins. Ties: with ``other`` (the expert game: each player's second card) by
+    the second card's score, then by votes left; without, by votes left; still tied
+    -> shared. Precondition: ``chosen`` (and ``other``) name a valid goal for every
+    player in ``players``."""
+    unranked = [Standing(p, goal_score(board, covered, chosen[p]),
+                         None if other is None else goal_score(board, covered, other[p]),
+                         votes_left(cards[p]), 0) for p in players]
+    key = _key_of(other is not None)
+    unranked.sort(key=key, reverse=True)  # stable: seat order among equals
+    standings = []
+    for i, s in enumerate(unranked):
+        same = standings and key(standings[-1]) == key(s)
+        standings.append(Standing(s.player, s.score, s.second, s.votes_left,
+                                  standings[-1].rank if same else i + 1))
+    winners = tuple(s.player for s in standings if s.rank == 1)
+    return Ranking(tuple(standings), winners, _explain(standings, winners, other is not None))
+
+
+def _key_of(expert: bool):
+    # The tie-break order: X3 (second card, then votes) or E3 (votes).
+    if expert:
+        return lambda s: (s.score, s.second, s.votes_left)
+    return lambda s: (s.score, s.votes_left)
+
+
+def _explain(standings: list[Standing], winners: tuple[str, ...], expert: bool) -> str:
+    """``"Ben wins with 9 points. Anna and Ben tie on 9 points; votes left: Anna 5, Ben 7."``"""
+    top = _points(standings[0].score)
+    sentences = [f"{winners[0]} wins with {top}." if len(winners) == 1
+                 else f"{_and(winners)} share the win with {top}."]
+    criteria = ([("second card", lambda s: s.second)] if expert else []) + [("votes left", lambda s: s.votes_left)]
+    for score, group in groupby(standings, key=lambda s: s.score):
+        pending = [list(group)]
+        if len(pending[0]) < 2:
+            continue
+        text = f"{_and([s.player for s in pending[0]])} tie on {_points(score)}"
+        for label, value in criteria:
+            if not pending:
+                break
+            shown = [s for g in pending for s in g]
+            text += f"; {label}: " + ", ".join(f"{s.player} {value(s)}" for s in shown)
+            pending = [sub for g in pending for sub in (list(x) for _, x in groupby(g, key=value)) if len(sub) > 1]
+        for g in pending:
+            text += f"; {_and([s.player for s in g])} still tie and share " + (
+                "the win" if g[0].rank == 1 else f"place {g[0].rank}")
+        sentences.append(text + ".")
+    return " ".join(sentences)
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _and(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

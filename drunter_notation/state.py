@@ -1,0 +1,207 @@
+"""The game position (DN-SPEC §1) and the deal of tiles (rule S1).
+
+A :class:`State` is the mutable position the replay, the simulator and the
+adjudicator step through: tiles laid, gangs, hands, vote cards and the seat to
+move. Everything else here is a pure value. Nothing in the core prints, parses or
+raises for bad input; rule breaches come back as :class:`Violation` values.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .board import Board
+from .model import CARD_NAMES, KIND_LETTER, Square, Tile
+from .rulesets import Options
+
+LENGTHS = (3, 2, 1)  # the order of board.box entries: triples, doubles, singles
+LENGTH_WORDS = {3: ("triple", "triples"), 2: ("double", "doubles"), 1: ("single", "singles")}
+
+
+class LaidTile(NamedTuple):
+    """A tile on the board. ``squares`` run anchor first; ``corner`` names its track.
+
+    A NamedTuple, not a dataclass: one is built per placement in the hot path.
+    """
+
+    tile: Tile
+    squares: tuple[Square, ...]
+    corner: Square
+    turn: int
+    player: str
+
+    @property
+    def anchor(self) -> Square:
+        return self.squares[0]
+
+    @property
+    def end(self) -> Square:
+        return self.squares[-1]
+
+    @property
+    def bridge(self) -> Square | None:
+        """The bridge field (middle square of a triple, rule A6), or None."""
+        return self.squares[1] if len(self.squares) == 3 else None
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A rule breach found by the core: a DN-SPEC §3 ``code``, the rule ID it breaks
+    (docs/architecture.md) and a message in game terms. ``other_turn`` is the turn of
+    an earlier event the message refers to (the tile overlapped, the vote a card was
+    spent in); ``square`` the square at fault; ``hint`` what to write instead."""
+
+    code: str
+    rule: str
+    message: str
+    other_turn: int | None = None
+    square: Square | None = None
+    hint: str | None = None
+
+
+class State:
+    """The position. Mutable: :func:`placement.apply_move`, :func:`votes.spend_cards`
+    and the replay (``seat``) change it in place; :meth:`copy` snapshots it.
+
+    * ``tiles``: laid tiles in order; ``covered`` maps a square to its index there.
+    * ``bridges``: bridge fields of laid triples (A6).
+    * ``gangs``: corner -> the gang's square, None once removed (A5); initially the
+      corner itself. ``removed_on``: corner -> turn of removal.
+    * ``track_kind``: corner -> "wall"/"street"/"river" (never changes, shared by copies).
+    * ``hands``: player -> tiles held, or None when the record has no hands.
+    * ``cards``: player -> vote cards held (entries at 0 are deleted);
+      ``spent_on``: (player, card) -> turn of the vote it was spent in.
+    * ``seat``: index into ``players`` of the player to move (advanced by the replay).
+    """
+
+    __slots__ = ("board", "options", "players", "variant", "tiles", "covered", "bridges", "gangs",
+                 "track_kind", "hands", "cards", "seat", "removed_on", "spent_on")
+
+    def __init__(self, board: Board, options: Options, players: tuple[str, ...], variant: str,
+                 tiles: list[LaidTile], covered: dict[Square, int], bridges: set[Square],
+                 gangs: dict[Square, Square | None], track_kind: dict[Square, str],
+                 hands: dict[str, Counter] | None, cards: dict[str, Counter], seat: int,
+                 removed_on: dict[Square, int], spent_on: dict[tuple[str, str], int]):
+        self.board = board
+        self.options = options
+        self.players = players
+        self.variant = variant
+        self.tiles = tiles
+        self.covered = covered
+        self.bridges = bridges
+        self.gangs = gangs
+        self.track_kind = track_kind
+        self.hands = hands
+        self.cards = cards
+        self.seat = seat
+        self.removed_on = removed_on
+        self.spent_on = spent_on
+
+    def copy(self) -> State:
+        """An independent snapshot: shallow copies of every mutable container
+        (laid tiles are immutable, so the list shares them)."""
+        hands = None if self.hands is None else {p: _copy_counter(h) for p, h in self.hands.items()}
+        return State(self.board, self.options, self.players, self.variant, self.tiles.copy(),
+                     self.covered.copy(), self.bridges.copy(), self.gangs.copy(), self.track_kind,
+                     hands, {p: _copy_counter(c) for p, c in self.cards.items()}, self.seat,
+                     self.removed_on.copy(), self.spent_on.copy())
+
+    @property
+    def to_move(self) -> str:
+        """The name of the player whose turn it is."""
+        return self.players[self.seat]
+
+    @property
+    def toilet_votes(self) -> bool:
+        """True when covering a toilet is put to a vote in this game (B1; X5 in the expert variant)."""
+        return self.variant == "base" or self.options.expert_voting
+
+
+def _copy_counter(c: Counter) -> Counter:
+    # Counter's __init__ only calls update(), which goes through the Mapping ABC check;
+    # an empty instance filled by dict.update is the same Counter, four times faster.
+    new = Counter.__new__(Counter)
+    dict.update(new, c)
+    return new
+
+
+def take(counter: Counter, key) -> None:
+    """Remove one ``key`` from ``counter``, deleting the entry when it reaches 0.
+    Precondition: ``counter[key] >= 1``."""
+    n = counter[key] - 1
+    if n:
+        counter[key] = n
+    else:
+        del counter[key]
+
+
+def new_state(board: Board, options: Options, players, hands: dict[str, Counter] | None = None,
+              variant: str = "base") -> State:
+    """The opening position: gangs on their corners (S4), one set of vote cards
+    each (S2), ``players[0]`` to move. ``hands`` are copied (the caller's counters
+    are never changed); None means the record has no hands."""
+    own_hands = None if hands is None else {p: Counter({t: n for t, n in h.items() if n > 0})
+                                            for p, h in hands.items()}
+    return State(board, options, tuple(players), variant, [], {}, set(),
+                 {c: c for c in board.corners}, dict(board.corners), own_hands,
+                 {p: Counter(CARD_NAMES) for p in players}, 0, {}, {})
+
+
+def box_tiles(board: Board) -> Counter:
+    """The tiles in the board's box, per tile type (``Tile("W", 3): 6`` ...)."""
+    return Counter({Tile(KIND_LETTER[kind], length): n
+                    for kind, counts in board.box.items()
+                    for length, n in zip(LENGTHS, counts) if n})
+
+
+def deal_for(board: Board, n_players: int) -> dict[int, int] | None:
+    """The deal per player (S1) as length -> count, e.g. ``{3: 3, 2: 6, 1: 6}`` for 4
+    players and the default box. Keyed by length, not tile type: the deal fixes only
+    how many triples, doubles and singles each player draws; their kinds are luck.
+    Each player gets the box's total of a length divided by ``n_players``; None when
+    a total does not divide evenly (all tiles are dealt, so such a box cannot be)."""
+    if n_players < 1:
+        return None
+    totals = {length: sum(counts[i] for counts in board.box.values()) for i, length in enumerate(LENGTHS)}
+    if any(n % n_players for n in totals.values()):
+        return None
+    return {length: n // n_players for length, n in totals.items()}
+
+
+def check_deal(board: Board, hands: dict[str, Counter]) -> list[tuple[str, str | None, str]]:
+    """Problems with the recorded hands, as (code, player or None, message):
+    D002 per player whose counts per length differ from :func:`deal_for` (or once,
+    player None, when the box cannot be dealt evenly); D003 per tile type of which
+    the hands together hold more or fewer than the box."""
+    problems: list[tuple[str, str | None, str]] = []
+    n = len(hands)
+    deal = deal_for(board, n)
+    if deal is None:
+        problems.append(("D002", None, f"this board's box cannot be dealt evenly to {n} players"))
+    else:
+        dealt = _count_words(deal, LENGTHS)
+        for player, hand in hands.items():
+            held = Counter()
+            for tile, k in hand.items():
+                held[tile.length] += k
+            wrong = [length for length in LENGTHS if held[length] != deal[length]]
+            if wrong:
+                problems.append(("D002", player, f"{player} holds {_count_words(held, wrong)}; "
+                                 f"with {n} players each is dealt {_count_words(deal, wrong)}"))
+    box = box_tiles(board)
+    total = Counter()
+    for hand in hands.values():
+        total.update(hand)
+    for tile in sorted(box.keys() | total.keys(), key=lambda t: ("WSR".index(t.kind), -t.length)):
+        if total[tile] != box[tile]:
+            what = f"{tile.kind_name} {LENGTH_WORDS[tile.length][1]}"
+            problems.append(("D003", None, f"the hands together hold {total[tile]} {tile} ({what}); "
+                             f"the box has {box[tile]}"))
+    return problems
+
+
+def _count_words(counts, lengths) -> str:
+    """``{3: 4, 2: 5}`` -> ``"4 triples and 5 doubles"``."""
+    words = [f"{counts[length]} {LENGTH_WORDS[length][counts[length] != 1]}" for length in lengths]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
