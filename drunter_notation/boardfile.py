@@ -10,6 +10,7 @@ short scalar value), since board files may be private.
 """
 from __future__ import annotations
 
+import functools
 import importlib.resources
 import re
 import tomllib
@@ -57,6 +58,12 @@ def load_board(ref: str, base_dir: Path | None = None) -> Board:
         if base_dir is not None and not path.is_absolute():
             path = Path(base_dir) / path
         return load_board_file(path, shown=ref)
+    return _builtin_board(ref)
+
+
+@functools.lru_cache(maxsize=None)
+def _builtin_board(ref: str) -> Board:
+    """A built-in board, read and checked once per process (boards are never mutated)."""
     ids = builtin_boards()
     if ref not in ids:
         shown = ref if len(ref) <= 40 else ref[:37] + "..."

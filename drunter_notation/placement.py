@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .board import DIRECTIONS
 from .model import KIND_LETTER, KINDS, Square, Tile, square_name
-from .state import LaidTile, State, Violation, take
+from .state import LENGTH_WORDS, LaidTile, State, Violation, take
 
 ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
 DIRECTION_NAMES = {(0, 1): "north", (1, 0): "east", (0, -1): "south", (-1, 0): "west"}
@@ -99,16 +99,15 @@ def _reaches(state: State, gang: Square, anchor: Square, direction: Square | Non
     return out
 
 
-def _free_run(state: State, anchor: Square, d: Square, cap: int, dry: bool) -> int:
-    """How many free squares (up to ``cap``) run from ``anchor`` in direction ``d``;
-    with ``dry`` a toilet ends the run."""
+def _free_run(state: State, anchor: Square, d: Square, cap: int) -> int:
+    """How many free squares (up to ``cap``) run from ``anchor`` in direction ``d``."""
     board, covered = state.board, state.covered
-    corners, toilets, width, height = board.corners, board.toilets, board.width, board.height
+    corners, width, height = board.corners, board.width, board.height
     (c, r), (dc, dr) = anchor, d
     n = 0
     while n < cap and 0 <= c < width and 0 <= r < height:
         sq = (c, r)
-        if sq in covered or sq in corners or (dry and sq in toilets):
+        if sq in covered or sq in corners:
             break
         n, c, r = n + 1, c + dc, r + dr
     return n
@@ -117,7 +116,8 @@ def _free_run(state: State, anchor: Square, d: Square, cap: int, dry: bool) -> i
 def _longest(state: State, corner: Square, dry: bool, cap: int = 3) -> int:
     """The longest tile (up to ``cap``) that fits at the live track from ``corner`` now.
 
-    The hot path of A5, Legezwang and the end of the game: :func:`_ways` and
+    With ``dry`` a toilet ends a run (placements onto toilets not counted). The hot
+    path of A5, Legezwang, the end of the game and X2: :func:`_ways` and
     :func:`_free_run` fused into one loop, since it runs for every gang on every turn."""
     board, covered, bridges = state.board, state.covered, state.bridges
     corners, width, height = board.corners, board.width, board.height
@@ -150,8 +150,9 @@ def _dry(state: State) -> bool:
 
 def _spell(tile: Tile, squares: tuple[Square, ...]) -> str:
     """``W3 b1-d1`` / ``W1 c7``: a tile as a record writes it."""
-    span = square_name(squares[0]) if len(squares) == 1 else f"{square_name(squares[0])}-{square_name(squares[-1])}"
-    return f"{tile} {span}"
+    if len(squares) == 1:
+        return f"{tile} {square_name(squares[0])}"
+    return f"{tile} {square_name(squares[0])}-{square_name(squares[-1])}"
 
 
 def _track(state: State, corner: Square) -> str:
@@ -183,8 +184,8 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     else:
         if end is None or end == anchor:
             return Violation("A002", "A3", f"{tile} {square_name(anchor)} names one square, but a "
-                             f"{tile} covers {length}; write its anchor and end square, like "
-                             f"{tile} {square_name(anchor)}-…")
+                             f"{LENGTH_WORDS[length][0]} covers {length} squares: write its anchor and end "
+                             f"square, {tile} {square_name(anchor)}-…")
         dc, dr = end[0] - anchor[0], end[1] - anchor[1]
         if (dc and dr) or abs(dc + dr) != length - 1:
             return Violation("A002", "A3", f"{tile} {square_name(anchor)}-{square_name(end)} is not a "
@@ -197,9 +198,9 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     # A003: on the board.
     for sq in squares:
         if not board.on_board(sq):
-            return Violation("A003", "A3", f"{_spell(tile, squares)} runs off the board at {square_name(sq)}; "
-                             f"the board spans a1 to {square_name((board.width - 1, board.height - 1))}",
-                             square=sq)
+            last = square_name((board.width - 1, board.height - 1))
+            return Violation("A003", "A3", f"{_spell(tile, squares)} runs off the board at "
+                             f"{square_name(sq)}; the board spans a1 to {last}", square=sq)
     # A006: an explicit @corner must name a live track of the tile's kind.
     kind = KINDS[tile.kind]
     gangs = state.gangs
@@ -225,22 +226,22 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     # A005 (rule A7): corners are never covered.
     for sq in squares:
         if sq in board.corners:
-            return Violation("A005", "A7", f"{_spell(tile, squares)} would cover the corner {square_name(sq)}; "
-                             "corners are never built over", square=sq)
+            return Violation("A005", "A7", f"{_spell(tile, squares)} would cover the corner "
+                             f"{square_name(sq)}; corners are never built over", square=sq)
     # A004: no overlap.
     covered = state.covered
     for sq in squares:
         if sq in covered:
             laid = state.tiles[covered[sq]]
-            return Violation("A004", "A3", f"{_spell(tile, squares)} overlaps the {laid.tile.kind_name} tile laid on "
-                             f"turn {laid.turn} at {square_name(sq)}", other_turn=laid.turn, square=sq)
+            return Violation("A004", "A3", f"{_spell(tile, squares)} overlaps the {laid.tile.kind_name} "
+                             f"tile laid on turn {laid.turn} at {square_name(sq)}",
+                             other_turn=laid.turn, square=sq)
     # A006: only one track may fit (two wall gangs can both touch a single's square).
     if len(fits) > 1:
-        spelled = _spell(tile, squares)
-        corners = [square_name(c) for c, _, _ in fits]
-        return Violation("A006", "A2", f"{spelled} fits both {' and '.join(_track(state, c) for c, _, _ in fits)};"
-                         f" write @{' or @'.join(corners)}", square=anchor,
-                         hint=f"write {spelled} @{corners[0]}")
+        spelled, corners = _spell(tile, squares), [square_name(c) for c, _, _ in fits]
+        tracks = " and ".join(_track(state, c) for c, _, _ in fits)
+        return Violation("A006", "A2", f"{spelled} fits both {tracks}; write @{' or @'.join(corners)}",
+                         square=anchor)
     c, d, passed = fits[0]
     toilets = board.toilets
     return Move(tile, squares, c, d, tuple(sq for sq in squares if sq in toilets), passed)
@@ -303,7 +304,8 @@ def _no_fit(state: State, tile: Tile, squares, direction, candidates, too_far) -
                          f"gang on {square_name(g)}, but a {kind} tile only extends a {kind}", square=anchor)
     at = _names(gangs[c] for c in candidates)
     return Violation("A001", "A2", f"{spelled}: no {kind} gang reaches {square_name(anchor)}; "
-                     f"a {kind} tile must start next to a {kind} gang (on {at})", square=anchor)
+                     f"a {kind} tile must start next to a {kind} gang, and the {kind} "
+                     f"{'gang stands' if len(candidates) == 1 else 'gangs stand'} on {at}", square=anchor)
 
 
 def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Move]:
@@ -330,7 +332,7 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
         longest = max(t.length for t in mine)
         # only the first square past the bridges can start a tile: the others are covered
         for anchor, (dc, dr), passed in _ways(state, state.gangs[corner]):
-            run = _free_run(state, anchor, (dc, dr), longest, False)
+            run = _free_run(state, anchor, (dc, dr), longest)
             if not run:
                 continue
             line = tuple((anchor[0] + k * dc, anchor[1] + k * dr) for k in range(run))
@@ -342,18 +344,27 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
     return moves
 
 
-def _shortest_held(hands) -> dict[str, int]:
-    """Kind letter -> the shortest tile of that kind in any of ``hands`` (kinds held
-    by none are absent)."""
-    shortest: dict[str, int] = {}
-    for hand in hands:
-        for (letter, length), n in hand.items():
-            if n > 0 and length < shortest.get(letter, 4):
-                shortest[letter] = length
-    return shortest
+_TILES_BY_KIND = {letter: tuple(Tile(letter, n) for n in (1, 2, 3)) for letter in KINDS}
 
 
-_ANY_TILE = {letter: 1 for letter in KINDS}  # without hands every tile type may be held
+def _shortest(hands, letter: str) -> int | None:
+    """The length of the shortest tile of kind ``letter`` in any of ``hands``, None when
+    none holds one; 1 when ``hands`` is None (hands not recorded: any tile may be held)."""
+    if hands is None:
+        return 1
+    for tile in _TILES_BY_KIND[letter]:
+        for hand in hands:
+            if hand.get(tile, 0) > 0:
+                return tile.length
+    return None
+
+
+def _can_extend(state: State, corner: Square, hands, dry: bool) -> bool:
+    """Some tile in ``hands`` (None: any tile) has a legal placement at the track from ``corner``."""
+    if state.gangs[corner] is None:
+        return False
+    need = _shortest(hands, KIND_LETTER[state.track_kind[corner]])
+    return need is not None and _longest(state, corner, dry, need) >= need
 
 
 def has_legal_move(state: State, player: str, for_legezwang: bool = True) -> bool:
@@ -362,12 +373,8 @@ def has_legal_move(state: State, player: str, for_legezwang: bool = True) -> boo
     count when ``options.toilet_counts_for_legezwang`` is off and such a placement
     would be voted on. Short-circuits; no Move is built."""
     dry = for_legezwang and _dry(state)
-    shortest = _ANY_TILE if state.hands is None else _shortest_held((state.hands[player],))
-    for corner, kind in state.track_kind.items():
-        need = shortest.get(KIND_LETTER[kind])
-        if need is not None and state.gangs[corner] is not None and _longest(state, corner, dry, need) >= need:
-            return True
-    return False
+    hands = None if state.hands is None else (state.hands[player],)
+    return any(_can_extend(state, corner, hands, dry) for corner in state.gangs)
 
 
 def game_over(state: State) -> bool:
@@ -377,27 +384,13 @@ def game_over(state: State) -> bool:
     return not any(has_legal_move(state, p) for p in players)
 
 
-def _finished(state: State, corner: Square, shortest: dict[str, int], dry: bool) -> bool:
-    need = shortest.get(KIND_LETTER[state.track_kind[corner]])
-    return state.gangs[corner] is None or need is None or _longest(state, corner, dry, need) < need
-
-
 def track_finished(state: State, corner: Square) -> bool:
     """X2: the track from ``corner`` is finished -- its gang was removed, or no player
     holds a tile of its kind that has a legal placement there (counted as for
     Legezwang). Without hands only removal counts (the replay warns W001)."""
-    if state.hands is None or state.gangs[corner] is None:
-        return state.gangs[corner] is None
-    return _finished(state, corner, _shortest_held(state.hands.values()), _dry(state))
-
-
-def finished_tracks(state: State) -> list[Square]:
-    """The corners of all finished tracks (:func:`track_finished`), in board corner
-    order; cheaper than asking track by track."""
     if state.hands is None:
-        return [c for c, g in state.gangs.items() if g is None]
-    shortest, dry = _shortest_held(state.hands.values()), _dry(state)
-    return [c for c in state.gangs if _finished(state, c, shortest, dry)]
+        return state.gangs[corner] is None
+    return not _can_extend(state, corner, tuple(state.hands.values()), _dry(state))
 
 
 def apply_move(state: State, move: Move, turn: int, player: str) -> list[Square]:

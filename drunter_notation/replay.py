@@ -218,8 +218,9 @@ class _Replayer:
                 at = next((s for s in rec.setup if isinstance(s, Hand) and s.player == who), first_hand)
                 self.error(code, message, at.line, at.column, "S1")
         else:
+            first = next(iter(rec.events), None) or rec.tags[0]
             self.warn("W001", "hands are not recorded: tile in hand, Legezwang, the end of the game"
-                      " and finished tracks cannot be checked", 0, 0)
+                      " and finished tracks cannot be checked", first.line, first.column)
         self.goals = goals
         if goals or self.t.variant == "expert":
             self.check_goals(goals)
@@ -256,7 +257,7 @@ class _Replayer:
         """No player has a legal placement (E1); without hands: no tile of any kind fits anywhere."""
         if st.hands is None:
             return not pl.legal_moves(st, None)
-        return not any(pl.has_legal_move(st, p) for p in st.players)
+        return pl.game_over(st)
 
     def first_finished(self, st: State):
         """The corner of a finished track, or None (expert choice, X2)."""
@@ -383,10 +384,8 @@ class _Replayer:
     def pass_turn(self, st: State, ev: Turn):
         n, mover = ev.number, st.players[st.seat]
         if st.hands is not None:
-            moves = pl.legal_moves(st, mover)
-            if not st.options.toilet_counts_for_legezwang:
-                moves = [m for m in moves if not m.toilets]
-            if moves:
+            if pl.has_legal_move(st, mover):
+                moves = pl.legal_moves(st, mover)
                 self.error("T004", f"{mover} passes but could lay {_move_text(moves[0])}"
                            + (f" (and {len(moves) - 1} other placements)" if len(moves) > 1 else ""),
                            ev.line, ev.column, "T2", n)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import NamedTuple
 
@@ -81,11 +81,10 @@ def rank_players(board: Board, covered, players, chosen: dict[str, str], cards: 
                          votes_left(cards[p]), 0) for p in players]
     key = _key_of(other is not None)
     unranked.sort(key=key, reverse=True)  # stable: seat order among equals
-    standings = []
+    standings: list[Standing] = []
     for i, s in enumerate(unranked):
-        same = standings and key(standings[-1]) == key(s)
-        standings.append(Standing(s.player, s.score, s.second, s.votes_left,
-                                  standings[-1].rank if same else i + 1))
+        tied = bool(standings) and key(standings[-1]) == key(s)
+        standings.append(replace(s, rank=standings[-1].rank if tied else i + 1))
     winners = tuple(s.player for s in standings if s.rank == 1)
     return Ranking(tuple(standings), winners, _explain(standings, winners, other is not None))
 

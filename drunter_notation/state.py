@@ -50,14 +50,13 @@ class Violation:
     """A rule breach found by the core: a DN-SPEC §3 ``code``, the rule ID it breaks
     (docs/architecture.md) and a message in game terms. ``other_turn`` is the turn of
     an earlier event the message refers to (the tile overlapped, the vote a card was
-    spent in); ``square`` the square at fault; ``hint`` what to write instead."""
+    spent in); ``square`` the square at fault."""
 
     code: str
     rule: str
     message: str
     other_turn: int | None = None
     square: Square | None = None
-    hint: str | None = None
 
 
 class State:

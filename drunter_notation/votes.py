@@ -43,14 +43,15 @@ def tally(vote: Vote) -> Tally:
         for card in ballot.cards:
             side, value = CARD_VALUES[card.name]
             if side == "declared":
-                side = card.declared
+                side = card.declared  # None for a bare JEIN (B004)
             if side == "yes":
                 yes_terms.append(value)
+                said = f"{value} yes"
             elif side == "no":
                 no_terms.append(value)
+                said = f"{value} no"
             else:
-                value = 0
-            said = f"{value} {side}" if side in ("yes", "no") else "0" if side == "abstain" else "0 (not declared)"
+                said = "0" if side == "abstain" else "0 (not declared)"
             lines.append(f"{ballot.player}: {card} = {said}")
     return Tally(sum(yes_terms), sum(no_terms), tuple(lines),
                  f"yes {_sum(yes_terms)}, no {_sum(no_terms)}")

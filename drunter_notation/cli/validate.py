@@ -21,7 +21,7 @@ def summary_line(t: Timeline) -> str:
     """``valid: 58 turns, 3 votes, winner Ben 12 (hig-1991, schilda)`` and its invalid twin."""
     s = t.summary()
     rules = f"{s['ruleset'] or '?'}, {s['board'] or '?'}"
-    counts = f"{s['turns']} turns, {s['votes']} votes"
+    counts = f"{_n(s['turns'], 'turn')}, {_n(s['votes'], 'vote')}"
     if not t.valid:
         where = f"at turn {t.stopped_at}" if t.stopped_at else "before the first turn" \
             if not any(d.turn for d in t.errors) else ""
@@ -31,6 +31,10 @@ def summary_line(t: Timeline) -> str:
         word = "winner" if len(t.winners) == 1 else "shared win"
         return f"valid: {counts}, {word} {win} ({rules})"
     return f"valid (partial record): {counts} ({rules})"
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def _json(path: str, t: Timeline | None, diags: list[Diagnostic]) -> dict:
