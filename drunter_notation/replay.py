@@ -354,14 +354,13 @@ class _Replayer:
         if p.vote is not None and not needed:
             why = ("toilets are not voted on in the expert variant under this ruleset"
                    if move.toilets else "it covers no toilet")
-            self.error("B001", f"{desc} is put to a vote, but {why}", p.vote.line, p.vote.column, vote_rule, n)
+            self.error("B001", f"{desc} is put to a vote, but {why}", L, C, vote_rule, n)
         if p.outcome is not None and p.vote is None:
-            self.error("B001", "an outcome is claimed but no vote was held", p.outcome.line,
-                       p.outcome.column, vote_rule, n)
+            self.error("B001", "an outcome is claimed but no vote was held", L, C, vote_rule, n)
         if p.vote is not None:
             v = votes.check_ballots(st, mover, p.vote)
             if v is not None:
-                self.error(v.code, v.message, p.vote.line, p.vote.column, v.rule, n)
+                self.error(v.code, v.message, L, C, v.rule, n)
             tally = votes.tally(p.vote)
             accepted = votes.vote_outcome(tally, st.options)
             o = p.outcome
@@ -417,25 +416,25 @@ class _Replayer:
         cards_seen = Counter()
         for e in rv.entries:
             if e.player not in st.players:
-                self.error("E001", f"reveal names '{e.player}', who is not a player", e.line, e.column, "E2")
+                self.error("E001", f"reveal names '{e.player}', who is not a player", rv.line, rv.column, "E2")
             if e.player in seen:
-                self.error("E001", f"reveal names {e.player} twice", e.line, e.column, "E2")
+                self.error("E001", f"reveal names {e.player} twice", rv.line, rv.column, "E2")
             seen[e.player] = e.chosen
             if not expert:
                 if e.other is not None or e.chosen not in BUILDINGS:
                     self.error("E001", f"{e.player} reveals '{e.chosen}{'/' + e.other if e.other else ''}';"
-                               " in the base game each player holds one building card", e.line, e.column, "S3")
+                               " in the base game each player holds one building card", rv.line, rv.column, "S3")
                 cards_seen[e.chosen] += 1
             else:
                 if e.other is None:
                     self.error("E001", f"{e.player} must reveal chosen/other in an expert game",
-                               e.line, e.column, "X3")
+                               rv.line, rv.column, "X3")
                 g = self.goals.get(e.player)
                 if g is not None and sorted((e.chosen, e.other)) != sorted(g.goals):
                     self.error("X003", f"{e.player} reveals {e.chosen}/{e.other} but was dealt "
-                               f"{g.goals[0]} and {g.goals[1]}", e.line, e.column, "X3")
+                               f"{g.goals[0]} and {g.goals[1]}", rv.line, rv.column, "X3")
                 if e.chosen == e.other:
-                    self.error("X001", f"{e.player} reveals {e.chosen} twice", e.line, e.column, "X1")
+                    self.error("X001", f"{e.player} reveals {e.chosen} twice", rv.line, rv.column, "X1")
                 cards_seen.update((e.chosen, e.other))
         missing = [p for p in st.players if p not in seen]
         if missing:

@@ -26,9 +26,14 @@ def record_paths(args: tuple[str, ...]) -> list[str]:
     for a in args:
         p = Path(a)
         if p.is_dir():
-            out.extend(str(f) for f in sorted(p.rglob("*.dn")))
+            found = sorted(p.rglob("*.dn"))
+            if not found:
+                click.echo(f"{a}: warning: no *.dn files in this directory", err=True)
+            out.extend(str(f) for f in found)
         else:
             out.append(a)
+    if not out:
+        raise click.UsageError("no record files to work on")
     return out
 
 

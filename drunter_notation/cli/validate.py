@@ -23,9 +23,10 @@ def summary_line(t: Timeline) -> str:
     rules = f"{s['ruleset'] or '?'}, {s['board'] or '?'}"
     counts = f"{_n(s['turns'], 'turn')}, {_n(s['votes'], 'vote')}"
     if not t.valid:
-        where = f"at turn {t.stopped_at}" if t.stopped_at else "before the first turn" \
-            if not any(d.turn for d in t.errors) else ""
-        return f"invalid: {t.errors[0].code} {where}; later turns are not judged ({rules})"
+        first = t.errors[0]
+        if t.stopped_at:
+            return f"invalid: {first.code} at turn {t.stopped_at}; later turns are not judged ({rules})"
+        return f"invalid: {first.code} at line {first.line} ({rules})"
     if t.scores is not None:
         win = " and ".join(f"{w} {t.scores[w]}" for w in t.winners)
         word = "winner" if len(t.winners) == 1 else "shared win"
@@ -70,7 +71,8 @@ def validate(files, fmt, rules, board, expect):
     """
     status = 0
     mismatches = 0
-    for path in record_paths(files):
+    paths = record_paths(files)
+    for path in paths:
         t = None
         try:
             record = parse_file(path)
@@ -102,7 +104,7 @@ def validate(files, fmt, rules, board, expect):
         else:
             click.echo(f"{path}: invalid: {errors[0].code}, the record could not be read")
     if expect:
-        click.echo(f"{mismatches} of {len(record_paths(files))} files do not get their declared verdict"
+        click.echo(f"{mismatches} of {len(paths)} files do not get their declared verdict"
                    if mismatches else "every file gets its declared verdict")
         sys.exit(1 if mismatches else 0)
     sys.exit(status)

@@ -1,0 +1,91 @@
+"""``drunter simulate``: write complete random legal games as canonical DN."""
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+
+import click
+
+from ..boardfile import load_board
+from ..errors import DnError, fail
+from ..formatter import format_record
+from ..replay import DEFAULT_BOARD
+from ..rulesets import DEFAULT_RULESET, load_ruleset
+from ..simulate import player_names, simulate_game
+from .common import write_atomic
+
+
+def game_rng(seed: int, i: int) -> random.Random:
+    """The generator of game ``i`` (1-based) of a run with ``seed``: string-seeded, so the
+    same seed and index give the same game on every platform and Python version."""
+    return random.Random(f"{seed}-{i}")
+
+
+def _board_tag(board_ref: str, out: str | None) -> str:
+    """The Board tag for ``--board``: an id as given; a board file's path relative to
+    the folder the records go to (DN-SPEC §2), or as given when they go to stdout."""
+    if not board_ref.endswith(".toml") or out is None:
+        return board_ref
+    return Path(os.path.relpath(Path(board_ref).resolve(), Path(out).resolve())).as_posix()
+
+
+def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
+    """The files to write, checked before any is written: the folder is created, an
+    existing file is an error unless ``force``."""
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise fail("I005", f"cannot create the output folder: {e.strerror}", path=out, exit_code=2) from None
+    paths = [folder / f"game-{seed}-{i}.dn" for i in range(1, count + 1)]
+    existing = [p for p in paths if p.exists()]
+    if existing and not force:
+        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+        raise fail("I005", f"already exists{more}; nothing was written", path=str(existing[0]), exit_code=2,
+                   hint="use --force to overwrite")
+    return paths
+
+
+@click.command()
+@click.option("--players", "n_players", type=int, required=True, metavar="N", help="Number of players, 2 to 4.")
+@click.option("--seed", type=int, required=True, metavar="S",
+              help="Seed: game i (from 1) is played with random.Random(\"S-i\").")
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+              help="Number of games.")
+@click.option("--out", metavar="DIR", help="Folder to write game-S-i.dn files to (created if missing);"
+              " without it the one game goes to stdout.")
+@click.option("--board", "board_ref", default=DEFAULT_BOARD, show_default=True, metavar="ID|PATH",
+              help="Built-in board id or board file ending in .toml.")
+@click.option("--rules", "rules_id", default=DEFAULT_RULESET, show_default=True, metavar="ID", help="Ruleset id.")
+@click.option("--variant", type=click.Choice(["base", "expert"]), default="base", show_default=True)
+@click.option("--force", is_flag=True, help="Overwrite existing files.")
+def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force):
+    """Play complete random legal games and write them as canonical DN records.
+
+    Every placement is drawn at random from the legal ones (a player passes only when
+    forced), every voter lays one or two random cards, and each record ends with
+    hands, reveal, score and Result. The same options give the same bytes.
+    """
+    try:
+        players = player_names(n_players)
+        board = load_board(board_ref)
+        ruleset = load_ruleset(rules_id)
+        if out is None and count > 1:
+            raise fail("I005", f"--count {count} writes {count} games: give --out DIR", exit_code=2)
+        tag = _board_tag(board_ref, out)
+        if out is None:
+            sys.stdout.write(format_record(simulate_game(board, ruleset, players, game_rng(seed, 1), variant,
+                                                         board_tag=tag)))
+            return
+        for i, path in enumerate(_targets(out, seed, count, force), start=1):
+            record = simulate_game(board, ruleset, players, game_rng(seed, i), variant, board_tag=tag)
+            try:
+                write_atomic(path, format_record(record))
+            except OSError as e:
+                raise fail("I005", f"cannot write the file: {e.strerror}", path=str(path), exit_code=2) from None
+    except DnError as e:
+        click.echo(e.format(e.path or "simulate"), err=True)
+        sys.exit(e.exit_code)
+    click.echo(f"wrote {count} game{'s' if count != 1 else ''} to {out}", err=True)
