@@ -385,7 +385,7 @@ class _Replayer:
         if st.hands is not None:
             if pl.has_legal_move(st, mover):
                 moves = pl.legal_moves(st, mover)
-                self.error("T004", f"{mover} passes but could lay {_move_text(moves[0])}"
+                self.error("T004", f"{mover} passes but could lay {_move_text(st, moves[0])}"
                            + (f" (and {len(moves) - 1} other placements)" if len(moves) > 1 else ""),
                            ev.line, ev.column, "T2", n)
             if self.game_over(st):
@@ -501,10 +501,13 @@ def _describe(p) -> str:
     return f"{p.tile} {square_name(p.anchor)}" + ("" if p.end is None else f"-{square_name(p.end)}")
 
 
-def _move_text(m: pl.Move) -> str:
+def _move_text(st: State, m: pl.Move) -> str:
+    """The move as a record writes it: ``@corner`` only when another live track of its kind exists."""
     sq = m.squares
+    kind = st.track_kind[m.corner]
+    twin = any(c != m.corner and k == kind and st.gangs[c] is not None for c, k in st.track_kind.items())
     return f"{m.tile} {square_name(sq[0])}" + ("" if len(sq) == 1 else f"-{square_name(sq[-1])}") \
-        + f" @{square_name(m.corner)}"
+        + (f" @{square_name(m.corner)}" if twin else "")
 
 
 def _score_words(st: State, goal: str) -> str:

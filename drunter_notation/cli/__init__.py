@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from .common import run_group
+from .adjudicate import adjudicate
 from .board import board
 from .fmt import fmt
 from .rules import rules
@@ -16,6 +17,7 @@ def cli():
     """drunter: rules checker, replay engine and reports for Drunter & Drueber (DN records)."""
 
 
+cli.add_command(adjudicate)
 cli.add_command(board)
 cli.add_command(fmt)
 cli.add_command(rules)

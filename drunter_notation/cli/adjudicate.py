@@ -81,6 +81,9 @@ def as_text(path: str, turn: int, move_text: str | None, verdicts: list[Verdict]
         out += ["", f"Position before turn {turn}" + (" (the same under every ruleset judged):"
                                                       if len(verdicts) > 1 else ":"),
                 v.position.rstrip("\n"), "", f"On turn: {v.player}; hand: {v.hand}"]
+    elif len(positions) > 1:
+        out += ["", f"The position before turn {turn} differs between the rulesets (earlier turns ended"
+                    " differently under them); each verdict shows its own."]
     out.append(f"Move ({kind}): {verdicts[0].move}")
     for v in verdicts:
         out += [""] + _block(v, turn, show_position=not shared)
@@ -121,7 +124,8 @@ def _block(v: Verdict, turn: int, show_position: bool) -> list[str]:
         if not alts:
             out.append(f"  Legal alternatives for {v.player}: none")
         else:
-            out.append(f"  Legal alternatives for {v.player} ({len(alts)}):")
+            tried = ", every tile type tried: hands not recorded" if v.hand == "not recorded" else ""
+            out.append(f"  Legal alternatives for {v.player} ({len(alts)}{tried}):")
             out += [f"    {a}" for a in alts[:ALTERNATIVES_SHOWN]]
             if len(alts) > ALTERNATIVES_SHOWN:
                 out.append(f"    ... and {len(alts) - ALTERNATIVES_SHOWN} more (--format json lists them all)")
