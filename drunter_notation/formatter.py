@@ -79,7 +79,7 @@ def format_item(item) -> str:
 
 
 def _comment(text: str) -> str:
-    return f"# {text}" if text else "#"
+    return "#" + text
 
 
 def _lines(item) -> list[str]:

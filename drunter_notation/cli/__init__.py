@@ -7,7 +7,9 @@ from .common import run_group
 from .adjudicate import adjudicate
 from .board import board
 from .fmt import fmt
+from .report import report
 from .rules import rules
+from .simulate import simulate
 from .validate import validate
 
 
@@ -20,7 +22,9 @@ def cli():
 cli.add_command(adjudicate)
 cli.add_command(board)
 cli.add_command(fmt)
+cli.add_command(report)
 cli.add_command(rules)
+cli.add_command(simulate)
 cli.add_command(validate)
 
 

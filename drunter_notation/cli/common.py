@@ -55,6 +55,10 @@ def write_atomic(path: str | Path, text: str) -> None:
             f.write(text)
         if path.exists():
             os.chmod(tmp, path.stat().st_mode & 0o7777)
+        else:  # mkstemp makes 0600; a new file gets the usual umask-based mode
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

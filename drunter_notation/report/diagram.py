@@ -1,0 +1,126 @@
+"""The game's flow as a Graphviz diagram, inlined in the report as SVG.
+
+Turns form a chain, laid out as a snake of rows (left to right, then right to
+left) so a 60-turn game stays about as wide as the page. A vote hangs two
+branches under its turn: the outcome the count gave (solid) and the one it did not
+(dashed). A track ending (gang removed, A5) hangs an octagon under its turn; the
+expert ``choose`` sits in the chain as a double octagon; a violation ends the chain
+in red. One ``dot`` call per report.
+
+Node names are generated (``n0``, ``n1``...): ``dot`` copies them into SVG
+comments and titles. Labels go through :func:`graphviz.escape` (no DOT escapes, no
+HTML-like labels) and ``dot`` escapes them for XML, so user text stays text.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import graphviz
+from markupsafe import Markup
+
+from ..model import Choose, square_name
+from ..replay import Timeline
+from .view import short_dn, violation
+
+ROW = 8  # turns per row of the snake
+FONT = "DejaVu Sans,Arial,sans-serif"
+# Left out of dot's SVG: namespaces (URLs, not needed inline), ids (they could clash
+# with the page's), comments and titles (our generated node names) and the font
+# family (the page's CSS sets it): a third of the size of a 60-turn diagram.
+_TRIM = re.compile(r'\s(?:xmlns(?::\w+)?|id|font-family)="[^"]*"|<!--.*?-->|<title>[^<]*</title>', re.S)
+_GAPS = re.compile(r">\s+<")
+NO_DOT = "The game-flow diagram needs Graphviz: the 'dot' program was not found (install the graphviz package)."
+
+
+def _clip(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def flow_graph(t: Timeline) -> graphviz.Digraph:
+    """The diagram of ``t`` as a DOT graph (not yet rendered)."""
+    g = graphviz.Digraph("flow", graph_attr={"rankdir": "TB", "nodesep": "0.25", "ranksep": "0.35",
+                                             "bgcolor": "transparent", "fontname": FONT},
+                         node_attr={"shape": "box", "style": "filled", "fillcolor": "#ffffff",
+                                    "color": "#8a8f98", "fontname": FONT, "fontsize": "10", "height": "0.3"},
+                         edge_attr={"color": "#8a8f98", "arrowsize": "0.6"})
+    chain: list[str] = []
+    names = iter(f"n{i}" for i in range(10**9))
+
+    def node(label: str, **attrs) -> str:
+        name = next(names)
+        g.node(name, graphviz.escape(label), **attrs)
+        return name
+
+    chain.append(node("start\n" + ", ".join(t.players), shape="ellipse", fillcolor="#eef2f7"))
+    side: list[tuple[str, str, dict]] = []  # (from, to, edge attrs) hanging under a chain node
+    for step in t.steps:
+        ev = step.event
+        if isinstance(ev, Choose):
+            chain.append(node("choose", shape="doubleoctagon", fillcolor="#efe3fa", color="#7b52ab"))
+            continue
+        passed = ev.placement is None
+        here = node(short_dn(ev), fillcolor="#f3f3f3" if passed else "#ffffff",
+                    fontcolor="#777777" if passed else "#222222")
+        chain.append(here)
+        if step.tally is not None:
+            score = f"{step.tally.yes}:{step.tally.no}"
+            stands = node(f"stands {score}" if step.accepted else "would stand", fontsize="9",
+                          **({"color": "#2e8b57", "fontcolor": "#1d6b41", "penwidth": "1.6"} if step.accepted
+                             else {"style": "dashed", "fontcolor": "#999999"}))
+            back = node(f"back to hand {score}" if not step.accepted else "back to hand", fontsize="9",
+                        **({"color": "#c0392b", "fontcolor": "#a5281b", "penwidth": "1.6"} if not step.accepted
+                           else {"style": "dashed", "fontcolor": "#999999"}))
+            side += [(here, stands, {"label": " vote", "fontsize": "8"} if step.accepted else {"style": "dashed"}),
+                     (here, back, {"label": " vote", "fontsize": "8"} if not step.accepted else {"style": "dashed"})]
+            with g.subgraph() as pair:  # "stands" always left of "back to hand"
+                pair.attr(rank="same")
+                pair.edge(stands, back, style="invis")
+        for corner in step.removed:
+            end = node(f"{step.state.track_kind[corner]} from {square_name(corner)} ends", shape="octagon",
+                       fillcolor="#fdecea", color="#c0392b", fontsize="9")
+            side.append((here, end, {"color": "#c0392b"}))
+    stop = violation(t)
+    if stop is not None:
+        event, diag = stop
+        chain.append(node(f"{short_dn(event)}\n{diag.code}: {_clip(diag.message)}", fillcolor="#fdecea",
+                          color="#c0392b", fontcolor="#a5281b", penwidth="2"))
+    elif t.record.reveal is not None and t.state is not None:
+        if t.errors:
+            d = t.errors[0]
+            chain.append(node(f"reveal\n{d.code}: {_clip(d.message)}", shape="ellipse", fillcolor="#fdecea",
+                              color="#c0392b"))
+        elif t.winners:
+            win = " and ".join(f"{w} {t.scores[w]}" for w in t.winners)
+            chain.append(node(f"reveal\nwinner: {win}", shape="ellipse", fillcolor="#e8f5ee", color="#2e8b57"))
+    for k in range(0, len(chain), ROW):
+        row = chain[k:k + ROW]
+        with g.subgraph() as s:
+            s.attr(rank="same")
+            for a, b in zip(row, row[1:]):
+                if (k // ROW) % 2:  # odd rows run right to left: a reversed edge keeps dot's order
+                    s.edge(b, a, dir="back")
+                else:
+                    s.edge(a, b)
+        if k + ROW < len(chain):
+            # two ranks down: the branches hanging under this row get the rank in between
+            g.edge(row[-1], chain[k + ROW], weight="5", minlen="2")
+    for a, b, attrs in side:
+        g.edge(a, b, **attrs)
+    return g
+
+
+def flow_diagram(t: Timeline) -> Markup:
+    """The flow diagram as inline ``<svg>``, or a notice in its place when ``dot``
+    is not installed (or fails). Nothing in the result refers to a URL."""
+    if shutil.which("dot") is None:
+        return Markup('<p class="notice">{}</p>').format(NO_DOT)
+    try:
+        out = flow_graph(t).pipe(format="svg", encoding="utf-8")
+    except (graphviz.ExecutableNotFound, subprocess.CalledProcessError) as e:
+        return Markup('<p class="notice">The game-flow diagram could not be drawn: {}</p>').format(
+            str(e).splitlines()[0] if str(e) else type(e).__name__)
+    body = out[out.index("<svg"):]  # inline SVG needs no XML prologue
+    return Markup(_GAPS.sub("><", _TRIM.sub("", body)))
+

@@ -1,0 +1,266 @@
+"""SVG pictures for the reports: the board with its tiles and gangs, the points
+chart and the coverage heatmap.
+
+Every function returns :class:`markupsafe.Markup` built from numbers, fixed words
+and text passed through :func:`esc` -- player names and other user text never
+reach the page unescaped. Squares are ``(column, row)`` 0-based; north is up.
+
+The board is drawn once per report: the empty board, then *every* tile of the game
+in the order laid (``<g class="tile" data-i="k">``), then per-frame marks
+(``<g class="mark off" data-frame="f">``), then the four gangs. The page's script
+shows the first *n* tiles and the current frame's marks and moves the gangs (see
+``templates/report.html.j2``); tiles are never taken off the board, so this is
+exact and keeps a 60-turn report small.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from markupsafe import Markup
+
+from ..board import Board
+from ..boardtext import BUILDING_LETTER, TRACK_LETTER, square_text
+from ..model import Square, square_name
+
+BUILDING_COLOUR = {"museum": "#7b52ab", "tavern": "#a0672b", "school": "#2471a3",
+                   "townhall": "#b03a48", "firehouse": "#e07b16", "church": "#23875a"}
+# (fill, outline) per track kind: grey stone wall, sandy street, blue river.
+KIND_COLOUR = {"wall": ("#8d8a86", "#4e4b48"), "street": ("#e3c27a", "#9c7a2e"), "river": ("#6fb3e0", "#2a74a8")}
+MARGIN = 22  # room for the coordinates around the grid
+
+
+def esc(text: object) -> str:
+    """Text made safe for SVG/HTML content and attribute values."""
+    return escape(str(text), quote=True)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where a board's squares are drawn: ``cell`` pixels per square, coordinates in the margin."""
+
+    width: int
+    height: int
+    cell: int
+
+    @classmethod
+    def of(cls, board: Board) -> Geometry:
+        # About 600 pixels for the longer side; never so small the letters stop being legible.
+        return cls(board.width, board.height, max(18, min(48, 600 // max(board.width, board.height))))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.width * self.cell + 2 * MARGIN, self.height * self.cell + 2 * MARGIN
+
+    def corner(self, sq: Square) -> tuple[int, int]:
+        """Top-left pixel of ``sq`` (row 1 at the bottom)."""
+        return MARGIN + sq[0] * self.cell, MARGIN + (self.height - 1 - sq[1]) * self.cell
+
+    def centre(self, sq: Square) -> tuple[float, float]:
+        x, y = self.corner(sq)
+        return x + self.cell / 2, y + self.cell / 2
+
+
+@dataclass(frozen=True)
+class TileDrawing:
+    """One laid tile: kind name, squares anchor first, the direction it runs in
+    (the step from gang to anchor) and its tooltip text."""
+
+    kind: str
+    squares: tuple[Square, ...]
+    direction: Square
+    label: str
+
+
+def _box(g: Geometry, squares, inset: float) -> tuple[float, float, float, float]:
+    """x, y, width, height of the rectangle around ``squares``, ``inset`` pixels inside."""
+    xs = [g.corner(s)[0] for s in squares]
+    ys = [g.corner(s)[1] for s in squares]
+    return (min(xs) + inset, min(ys) + inset,
+            max(xs) - min(xs) + g.cell - 2 * inset, max(ys) - min(ys) + g.cell - 2 * inset)
+
+
+def _rects(g: Geometry, squares, cls: str) -> str:
+    return "".join(f'<rect class="{cls}" x="{x}" y="{y}" width="{g.cell}" height="{g.cell}"/>'
+                   for x, y in (g.corner(s) for s in squares))
+
+
+def static_board(board: Board, g: Geometry) -> str:
+    """The empty board: squares with buildings (type colour, letter, value), toilets,
+    corners with their track, and the coordinates on all four sides."""
+    c = g.cell
+    right, bottom = MARGIN + board.width * c, MARGIN + board.height * c
+    # plain squares are the background and one path of grid lines
+    lines = "".join(f"M{MARGIN + k * c},{MARGIN}V{bottom}" for k in range(board.width + 1)) + "".join(
+        f"M{MARGIN},{MARGIN + k * c}H{right}" for k in range(board.height + 1))
+    out = [f'<rect class="bg" x="{MARGIN}" y="{MARGIN}" width="{right - MARGIN}" height="{bottom - MARGIN}"/>'
+           f'<path class="gridlines" d="{lines}"/>']
+    for col in range(board.width):
+        for row in range(board.height):
+            sq = (col, row)
+            x, y = g.corner(sq)
+            cx, cy = x + c / 2, y + c / 2
+            name = square_name(sq)
+            if sq in board.corners:
+                kind = board.corners[sq]
+                fill, line = KIND_COLOUR[kind]
+                out.append(f'<g class="sq corner"><title>{name}: corner, start of the {kind}</title>'
+                           f'<rect x="{x}" y="{y}" width="{c}" height="{c}" fill="{fill}" stroke="{line}"'
+                           f' stroke-width="2"/><text x="{cx}" y="{cy}" class="big">{TRACK_LETTER[kind]}</text></g>')
+            elif sq in board.buildings:
+                btype, value = board.buildings[sq]
+                colour = BUILDING_COLOUR[btype]
+                out.append(f'<g class="sq bld"><title>{name}: {btype} {value}</title>'
+                           f'<rect x="{x}" y="{y}" width="{c}" height="{c}" fill="{colour}" fill-opacity="0.22"'
+                           f' stroke="{colour}"/><text x="{cx}" y="{cy - c * 0.12}" class="big" fill="{colour}">'
+                           f'{BUILDING_LETTER[btype]}</text><text x="{cx}" y="{cy + c * 0.28}" class="small"'
+                           f' fill="{colour}">{value}</text></g>')
+            elif sq in board.toilets:
+                out.append(f'<g class="sq wc"><title>{name}: toilet (covering it is put to a vote)</title>'
+                           f'<rect x="{x}" y="{y}" width="{c}" height="{c}"/>'
+                           f'<text x="{cx}" y="{cy}" class="small">WC</text></g>')
+    out.append(coordinates(g, all_sides=True))
+    return "".join(out)
+
+
+def coordinates(g: Geometry, all_sides: bool) -> str:
+    """Column letters below and row numbers left of the grid; ``all_sides``: above and right too."""
+    w, h = g.size
+    out = []
+    for col in range(g.width):
+        x = MARGIN + col * g.cell + g.cell / 2
+        for y in (h - MARGIN / 2, MARGIN / 2)[:1 + all_sides]:
+            out.append(f'<text class="coord" x="{x}" y="{y}">{chr(ord("a") + col)}</text>')
+    for row in range(g.height):
+        y = g.centre((0, row))[1]
+        for x in (MARGIN / 2, w - MARGIN / 2)[:1 + all_sides]:
+            out.append(f'<text class="coord" x="{x}" y="{y}">{row + 1}</text>')
+    return "".join(out)
+
+
+def tile_svg(t: TileDrawing, g: Geometry, index: int) -> str:
+    """A tile by kind: its body, a bar on the anchor's marked side (facing the
+    gang), railings on the bridge field of a triple, an arrowhead on the end."""
+    c = g.cell
+    fill, line = KIND_COLOUR[t.kind]
+    x, y, w, h = _box(g, t.squares, 2)
+    dx, dy = t.direction[0], -t.direction[1]  # screen y grows downwards
+    parts = [f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{line}"'
+             ' stroke-width="1.5"/>']
+    ax, ay = g.centre(t.squares[0])
+    half = c / 2 - 4
+    # the anchor bar: across the tile, on the side facing the gang
+    bx, by = ax - dx * half, ay - dy * half
+    px, py = -dy * half, dx * half
+    parts.append(f'<line x1="{bx - px}" y1="{by - py}" x2="{bx + px}" y2="{by + py}" stroke="{line}"'
+                 f' stroke-width="4" stroke-linecap="round"/>')
+    if len(t.squares) == 3:
+        mx, my = g.centre(t.squares[1])
+        q = c / 2 - 7
+        for side in (-1, 1):
+            ox, oy = -dy * q * side, dx * q * side
+            parts.append(f'<line x1="{mx + ox - dx * q}" y1="{my + oy - dy * q}" x2="{mx + ox + dx * q}"'
+                         f' y2="{my + oy + dy * q}" stroke="#fff" stroke-width="2.5"/>')
+    ex, ey = g.centre(t.squares[-1])
+    tip, base = c * 0.3, c * 0.1
+    pts = [(ex + dx * tip, ey + dy * tip), (ex - dx * base - dy * c * 0.16, ey - dy * base + dx * c * 0.16),
+           (ex - dx * base + dy * c * 0.16, ey - dy * base - dx * c * 0.16)]
+    parts.append('<polygon points="' + " ".join(f"{px_:.1f},{py_:.1f}" for px_, py_ in pts)
+                 + f'" fill="{line}" opacity="0.8"/>')
+    return (f'<g class="tile {t.kind}" data-i="{index}"><title>{esc(t.label)}</title>' + "".join(parts) + "</g>")
+
+
+def marks_svg(g: Geometry, frame: int, covered=(), rejected=(), bad=()) -> str:
+    """The marks of one frame: squares covered this turn, a rejected placement's
+    squares (dashed), the squares of a violating placement (red)."""
+    body = _rects(g, covered, "hl") + _rects(g, rejected, "rej") + _rects(g, bad, "bad")
+    return f'<g class="mark off" data-frame="{frame}">{body}</g>' if body else ""
+
+
+def gang_svg(kind: str, corner: Square, g: Geometry, index: int) -> str:
+    """A gang marker drawn at the origin; the script moves it with ``transform``."""
+    fill, line = KIND_COLOUR[kind]
+    r = g.cell * 0.27
+    x, y = g.centre(corner)
+    return (f'<g class="gang" id="gang-{index}" transform="translate({x},{y})">'
+            f'<title>gang of the {kind} from {square_name(corner)}</title>'
+            f'<circle r="{r:.1f}" fill="{line}" stroke="#fff" stroke-width="2"/>'
+            f'<text class="gl" y="1">{TRACK_LETTER[kind]}</text>'
+            f'<path class="x" d="M{-r:.1f},{-r:.1f}L{r:.1f},{r:.1f}M{r:.1f},{-r:.1f}L{-r:.1f},{r:.1f}"/></g>')
+
+
+def board_svg(board: Board, tiles: list[TileDrawing], marks: list[str], gangs: list[tuple[str, Square]]) -> Markup:
+    """The whole board picture of a report (see the module docstring for its layers)."""
+    g = Geometry.of(board)
+    w, h = g.size
+    return Markup(
+        f'<svg id="board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="the board">'
+        f'<g class="static">{static_board(board, g)}</g>'
+        f'<g class="tiles">{"".join(tile_svg(t, g, i) for i, t in enumerate(tiles))}</g>'
+        f'<g class="marks">{"".join(marks)}</g>'
+        f'<g class="gangs">{"".join(gang_svg(k, c, g, i) for i, (k, c) in enumerate(gangs))}</g></svg>')
+
+
+def points_chart(series: dict[str, list[int]], labels: list[str], width: int = 640, height: int = 230) -> Markup:
+    """Each building type's remaining points over the frames: one polyline per type,
+    ``labels[i]`` naming frame i on the x axis (every so often); a marker line
+    ``#chart-now`` the script moves to the current frame (``data-x0``/``data-dx``)."""
+    left, right, top, bottom = 34, 118, 12, 28
+    n = max(len(labels), 2)
+    top_value = max([v for vs in series.values() for v in vs] + [1])
+    dx = (width - left - right) / (n - 1)
+    sy = (height - top - bottom) / top_value
+
+    def y(v: float) -> float:
+        return height - bottom - v * sy
+
+    out = [f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img"'
+           f' aria-label="remaining points per building type" data-n="{len(labels)}" data-x0="{left}"'
+           f' data-dx="{dx:.3f}">']
+    step = max(1, round(top_value / 5))
+    for v in range(0, top_value + 1, step):
+        out.append(f'<line class="gridline" x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
+                   f'<text class="axis" x="{left - 6}" y="{y(v):.1f}" text-anchor="end">{v}</text>')
+    every = max(1, round(n / 12))
+    for i in range(0, len(labels), every):
+        out.append(f'<text class="axis" x="{left + i * dx:.1f}" y="{height - bottom + 16}">{esc(labels[i])}</text>')
+    for k, (btype, values) in enumerate(series.items()):
+        colour = BUILDING_COLOUR[btype]
+        pts = " ".join(f"{left + i * dx:.1f},{y(v):.1f}" for i, v in enumerate(values))
+        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}">'
+                   f'<title>{btype}</title></polyline>')
+        ly = top + 8 + k * 18
+        out.append(f'<rect x="{width - right + 12}" y="{ly - 5}" width="12" height="10" fill="{colour}"/>'
+                   f'<text class="legend" x="{width - right + 30}" y="{ly}">{btype} {values[-1]}</text>')
+    out.append(f'<line id="chart-now" x1="{left}" x2="{left}" y1="{top}" y2="{height - bottom}"/></svg>')
+    return Markup("".join(out))
+
+
+def heatmap(board: Board, counts: dict[Square, int], games: int) -> Markup:
+    """How often each square was covered in ``games`` games: darker is more often;
+    the number in a square is its count, buildings and corners keep their letter."""
+    g = Geometry.of(board)
+    w, h = g.size
+    c = g.cell
+    top = max(counts.values(), default=0) or 1
+    out = [f'<svg class="heatmap" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img"'
+           f' aria-label="how often each square was covered">']
+    for col in range(board.width):
+        for row in range(board.height):
+            sq = (col, row)
+            x, y = g.corner(sq)
+            n = counts.get(sq, 0)
+            what = ("corner" if sq in board.corners else
+                    f"{board.buildings[sq][0]} {board.buildings[sq][1]}" if sq in board.buildings else
+                    "toilet" if sq in board.toilets else "plain")
+            share = n / top
+            text = square_text(board, sq).strip(".")  # the text map's M5, wc, *S
+            ink = "#fff" if share > 0.55 else "#333"
+            out.append(f'<g><title>{square_name(sq)} ({what}): covered in {n} of {games} games</title>'
+                       f'<rect class="hm" x="{x}" y="{y}" width="{c}" height="{c}"'
+                       f' fill="rgb({255 - int(share * 60)},{255 - int(share * 170)},{255 - int(share * 230)})"/>'
+                       f'<text class="hmv" x="{x + c / 2}" y="{y + c * 0.36}" fill="{ink}">{text}</text>'
+                       f'<text class="hmn" x="{x + c / 2}" y="{y + c * 0.74}" fill="{ink}">{n or ""}</text></g>')
+    out.append(coordinates(g, all_sides=False) + "</svg>")
+    return Markup("".join(out))
+

@@ -1,0 +1,341 @@
+"""What a report shows, computed from a replay :class:`~drunter_notation.replay.Timeline`.
+
+A report is a sequence of *frames* the reader steps through: the start position,
+one frame per replayed event (turn or ``choose``), then either the violation that
+stopped the replay (the attempted placement marked on the position before it) or,
+for a complete record, the end of the game. Everything here is plain data; the
+templates and :mod:`.svg` turn it into HTML and SVG.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from ..errors import Diagnostic
+from ..formatter import format_item
+from ..model import BUILDINGS, CARD_NAMES, KINDS, Choose, Record, Square, Turn, square_name
+from ..placement import DIRECTION_NAMES
+from ..replay import Step, Timeline
+from ..scoring import goal_score, votes_left
+from ..state import State
+from . import svg
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One player's stock in a position: tiles and vote cards as text."""
+
+    player: str
+    tiles: str | None  # None when the record has no hands
+    cards: str
+    votes: int
+    to_move: bool
+
+
+@dataclass(frozen=True)
+class VoteView:
+    lines: tuple[str, ...]  # one per card played, e.g. "Dora: JAA = 2 yes"
+    arithmetic: str
+    yes: int
+    no: int
+    accepted: bool
+    claim: str | None  # the outcome as the record claims it, e.g. "rejected 2:5"
+    rule: str  # the outcome rule and where the ruleset's source says it
+
+
+@dataclass
+class Frame:
+    """One position the reader can step to. ``tiles``: how many tiles of the game lie
+    on the board; ``gangs``: per gang (board corner order) its centre in board
+    pixels and whether it is still in play."""
+
+    index: int
+    kind: str  # "start", "turn", "choose", "violation" or "end"
+    title: str
+    dn: str | None = None
+    spoiler: bool = False  # the DN text reveals building cards
+    comments: tuple[str, ...] = ()
+    facts: list[str] = field(default_factory=list)
+    vote: VoteView | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    hands: list[HandRow] = field(default_factory=list)
+    tiles: int = 0
+    gangs: list[tuple[float, float, bool]] = field(default_factory=list)
+    label: str = ""  # short name on the chart's x axis and the slider
+
+
+@dataclass(frozen=True)
+class ListItem:
+    """One line of the turn list: the DN text and the frame it opens (None: not judged)."""
+
+    frame: int | None
+    dn: str
+    classes: str
+    code: str | None = None
+    spoiler: bool = False
+
+
+@dataclass
+class ReportView:
+    """Everything the report template needs."""
+
+    title: str
+    timeline: Timeline
+    frames: list[Frame]
+    items: list[ListItem]
+    board: object  # Markup of the board SVG, or None when no board could be loaded
+    chart: object  # Markup of the points chart, or None
+    status: str  # "valid", "partial" or "invalid"
+    status_text: str
+    general: list[Diagnostic]  # findings not tied to a frame (header, setup, warnings)
+    source: list[tuple[int, str, str]]  # (line number, text, css classes)
+    tags: list[tuple[str, str]]
+    standings: list[dict] = field(default_factory=list)
+
+
+def violation(t: Timeline) -> tuple[Turn | Choose, Diagnostic] | None:
+    """The event that stopped the replay and its error, or None (the replay reached
+    the end, or it stopped before the first turn: in the header or the setup)."""
+    events = t.record.events
+    if t.errors and t.initial is not None and len(t.steps) < len(events):
+        return events[len(t.steps)], t.errors[0]
+    return None
+
+
+def short_dn(event: Turn | Choose) -> str:
+    """The event's DN without its vote and claimed outcome: ``8. Dora W3 a11-a9``."""
+    if isinstance(event, Turn) and event.placement is not None:
+        event = replace(event, placement=replace(event.placement, vote=None, outcome=None))
+    return format_item(event)
+
+
+def attempted_squares(event: Turn | Choose, board) -> tuple[Square, ...]:
+    """The on-board squares a violating placement names: the straight line from its
+    anchor to its end, or just those two squares when they are not in line."""
+    p = event.placement if isinstance(event, Turn) else None
+    if p is None:
+        return ()
+    (ac, ar), (ec, er) = p.anchor, p.last
+    if ac == ec or ar == er:
+        n = max(abs(ec - ac), abs(er - ar))
+        sc, sr = (ec > ac) - (ec < ac), (er > ar) - (er < ar)
+        line = tuple((ac + k * sc, ar + k * sr) for k in range(n + 1))
+    else:
+        line = (p.anchor, p.last)
+    return tuple(sq for sq in line if board.on_board(sq))
+
+
+def gang_square(state: State, corner: Square) -> Square:
+    """Where the gang of ``corner`` stands, or for a removed gang its last square:
+    the end of the last tile laid on its track (the corner when none was)."""
+    here = state.gangs[corner]
+    if here is not None:
+        return here
+    return next((t.end for t in reversed(state.tiles) if t.corner == corner), corner)
+
+
+def _track(state: State, corner: Square) -> str:
+    return f"the {state.track_kind[corner]} from {square_name(corner)}"
+
+
+def _tile_text(counter: Counter) -> str:
+    order = sorted(counter.items(), key=lambda kv: ("WSR".index(kv[0].kind), -kv[0].length))
+    return " ".join(f"{t}×{n}" if n > 1 else str(t) for t, n in order if n > 0) or "–"
+
+
+def hand_rows(state: State) -> list[HandRow]:
+    rows = []
+    for i, p in enumerate(state.players):
+        cards = state.cards[p]
+        tiles = None if state.hands is None else _tile_text(state.hands[p])
+        held = " ".join(n for n in CARD_NAMES if cards.get(n)) or "–"
+        rows.append(HandRow(p, tiles, held, votes_left(cards), i == state.seat))
+    return rows
+
+
+def _comments(event) -> tuple[str, ...]:
+    return tuple(event.comments) + ((event.note,) if event.note else ())
+
+
+class _Builder:
+    """Walks the timeline once, collecting frames, turn-list items, tiles and marks."""
+
+    def __init__(self, t: Timeline, source_text: str):
+        if t.state is not None and t.initial is None:
+            raise ValueError("render_report needs a timeline replayed with keep_states=True")
+        self.t = t
+        self.source_text = source_text
+        self.geom = svg.Geometry.of(t.board) if t.board is not None else None
+        self.frames: list[Frame] = []
+        self.items: list[ListItem] = []
+        self.tiles: list[svg.TileDrawing] = []
+        self.marks: list[str] = []
+        self.states: list[State] = []
+
+    # -- frames ------------------------------------------------------------
+    def add(self, frame: Frame, state: State, covered=(), rejected=(), bad=()):
+        frame.tiles = len(state.tiles)
+        frame.gangs = [(*self.geom.centre(gang_square(state, c)), state.gangs[c] is not None) for c in state.gangs]
+        frame.hands = hand_rows(state)
+        self.frames.append(frame)
+        self.marks.append(svg.marks_svg(self.geom, frame.index, covered, rejected, bad))
+
+    def build(self) -> ReportView:
+        t = self.t
+        if t.initial is not None:
+            self.add(Frame(0, "start", "Before turn 1", label="0",
+                           facts=[f"{t.players[0]} starts; the four gangs stand on their corners."]), t.initial)
+            self.items.append(ListItem(0, "start", "start"))
+            self.states.append(t.initial)
+            prev = t.initial
+            for step in t.steps:
+                self.step(step, prev)
+                prev = step.state
+            stop = violation(t)
+            if stop is not None:
+                self.stopped(*stop, prev)
+            elif t.record.reveal is not None:
+                self.end(prev)
+        self.not_judged()
+        return self.view()
+
+    def step(self, step: Step, before: State):
+        ev, st = step.event, step.state
+        i = len(self.frames)
+        self.states.append(st)
+        if isinstance(ev, Choose):
+            self.add(Frame(i, "choose", "choose", format_item(ev), comments=_comments(ev), label="ch",
+                           facts=["The first track is finished: every player now chooses which of their "
+                                  "two goal cards counts (X2)."]), st)
+            self.items.append(ListItem(i, format_item(ev), "choose"))
+            return
+        frame = Frame(i, "turn", f"Turn {ev.number} — {ev.player}", format_item(ev), comments=_comments(ev),
+                      label=str(ev.number))
+        classes = ["turn"]
+        covered = rejected = ()
+        if step.move is None:
+            frame.facts.append(f"{ev.player} passes: no legal placement."
+                               if before.hands is not None else f"{ev.player} passes (no hands recorded: "
+                               "whether a placement was possible cannot be checked).")
+            classes.append("pass")
+        else:
+            m = step.move
+            where = f"{m.tile} {square_name(m.squares[0])}" + (
+                f"-{square_name(m.squares[-1])}" if len(m.squares) > 1 else "")
+            fact = f"{where} extends {_track(before, m.corner)}, running {DIRECTION_NAMES[m.direction]}"
+            if m.bridges_passed:
+                fact += f", under {m.bridges_passed} bridge field{'s' if m.bridges_passed > 1 else ''}"
+            frame.facts.append(fact + ".")
+            if m.toilets:
+                frame.facts.append("It covers the toilet" + ("s" if len(m.toilets) > 1 else "") + " at "
+                                   + ", ".join(square_name(s) for s in m.toilets)
+                                   + (": the placement is put to the vote." if step.tally else "."))
+            if step.tally is not None:
+                frame.vote = self.vote_view(ev, step)
+                classes.append("vote")
+            if step.accepted is False:
+                rejected = m.squares
+                classes.append("rejected")
+                frame.facts.append(f"The vote rejects it: the tile goes back to {ev.player}'s hand and the gang "
+                                   "stays where it is (B6).")
+            else:
+                covered = m.squares
+                self.tiles.append(svg.TileDrawing(KINDS[m.tile.kind], m.squares, m.direction,
+                                                  f"turn {ev.number} · {ev.player} · {where}"))
+                for sq, btype, value in step.destroyed:
+                    frame.facts.append(f"Destroys the {btype} at {square_name(sq)} ({value} "
+                                       f"point{'s' if value != 1 else ''}).")
+        for corner in step.removed:
+            frame.facts.append(f"The gang of {_track(st, corner)} cannot go on: removed at "
+                               f"{square_name(gang_square(st, corner))}, its track is finished (A5).")
+            classes.append("ending")
+        self.add(frame, st, covered=covered, rejected=rejected)
+        self.items.append(ListItem(i, format_item(ev), " ".join(classes)))
+
+    def vote_view(self, ev: Turn, step: Step) -> VoteView:
+        tally, o = step.tally, ev.placement.outcome
+        claim = None if o is None else ("accepted" if o.accepted else "rejected") + (
+            "" if o.yes is None else f" {o.yes}:{o.no}")
+        rs = self.t.ruleset
+        rule = f"{rs.options.vote_outcome.replace('-', ' ')} — {rs.cite('B5')}"
+        return VoteView(tally.lines, tally.arithmetic, tally.yes, tally.no, bool(step.accepted), claim, rule)
+
+    def stopped(self, event, diag: Diagnostic, before: State):
+        i = len(self.frames)
+        title = f"Turn {event.number} — {event.player}" if isinstance(event, Turn) else "choose"
+        frame = Frame(i, "violation", title + f" — {diag.code}", format_item(event), comments=_comments(event),
+                      diagnostics=[diag], label="✗",
+                      facts=["The replay stops here; later turns are not judged."])
+        self.add(frame, before, bad=attempted_squares(event, self.t.board))
+        self.items.append(ListItem(i, format_item(event), "violation", diag.code))
+
+    def end(self, final: State):
+        t, rec = self.t, self.t.record
+        i = len(self.frames)
+        lines = [format_item(rec.reveal)] + ([format_item(rec.score)] if rec.score is not None else [])
+        frame = Frame(i, "end", "End of the game", "\n".join(lines), spoiler=True, comments=_comments(rec.reveal),
+                      diagnostics=list(t.errors), label="end")
+        if t.tie_break:
+            frame.facts.append(t.tie_break)
+        self.add(frame, final)
+        self.items.append(ListItem(i, lines[0], "end" + (" violation" if t.errors else ""),
+                                   t.errors[0].code if t.errors else None, spoiler=True))
+
+    def not_judged(self):
+        rec = self.t.record
+        judged = len(self.t.steps) + (violation(self.t) is not None)
+        for ev in rec.events[judged:]:
+            self.items.append(ListItem(None, format_item(ev), "unjudged"))
+        if rec.reveal is not None and not any(f.kind == "end" for f in self.frames):
+            self.items.append(ListItem(None, format_item(rec.reveal), "unjudged", spoiler=True))
+
+    # -- the page ----------------------------------------------------------
+    def view(self) -> ReportView:
+        t = self.t
+        rec = t.record
+        in_frames = {id(d) for f in self.frames for d in f.diagnostics}
+        general = [d for d in t.diagnostics if id(d) not in in_frames]
+        board = chart = None
+        if t.board is not None:
+            gangs = [(kind, corner) for corner, kind in t.board.corners.items()]
+            board = svg.board_svg(t.board, self.tiles, self.marks, gangs)
+        if self.states:
+            series = {b: [goal_score(t.board, s.covered, b) for s in self.states] for b in BUILDINGS}
+            chart = svg.points_chart(series, [f.label for f in self.frames[:len(self.states)]])
+        event = rec.tag("Event")
+        title = event.value if event else t.path.rsplit("/", 1)[-1]
+        return ReportView(title, t, self.frames, self.items, board, chart, *self.status(), general,
+                          self.source_lines(), [(tag.key, tag.value) for tag in rec.tags], self.standings())
+
+    def status(self) -> tuple[str, str]:
+        t = self.t
+        if t.errors:
+            d = t.errors[0]
+            where = f" at turn {d.turn}" if d.turn else ""
+            return "invalid", f"Invalid: {d.code}{where} — {d.message}"
+        if t.scores is None:
+            return "partial", "Valid partial record (no reveal): every turn in it is legal."
+        return "valid", "Valid complete game. " + (t.tie_break or "")
+
+    def standings(self) -> list[dict]:
+        t, rec = self.t, self.t.record
+        if not t.standings:
+            return []
+        revealed = {e.player: e for e in rec.reveal.entries}
+        claimed = {e.player: e.points for e in rec.score.entries} if rec.score is not None else {}
+        return [{"player": s.player, "rank": s.rank, "score": s.score, "second": s.second,
+                 "votes_left": s.votes_left, "claimed": claimed.get(s.player),
+                 "card": revealed[s.player].chosen, "other": revealed[s.player].other} for s in t.standings]
+
+    def source_lines(self) -> list[tuple[int, str, str]]:
+        rec: Record = self.t.record
+        bad = {d.line for d in self.t.errors}
+        reveal_line = rec.reveal.line if rec.reveal is not None else None
+        return [(n, text, " ".join(c for c, on in (("bad", n in bad), ("spoiler", n == reveal_line)) if on))
+                for n, text in enumerate(self.source_text.splitlines(), 1)]
+
+
+def build_view(t: Timeline, source_text: str) -> ReportView:
+    """The report's content for ``t`` (replayed with ``keep_states=True``) and the
+    record's text. Raises ValueError for a timeline replayed without states."""
+    return _Builder(t, source_text).build()

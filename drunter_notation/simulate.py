@@ -1,0 +1,189 @@
+"""Random complete legal games, written as records (issue 3, point 5).
+
+:func:`simulate_game` plays a game with the pure core -- every placement drawn
+from :func:`placement.legal_moves`, every vote counted by :mod:`votes`, the end
+found by :func:`placement.game_over` -- and returns it as a :class:`model.Record`
+with hands, votes, reveal, score and ``Result``. All randomness comes from the
+``rng`` passed in, and nothing depends on set or dict iteration order that could
+vary between runs: the same seed gives the same record.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from . import placement as pl
+from . import votes
+from .board import Board
+from .errors import fail
+from .model import (BUILDINGS, CARD_NAMES, GOALS, SPECIAL_GOALS, Ballot, Card, Choose, Goals, Hand, HandTile,
+                    Outcome, Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Tile, Turn, Vote)
+from .replay import DEFAULT_BOARD
+from .rulesets import DEFAULT_RULESET, Ruleset
+from .scoring import rank_players
+from .state import LENGTHS, State, box_tiles, deal_for, new_state
+
+PLAYER_NAMES = ("Anna", "Ben", "Cleo", "Dora")  # the names of DN-SPEC §2's example, in seat order
+
+
+def player_names(n: int) -> tuple[str, ...]:
+    """The first ``n`` default player names (``n`` from 2 to 4)."""
+    if not 2 <= n <= len(PLAYER_NAMES):
+        raise fail("H001", f"the game needs 2 to 4 players, not {n}", exit_code=2)
+    return PLAYER_NAMES[:n]
+
+
+def _tile_order(tile: Tile) -> tuple[int, int]:
+    # the order hand lines list tiles in: walls, streets, rivers; longest first
+    return ("WSR".index(tile.kind), -tile.length)
+
+
+def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> dict[str, Counter]:
+    """S1: shuffle the board's box and deal each player, in seat order, the number of
+    triples, doubles and singles :func:`state.deal_for` fixes. Raises ``DnError`` D002
+    (exit code 2) when the box cannot be dealt evenly to this many players."""
+    deal = deal_for(board, len(players))
+    if deal is None:
+        raise fail("D002", f"the box of board {board.id!r} cannot be dealt evenly to {len(players)} players",
+                   exit_code=2, hint="choose another number of players or another board")
+    box = [t for t, n in sorted(box_tiles(board).items(), key=lambda item: _tile_order(item[0])) for _ in range(n)]
+    rng.shuffle(box)
+    hands = {p: Counter() for p in players}
+    for length in LENGTHS:
+        pile = [t for t in box if t.length == length]
+        k = deal[length]
+        for i, p in enumerate(players):
+            hands[p].update(pile[i * k:(i + 1) * k])
+    return hands
+
+
+def deal_goals(ruleset: Ruleset, players: tuple[str, ...], variant: str,
+               rng: random.Random) -> dict[str, tuple[str, ...]]:
+    """S3/X1: one distinct building card each (base), or two distinct goal cards each
+    from the ten, no card dealt twice (expert; one special and one building card each
+    under ``expert_deal = "one-special-one-building"``)."""
+    n = len(players)
+    if variant == "base":
+        return {p: (card,) for p, card in zip(players, rng.sample(BUILDINGS, n))}
+    if ruleset.options.expert_deal == "one-special-one-building":
+        pairs = zip(rng.sample(SPECIAL_GOALS, n), rng.sample(BUILDINGS, n))
+        return {p: tuple(rng.sample(pair, 2)) for p, pair in zip(players, pairs)}
+    cards = rng.sample(GOALS, 2 * n)
+    return {p: (cards[2 * i], cards[2 * i + 1]) for i, p in enumerate(players)}
+
+
+def _ballots(state: State, placer: str, rng: random.Random) -> Vote:
+    """B2: in voting order, each player lays one or two random cards still held
+    (``?`` always is); a JEIN is declared yes or no at random."""
+    ballots = []
+    for voter in votes.voting_order(state, placer):
+        held = [c for c in CARD_NAMES if state.cards[voter][c] > 0]
+        laid = sorted(rng.sample(held, rng.randint(1, min(2, len(held)))), key=CARD_NAMES.index)
+        ballots.append(Ballot(voter, tuple(Card(c, rng.choice(("yes", "no")) if c == "JEIN" else None)
+                                           for c in laid)))
+    return Vote(tuple(ballots))
+
+
+def _needs_corner(state: State, move: pl.Move) -> bool:
+    """DN-SPEC §2: ``@corner`` is written only when the squares alone fit two tracks (A006)."""
+    judged = pl.check_placement(state, move.tile, move.squares[0],
+                                move.squares[-1] if len(move.squares) > 1 else None)
+    return not isinstance(judged, pl.Move)
+
+
+def _play_turn(state: State, number: int, rng: random.Random) -> Turn:
+    """One turn for the player to move: a uniformly random legal placement (put to a
+    vote when rule B asks for one), or a pass when there is none (T2). Advances the seat."""
+    mover = state.to_move
+    moves = pl.legal_moves(state, mover)
+    placement = None
+    if moves:
+        move = rng.choice(moves)
+        vote = outcome = None
+        accepted = True
+        if votes.needs_vote(state, move):
+            vote = _ballots(state, mover, rng)
+            t = votes.tally(vote)
+            accepted = votes.vote_outcome(t, state.options)
+            outcome = Outcome(accepted, t.yes, t.no)
+            votes.spend_cards(state, vote, number)
+        squares = move.squares
+        placement = Placement(move.tile, squares[0], squares[-1] if len(squares) > 1 else None,
+                              move.corner if _needs_corner(state, move) else None, vote, outcome)
+        if accepted:  # B6: a rejected tile stays in its owner's hand and the gang stays put
+            pl.apply_move(state, move, number, mover)
+    state.seat = (state.seat + 1) % len(state.players)
+    return Turn(number, mover, placement)
+
+
+def _any_finished(state: State) -> bool:
+    # X2: the same test as the replay's, track by track in board corner order
+    return any(pl.track_finished(state, corner) for corner in state.gangs)
+
+
+def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng: random.Random,
+                  variant: str = "base", *, board_tag: str | None = None) -> Record:
+    """A complete random legal game as a record.
+
+    Deals hands from the board's box and building cards (base) or goal cards
+    (expert), then plays turns until :func:`placement.game_over`: a uniformly random
+    legal placement, or a pass when the mover has none; ballots of one or two random
+    cards each; in the expert variant ``choose`` right after the event that finished
+    the first track, each player keeping one of their two cards at random. Ends with
+    ``reveal``, ``score`` and the ``Result`` tag of :func:`scoring.rank_players`.
+
+    ``board_tag`` is the ``Board`` tag value (default the board's id, no tag for the
+    default board ``schilda``); no ``Rules`` tag for the default ruleset and no
+    ``Variant`` tag for the base game. The record is a pure function of the
+    arguments and the state of ``rng``. Raises ``DnError`` (exit code 2) for a
+    player count other than 2 to 4, duplicate names, or a box that cannot be dealt.
+    """
+    players = tuple(players)
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
+        raise fail("H001", f"a game needs 2 to 4 distinct players, not {', '.join(players) or 'none'}",
+                   exit_code=2)
+    if variant not in ("base", "expert"):
+        raise fail("H002", f"Variant must be \"base\" or \"expert\", not {variant!r}", exit_code=2)
+    hands = deal_hands(board, players, rng)
+    goals = deal_goals(ruleset, players, variant, rng)
+    state = new_state(board, ruleset.options, players, hands, variant)
+    expert = variant == "expert"
+    events: list[Turn | Choose] = []
+    chosen = not expert  # base games have no choice to make
+    if not chosen and _any_finished(state):
+        events.append(Choose())
+        chosen = True
+    number = 0
+    while not pl.game_over(state):
+        number += 1
+        events.append(_play_turn(state, number, rng))
+        if not chosen and _any_finished(state):
+            events.append(Choose())
+            chosen = True
+    # X2: each player keeps one of their two cards; base games reveal their one card
+    kept = {p: tuple(rng.sample(goals[p], 2)) if expert else goals[p] for p in players}
+    ranking = rank_players(board, state.covered, players, {p: kept[p][0] for p in players}, state.cards,
+                           {p: kept[p][1] for p in players} if expert else None)
+    scores = {s.player: s.score for s in ranking.standings}
+    tags = [Tag("Event", "simulated"), Tag("Players", ", ".join(players))]
+    board_value = board.id if board_tag is None else board_tag
+    if board_value != DEFAULT_BOARD:
+        tags.append(Tag("Board", board_value))
+    if ruleset.id != DEFAULT_RULESET:
+        tags.append(Tag("Rules", ruleset.id))
+    if expert:
+        tags.append(Tag("Variant", "expert"))
+    tags.append(Tag("Result", ", ".join(ranking.winners)))
+    setup: list[Hand | Goals] = [
+        Hand(p, tuple(HandTile(t, n) for t, n in sorted(hands[p].items(), key=lambda item: _tile_order(item[0]))))
+        for p in players]
+    if expert:
+        setup.extend(Goals(p, goals[p]) for p in players)
+    return Record(
+        tags=tuple(tags),
+        setup=tuple(setup),
+        events=tuple(events),
+        reveal=Reveal(tuple(RevealEntry(p, *kept[p]) for p in players)),
+        score=Score(tuple(ScoreEntry(p, scores[p]) for p in players)),
+    )
+

@@ -1,0 +1,253 @@
+"""HTML replay reports and the corpus index (issue 5): content, escaping, CLI."""
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from drunter_notation.boardfile import load_board
+from drunter_notation.cli.report import report
+from drunter_notation.errors import DnError
+from drunter_notation.formatter import format_record
+from drunter_notation.parser import parse_text
+from drunter_notation.replay import replay
+from drunter_notation.report import failed_entry, index_entry, render_error, render_index, render_report
+from drunter_notation.report.diagram import NO_DOT
+from drunter_notation.rulesets import load_ruleset
+from drunter_notation.simulate import simulate_game
+
+EVIL = "<script>alert(1)</script>"
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+
+# A partial record: turn 5 lays S1 c1 onto the street tile of turn 1 (A004).
+INVALID = """[Event "Club night"]
+[Players "Anna, Ben"]
+1. Anna S2 b1-c1
+2. Ben W1 n1
+3. Anna S1 c2
+4. Ben W1 m1
+5. Anna S1 c1
+6. Ben W1 l1
+"""
+
+
+def game_text(players=("Anna", "Ben", "Cleo", "Dora"), seed=1) -> str:
+    """A complete random legal game on the default board, as DN text."""
+    record = simulate_game(load_board("schilda"), load_ruleset("hig-1991"), players, random.Random(seed))
+    return format_record(record)
+
+
+def report_of(text: str, path: str = "game.dn") -> str:
+    return render_report(replay(parse_text(text, path), path, keep_states=True), text)
+
+
+def frames_of(html: str) -> list:
+    return json.loads(re.search(r'<script type="application/json" id="frames">(.*?)</script>', html, re.S)[1])
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[str, str]:
+    text = game_text()
+    return text, report_of(text)
+
+
+def test_report_is_one_self_contained_page(game):
+    text, html = game
+    assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
+    for outside in ("http", "src=", "<link", "@import", "url("):
+        assert outside not in html, outside
+    assert html.count("<script") == 2  # the frames' JSON and the page's own script
+    assert '<svg id="board"' in html and '<svg class="chart"' in html
+
+
+def test_report_has_a_frame_per_event_and_the_end(game):
+    text, html = game
+    record = parse_text(text)
+    frames = frames_of(html)
+    assert len(frames) == 1 + len(record.events) + 1  # start, every event, the end of the game
+    assert frames[0]["n"] == 0 and frames[-1]["n"] == html.count('<g class="tile ')
+    assert [f["n"] for f in frames] == sorted(f["n"] for f in frames)  # tiles are only ever added
+    for number in (1, len(record.turns)):
+        assert f'data-frame="{number}"><button type="button" data-frame="{number}">{number}. ' in html
+
+
+def test_report_shows_votes_scores_and_hides_cards(game):
+    text, html = game
+    t = replay(parse_text(text), keep_states=True)
+    vote = next(s for s in t.steps if s.tally is not None)
+    assert vote.tally.arithmetic in html
+    for line in vote.tally.lines:
+        assert line in html
+    assert t.tie_break in html
+    revealed = re.search(r"^reveal .*$", text, re.M)[0]
+    assert f'<span class="spoiler">{revealed}</span>' in html  # only behind the spoiler toggle
+    assert 'id="spoiler"' in html
+
+
+def test_user_text_is_escaped_everywhere():
+    text = game_text(players=("Anna", EVIL), seed=2)
+    text = '[Event "<i>Club</i> & co"]\n' + text.replace(
+        "\n1. ", "\n# <b>bold</b> <img src=x onerror=alert(2)>\n1. ", 1)
+    record = parse_text(text)
+    assert EVIL in record.players and record.turns[0].comments
+    html = report_of(text)
+    for markup in (EVIL, "<img", "<b>bold", "<i>Club"):
+        assert markup not in html, markup
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "&lt;b&gt;bold&lt;/b&gt; &lt;img src=x onerror=alert(2)&gt;" in html
+    assert "&lt;i&gt;Club&lt;/i&gt; &amp; co" in html
+    assert html.count("<script") == 2
+
+
+def test_invalid_record_shows_the_violation_at_its_turn():
+    html = report_of(INVALID)
+    frames = frames_of(html)
+    assert len(frames) == 1 + 4 + 1  # start, turns 1-4, the violation of turn 5
+    item = re.search(r'<li class="violation" data-frame="5"><button[^>]*><span class="code">A004</span>'
+                     r"5\. Anna S1 c1</button></li>", html)
+    assert item, "the turn list marks turn 5 with its code"
+    detail = re.search(r'<div class="detail violation off" data-frame="5">(.*?)<table class="hands">', html, re.S)[1]
+    assert "A004" in detail and "overlaps the street tile laid on turn 1" in detail and "HiG 1991" in detail
+    assert re.search(r'<g class="mark off" data-frame="5"><rect class="bad" x="\d+" y="\d+"', html)
+    assert '<li class="unjudged"' in html and "6. Ben W1 l1" in html  # listed, not judged
+
+
+@pytest.mark.parametrize("path", sorted(REPLAYS.glob("illegal/*.dn")), ids=lambda p: p.stem)
+def test_every_illegal_sample_shows_its_code(path):
+    """The samples are named after the code they break (``A004-overlap.dn``)."""
+    code = path.stem.split("-")[0]
+    text = path.read_text(encoding="utf-8")
+    try:
+        html = report_of(text, str(path))
+    except DnError as e:
+        html = render_error(str(path), e.diagnostic, text)
+    assert f'<span class="code error">{code}</span>' in html
+
+
+def test_record_stopped_in_the_setup_still_gets_a_page():
+    html = report_of('[Players "Anna"]\n1. Anna S2 b1-c1\n')
+    assert "H001" in html and frames_of(html) == []
+    assert '<li class="unjudged"' in html
+
+
+def test_unparsable_record_gets_an_error_page():
+    text = '[Players "Anna, Ben"]\n1. Anna S9 b1\n'
+    with pytest.raises(DnError) as e:
+        parse_text(text, "bad.dn")
+    html = render_error("bad.dn", e.value.diagnostic, text)
+    assert "P001" in html and "http" not in html
+    assert '<span class="l bad" data-n="2">1. Anna S9 b1</span>' in html
+
+
+def test_no_dot_gives_a_notice_in_place_of_the_diagram(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda *args, **kwargs: None)
+    html = report_of(INVALID)
+    assert NO_DOT.replace("'", "&#39;") in html
+    assert '<svg id="board"' in html
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz 'dot' is not installed")
+def test_diagram_marks_votes_endings_and_the_violation(game):
+    text, html = game
+    diagram = re.search(r'<div class="diagram">(.*?)</div>', html, re.S)[1]
+    assert diagram.startswith("<svg") and "xmlns" not in diagram
+    assert "back to hand" in diagram and "stands" in diagram and "winner:" in diagram
+    assert "A004: " in re.search(r'<div class="diagram">(.*?)</div>', report_of(INVALID), re.S)[1]
+
+
+def test_index_has_a_row_per_game_and_a_heatmap():
+    texts = [game_text(seed=s) for s in (3, 4)]
+    timelines = [replay(parse_text(t), keep_states=True) for t in texts]
+    entries = [index_entry(t, f"g{i}.html", f"g{i}.dn") for i, t in enumerate(timelines)]
+    entries.append(index_entry(replay(parse_text(INVALID), keep_states=True), "bad.html", "bad.dn"))
+    with pytest.raises(DnError) as e:
+        parse_text("1. ?", "worse.dn")
+    entries.append(failed_entry("worse.html", "worse.dn", e.value.diagnostic))
+    html = render_index(entries)
+    assert html.count('<tr class="game">') == 4
+    for href in ("g0.html", "g1.html", "bad.html", "worse.html"):
+        assert f'<a href="{href}">' in html
+    assert html.count('<svg class="heatmap"') == 1  # every game is on schilda
+    votes = sum(t.summary()["votes"] for t in timelines)
+    assert f'<div class="n">{votes} / ' in html
+    assert "http" not in html
+
+
+# --- the command ---------------------------------------------------------------
+
+def run(*args):
+    return CliRunner().invoke(report, [str(a) for a in args])
+
+
+def test_cli_writes_reports_and_index(tmp_path, monkeypatch):
+    (tmp_path / "games" / "old").mkdir(parents=True)
+    (tmp_path / "games" / "a.dn").write_text(game_text(seed=5))
+    (tmp_path / "games" / "old" / "b.dn").write_text(INVALID)
+    monkeypatch.chdir(tmp_path)
+    result = run("games", "--index")
+    assert result.exit_code == 1, result.output  # b.dn breaks a rule; its report is still written
+    assert "games/old/b.dn:7:1: error[A004]" in result.stderr
+    assert result.stdout.splitlines() == ["wrote reports/a.html (valid, %d turns)" % len(parse_text(
+        game_text(seed=5)).turns), "wrote reports/old/b.html (invalid: A004 at turn 5)",
+        "wrote reports/index.html (2 games)"]
+    index = (tmp_path / "reports" / "index.html").read_text()
+    assert '<a href="a.html">' in index and '<a href="old/b.html">' in index
+    assert "A004" in (tmp_path / "reports" / "old" / "b.html").read_text()
+
+
+def test_cli_output_file_and_atomic_replace(tmp_path):
+    rec = tmp_path / "g.dn"
+    rec.write_text(game_text(seed=6))
+    out = tmp_path / "out.html"
+    out.write_text("old report")
+    result = run(rec, "-o", out)
+    assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.dn", "out.html"]  # no temp file left
+
+
+def test_cli_syntax_error_writes_the_error_page(tmp_path):
+    rec = tmp_path / "bad.dn"
+    rec.write_text('[Players "Anna, Ben"]\n1. Anna S9 b1\n')
+    result = run(rec, "--out-dir", tmp_path / "r")
+    assert result.exit_code == 1
+    assert "error[P001]" in result.stderr and len(result.stderr.strip().splitlines()) <= 3  # line + caret
+    assert "P001" in (tmp_path / "r" / "bad.html").read_text()
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["missing.dn"], "I001"),
+    (["{rec}", "--rules", "no-such-rules"], "H004"),
+    (["{rec}", "{rec2}", "-o", "x.html"], "exactly one record"),
+    (["{rec}", "-o", "x.html", "--out-dir", "r"], "not both"),
+])
+def test_cli_errors_write_nothing(tmp_path, monkeypatch, args, needle):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g.dn").write_text(INVALID)
+    (tmp_path / "h.dn").write_text(INVALID)
+    result = run(*(a.format(rec="g.dn", rec2="h.dn") for a in args))
+    assert result.exit_code == 2
+    assert needle in result.stderr and "Traceback" not in result.output + result.stderr
+    assert not (tmp_path / "reports").exists() and not (tmp_path / "x.html").exists()
+
+
+def test_cli_unknown_board_writes_nothing(tmp_path):
+    rec = tmp_path / "g.dn"
+    rec.write_text('[Players "Anna, Ben"] [Board "atlantis"]\n1. Anna S2 b1-c1\n')
+    result = run(rec, "--out-dir", tmp_path / "r")
+    assert result.exit_code == 2 and "H003" in result.stderr
+    assert not (tmp_path / "r" / "g.html").exists()
+
+
+def test_cli_same_name_twice_is_a_usage_error(tmp_path):
+    for d in ("x", "y"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "g.dn").write_text(INVALID)
+    result = run(tmp_path / "x" / "g.dn", tmp_path / "y" / "g.dn", "--out-dir", tmp_path / "r")
+    assert result.exit_code == 2 and "would both be reported" in result.stderr
+    assert not (tmp_path / "r").exists()
