@@ -37,7 +37,13 @@ def fmt(files, check, write):
                 status = max(status, 1)
         elif write:
             if not canonical:
-                write_atomic(path, text)
+                try:
+                    write_atomic(path, text)
+                except OSError as e:
+                    click.echo(f"{path}: error[I005]: cannot rewrite the file ({e.strerror}); it is unchanged",
+                               err=True)
+                    status = max(status, 2)
+                    continue
                 click.echo(f"{path}: reformatted", err=True)
         else:
             sys.stdout.write(text)

@@ -84,6 +84,9 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index):
     if output is not None:
         if len(jobs) != 1:
             raise click.UsageError(f"-o/--output takes exactly one record; {len(jobs)} were given")
+        if output.exists() and output.suffix.lower() not in (".html", ".htm"):
+            # a report only ever replaces an earlier report, never a record or other file
+            raise click.UsageError(f"{output} exists and is not an .html file; refusing to overwrite it")
         jobs = [(jobs[0][0], output)]
     status = 0
     entries: list[IndexEntry] = []

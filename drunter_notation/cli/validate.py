@@ -26,7 +26,8 @@ def summary_line(t: Timeline) -> str:
         first = t.errors[0]
         if t.stopped_at:
             return f"invalid: {first.code} at turn {t.stopped_at}; later turns are not judged ({rules})"
-        return f"invalid: {first.code} at line {first.line} ({rules})"
+        where = f" at line {first.line}" if first.line else ""
+        return f"invalid: {first.code}{where} ({rules})"
     if t.scores is not None:
         win = " and ".join(f"{w} {t.scores[w]}" for w in t.winners)
         word = "winner" if len(t.winners) == 1 else "shared win"
@@ -104,7 +105,7 @@ def validate(files, fmt, rules, board, expect):
         else:
             click.echo(f"{path}: invalid: {errors[0].code}, the record could not be read")
     if expect:
-        click.echo(f"{mismatches} of {len(paths)} files do not get their declared verdict"
+        click.echo(f"{mismatches} of {len(paths)} file(s) do not get their declared verdict"
                    if mismatches else "every file gets its declared verdict")
         sys.exit(1 if mismatches else 0)
     sys.exit(status)
@@ -116,7 +117,7 @@ _EXPECT = re.compile(r"^#\s*expect:\s*(.+?)\s*$", re.M)
 def declared_verdict(path: str) -> str | None:
     """The verdict a sample declares in its ``# expect: ...`` comment, normalised."""
     try:
-        head = Path(path).read_bytes()[:4096].decode("utf-8", "replace")
+        head = Path(path).read_bytes()[:4096].decode("utf-8", "replace").lstrip("\ufeff")
     except OSError:
         return None
     m = _EXPECT.search(head)
