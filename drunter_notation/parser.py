@@ -4,25 +4,35 @@ The grammar is the file ``grammar/drunter.lark``; Lark's LALR parser applies
 :class:`RecordBuilder` while it parses, so no parse tree is built. Every bad
 input becomes a :class:`errors.DnError` with code P001 (syntax) or an input code
 (I001 unreadable, I002 not UTF-8, I003 binary, I004 empty); nothing else escapes.
+
+Speed (bench/validate.py, bench/README.md): a valid record is read by our own lexer
+(:class:`DnLexer`, built from the grammar's terminals) and our own loop over the
+LALR tables Lark built from the grammar (:class:`_Parser`), about three times as
+fast as Lark's; any record that does not parse goes through Lark itself, so every
+syntax error is reported exactly as before.
 """
 from __future__ import annotations
 
 import bisect
 import re
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import resources
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer, LexerState
+from lark.parsers.lalr_analysis import Shift
+from lark.visitors import Transformer_InPlace
 
 from .errors import DnError, fail
-from .model import (BUILDING_ALIASES, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome, Placement,
+from .model import (BUILDING_ALIASES, CARD_NAMES, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome, Placement,
                     Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Tile, Turn, Vote, parse_square)
 
 # What each terminal is, in words, for "expected ..." messages.
 EXPECTED_WORDS = {
     "SQUARE": "a square like c7",
+    "SPAN": "a square like c7",  # "b1-d1", read as SQUARE "-" SQUARE (see the grammar)
     "TILE": "a tile like W3",
     "NAME": "a player name",
     "STRING": 'a quoted string like "Anna"',
@@ -65,8 +75,19 @@ def _unquote(text: str) -> str:
     return text[1:-1].replace('\\"', '"').replace("\\\\", "\\")
 
 
-def _square(tok: Token):
-    return parse_square(str(tok))
+# Tiles, squares and cards repeat in every record: each text is turned into its value
+# once and the (immutable) value shared, which spares a NamedTuple or tuple per token.
+_TILES = {f"{kind}{length}": Tile(kind, length) for kind in "WSR" for length in (1, 2, 3)}
+_CARDS = {**{name: Card(name) for name in CARD_NAMES}, "JEIN=yes": Card("JEIN", "yes"), "JEIN=no": Card("JEIN", "no")}
+_SQUARES: dict[str, tuple[int, int]] = {}  # at most 26 x 99 entries: the SQUARE terminal allows no more
+
+
+def _square(tok: Token | str):
+    text = str(tok)
+    sq = _SQUARES.get(text)
+    if sq is None:
+        sq = _SQUARES[text] = parse_square(text)
+    return sq
 
 
 class RecordBuilder(Transformer):
@@ -77,8 +98,9 @@ class RecordBuilder(Transformer):
 
     def name(self, c):
         tok = c[0]
-        value = _unquote(tok) if tok.type == "STRING" else str(tok)
-        return Token.new_borrow_pos("NAME", value, tok)
+        if tok.type == "NAME":  # already what a name becomes: no copy needed
+            return tok
+        return Token.new_borrow_pos("NAME", _unquote(tok), tok)
 
     def tag(self, c):
         lb, key, value = c
@@ -90,7 +112,7 @@ class RecordBuilder(Transformer):
         for tok in tiles:
             text = str(tok)
             count = int(text[text.index("x") + 1:]) if "x" in text else 1
-            out.append(HandTile(Tile(text[0], int(text[1])), count))
+            out.append(HandTile(_TILES[text[:2]], count))
         return Hand(str(player), tuple(out), kw.line, kw.column)
 
     def goals(self, c):
@@ -112,8 +134,12 @@ class RecordBuilder(Transformer):
         if "x" in text:
             raise _syntax_error(tile_tok, "a tile count like x4 belongs only in hand lines",
                                 "write the tile alone, e.g. W2")
-        anchor = _square(c[1])
         end = corner = vote = outcome = None
+        if c[1].type == "SPAN":  # "b1-d1" as one token
+            first, _, last = str(c[1]).partition("-")
+            anchor, end = _square(first), _square(last)
+        else:
+            anchor = _square(c[1])
         for item in c[2:]:
             if isinstance(item, Token):  # the second square
                 end = _square(item)
@@ -123,8 +149,7 @@ class RecordBuilder(Transformer):
                 vote = item
             else:
                 outcome = item
-        return Placement(Tile(text[0], int(text[1])), anchor, end, corner, vote, outcome,
-                         tile_tok.line, tile_tok.column)
+        return Placement(_TILES[text], anchor, end, corner, vote, outcome, tile_tok.line, tile_tok.column)
 
     def track(self, c):
         return (_square(c[0]),)
@@ -138,7 +163,10 @@ class RecordBuilder(Transformer):
         out = []
         for tok in cards:
             text = str(tok)
-            if text.startswith("JEIN") and "=" in text:
+            card = _CARDS.get(text)
+            if card is not None:
+                out.append(card)
+            elif text.startswith("JEIN") and "=" in text:  # spaced: "JEIN = yes"
                 out.append(Card("JEIN", text.split("=")[1].strip()))
             else:
                 out.append(Card(text))
@@ -202,18 +230,474 @@ def _syntax_error(tok: Token, message: str, hint: str) -> _Syntax:
     return _Syntax(tok.line, tok.column, message, hint)
 
 
+_new_str = str.__new__
+_NEVER = re.compile("(?!)")  # a regex that matches nothing: no terminal starts with this character
+_NON_ASCII = "non-ASCII"  # in a _first_chars set: some character beyond ASCII
+
+
+def _first_chars(regexp: str, flags: int) -> set[str] | None:
+    """The ASCII characters a match of ``regexp`` can start with, plus ``_NON_ASCII``
+    if it may start with any other, or None for "any, as far as we can tell". Read
+    from the parsed regex (the ``re`` module's own parser); anything unusual gives
+    None, so the answer may be too large, never too small."""
+    try:
+        from re import _constants as sre, _parser as sre_parse  # CPython's, since 3.11
+        tree = sre_parse.parse(regexp, flags)
+    except Exception:  # pragma: no cover - another Python, or a regex only Lark accepts
+        return None
+    if flags & (re.IGNORECASE | re.VERBOSE):
+        return None
+    categories = {sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_NOT_DIGIT: r"\D", sre.CATEGORY_SPACE: r"\s",
+                  sre.CATEGORY_NOT_SPACE: r"\S", sre.CATEGORY_WORD: r"\w", sre.CATEGORY_NOT_WORD: r"\W"}
+    ascii_chars = [chr(i) for i in range(128)]
+
+    def beyond_ascii(items) -> bool:  # can a character class match a non-ASCII character?
+        return any(op is sre.NEGATE or op is sre.CATEGORY or (op is sre.LITERAL and av > 127)
+                   or (op is sre.RANGE and av[1] > 127) or op not in (sre.LITERAL, sre.RANGE)
+                   for op, av in items)
+
+    def in_class(items, c: str) -> bool:
+        negate = hit = False
+        for op, av in items:
+            if op is sre.NEGATE:
+                negate = True
+            elif op is sre.LITERAL:
+                hit = hit or c == chr(av)
+            elif op is sre.RANGE:
+                hit = hit or av[0] <= ord(c) <= av[1]
+            elif op is sre.CATEGORY and av in categories:
+                hit = hit or re.match(categories[av], c, flags) is not None
+            else:
+                return True
+        return hit != negate
+
+    def sequence(items):  # -> (first chars or None, whether the sequence can match empty)
+        out = set()
+        for op, av in items:
+            if op is sre.LITERAL:
+                first, empty = {chr(av) if av < 128 else _NON_ASCII}, False
+            elif op is sre.IN:
+                first, empty = {c for c in ascii_chars if in_class(av, c)}, False
+                if beyond_ascii(av):
+                    first.add(_NON_ASCII)
+            elif op is sre.BRANCH:
+                first, empty = set(), False
+                for alternative in av[1]:
+                    f, e = sequence(alternative)
+                    if f is None:
+                        return None, False
+                    first, empty = first | f, empty or e
+            elif op is sre.SUBPATTERN:
+                if av[1] & (re.IGNORECASE | re.VERBOSE):
+                    return None, False
+                first, empty = sequence(av[3])
+            elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None)):
+                first, empty = sequence(av[2])
+                empty = empty or av[0] == 0
+            elif op is getattr(sre, "ATOMIC_GROUP", None):
+                first, empty = sequence(av)
+            elif op in (sre.ASSERT, sre.ASSERT_NOT, sre.AT):  # zero width: what follows decides
+                first, empty = set(), True
+            else:  # ANY, NOT_LITERAL, group references, ...: could be anything
+                return None, False
+            if first is None:
+                return None, False
+            out |= first
+            if not empty:
+                return out, False
+        return out, True
+
+    first, empty = sequence(tree)
+    return None if empty else first
+
+
+class DnLexer(Lexer):
+    """Lark's basic lexer, rebuilt for speed: the same tokens, about three times faster.
+
+    Lark's own lexer costs about 3 µs per token (a regex call per token through two
+    method layers, a ``LineCounter`` object, ``Token(...)`` through a deprecation
+    check); that was most of the time of a parse (shared/notes/parsing-speed.md).
+    This one makes the same tokens from the same terminal definitions -- everything
+    comes from ``conf.terminals``, i.e. from grammar/drunter.lark, which stays the
+    only definition of DN's tokens -- and keeps Lark's matching rules exactly:
+
+    * terminals are tried in Lark's order (priority, then longest possible match,
+      then longest pattern text, then name) as named alternatives of one master
+      regex: the first alternative that matches wins and ``lastgroup`` names it, just
+      as in Lark's scanner;
+    * a string terminal that a regex terminal of the same priority matches whole
+      (``"hand"`` and NAME) is not an alternative of its own: a NAME token whose
+      text is exactly ``hand`` becomes HAND afterwards (Lark's "unless" rule);
+    * ``%ignore``d terminals make no token, but their lexer callbacks still run
+      (COMMENT collects the comments);
+    * text that no terminal matches raises ``UnexpectedCharacters`` at the same
+      position, line and column as Lark's lexer does; tokens carry the same
+      ``line``/``column``/``end_line``/``end_column``/``start_pos``/``end_pos``.
+
+    Two shortcuts, each kept only where it cannot change a token:
+
+    * trying 20-odd alternatives one after the other is most of a regex call's
+      cost, so each ASCII character has a master regex of its own holding, in the
+      same order, only the terminals that can start with that character
+      (:func:`_first_chars`; after a space only WS). A terminal left out cannot
+      match there, so the first match is the full master regex's, which is still
+      used for any other character;
+    * whitespace after a token (WS, ignored) is swallowed by the same regex call.
+    """
+
+    __future_interface__ = 2  # lex(lexer_state, parser_state), like Lark's own lexers
+
+    def __init__(self, conf):
+        order = lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name)  # noqa: E731
+        terminals = sorted(conf.terminals, key=order)
+        flags = conf.g_regex_flags
+        regex_terminals = [t for t in terminals if t.pattern.type == "re"]
+        # Lark's "unless" rule, as a dict per regex terminal: exact text -> keyword type.
+        self.keywords: dict[str, dict[str, str]] = {}
+        embedded = set()
+        for word in (t for t in terminals if t.pattern.type == "str"):
+            text = word.pattern.value
+            for rt in regex_terminals:
+                if rt.priority != word.priority:
+                    continue
+                m = re.match(rt.pattern.to_regexp(), text, flags)
+                if m and m.group(0) == text:
+                    if word.pattern.flags:  # a case-insensitive keyword would need more than a dict
+                        raise NotImplementedError(f"DnLexer: keyword {word.name} has regex flags")
+                    self.keywords.setdefault(rt.name, {})[text] = word.name
+                    if word.pattern.flags <= rt.pattern.flags:
+                        embedded.add(word.name)
+        kept = [t for t in terminals if t.name not in embedded]
+        # for UnexpectedCharacters, as Lark's (SPAN left out: Lark's parses never see one)
+        self.allowed = {t.name for t in kept} - set(conf.ignore) - set(_SPLIT)
+        self.ignore = frozenset(conf.ignore)
+        self.callbacks = dict(conf.callbacks)
+        # ignored terminals nobody listens to (WS): matched and passed over, no Token made
+        self.skip = frozenset(name for name in self.ignore if name not in self.callbacks)
+
+        # (a terminal's own flags, like /.../i, are inline in its regexp: "(?i:...)")
+        firsts = {t.name: _first_chars(t.pattern.to_regexp(), flags) for t in kept}
+
+        def candidates(c: str) -> list:  # the terminals that may match at character c, in order
+            return [t for t in kept if firsts[t.name] is None or c in firsts[t.name]]
+
+        # Where whitespace follows a token, Lark's next match is a WS token: when the
+        # one skipped terminal is the first that can match at each character it can
+        # start with, every regex ends by swallowing it -- the same characters, as
+        # ``(?>...)`` matches exactly what the terminal would match there -- and half
+        # the matches (one between every two tokens) are saved.
+        suffix = ""
+        skipped = [t for t in kept if t.name in self.skip]
+        if len(skipped) == 1:
+            ws, chars = skipped[0], firsts[skipped[0].name]
+            if chars and _NON_ASCII not in chars and all(candidates(c)[0] is ws for c in chars):
+                suffix = f"(?>{ws.pattern.to_regexp()})?"
+
+        def master(ts):
+            if not ts:
+                return _NEVER
+            return re.compile("(?:" + "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in ts) + ")"
+                              + suffix, flags)
+
+        self.master = master(kept)
+        compiled: dict[tuple[str, ...], re.Pattern] = {}
+        self.by_char: dict[str, re.Pattern] = {}  # ASCII character -> the master regex for it
+        for c in map(chr, range(128)):
+            ts = candidates(c)
+            key = tuple(t.name for t in ts)
+            if key not in compiled:
+                compiled[key] = master(ts)
+            self.by_char[c] = compiled[key]
+        # types that need a second look: keyword candidates (NAME) and those with a callback
+        self.special = frozenset(self.keywords) | frozenset(self.callbacks)
+        self.terminals_by_name = conf.terminals_by_name
+
+    def scan(self, text: str, pos: int = 0, end: int | None = None, line: int = 1, line_start: int = 0):
+        """All tokens of ``text[pos:end]``, eagerly. Returns ``(tokens, stop, line,
+        line_start)``: ``stop`` is where the scan ended -- ``end``, or the first character
+        no terminal matches -- and ``line``/``line_start`` the line there and the
+        position that line starts at. ``line``/``line_start`` given are those of ``pos``."""
+        if end is None:
+            end = len(text)
+        special, callbacks, skip, ignore = self.special, self.callbacks, self.skip, self.ignore
+        regex_for, master = self.by_char.get, self.master
+        find = text.find
+        tokens = []
+        append = tokens.append
+        # Lines are counted by walking from line break to line break (``nl`` is the next
+        # one not yet counted) rather than by counting the breaks in every token: the
+        # tokens that hold them (WS) make no Token at all, and the test is one compare.
+        nl = find("\n", line_start, end)
+        if nl < 0:
+            nl = end
+        while pos < end:
+            m = regex_for(text[pos], master).match(text, pos, end)
+            if m is None:
+                break
+            type_ = m.lastgroup
+            start, stop, pos = pos, m.end(type_), m.end()  # pos: past the whitespace swallowed
+            if type_ in skip:
+                continue
+            while nl < start:  # line breaks before the token
+                line, line_start = line + 1, nl + 1
+                nl = find("\n", line_start, end)
+                if nl < 0:
+                    nl = end
+            start_line, start_col = line, start - line_start + 1
+            while nl < stop:  # line breaks inside it (a TURNNO like "12\n.")
+                line, line_start = line + 1, nl + 1
+                nl = find("\n", line_start, end)
+                if nl < 0:
+                    nl = end
+            value = m.group(type_)
+            # Token(...) goes through a deprecation check and a classmethod; filling
+            # the slots directly makes the same token in a third of the time.
+            tok = _new_str(Token, value)
+            tok.type, tok.value, tok.start_pos, tok.line, tok.column = type_, value, start, start_line, start_col
+            tok.end_line, tok.end_column, tok.end_pos = line, stop - line_start + 1, stop
+            if type_ in special:
+                keyword = self.keywords.get(type_, {}).get(value)
+                if keyword is not None:
+                    tok.type = keyword
+                elif type_ in callbacks:
+                    if type_ in ignore:  # COMMENT: the callback sees it, the parser does not
+                        callbacks[type_](tok)
+                        continue
+                    tok = callbacks[type_](tok)
+            append(tok)
+        # the line breaks passed since the last token (in WS, or up to the error)
+        newlines = text.count("\n", line_start, pos)
+        if newlines:
+            line += newlines
+            line_start = text.rindex("\n", line_start, pos) + 1
+        return tokens, pos, line, line_start
+
+    def lex(self, lexer_state: LexerState, parser_state):
+        """Lark's lexer interface, used when Lark itself parses (records with errors,
+        ``parse_interactive``). Lark's lexer is lazy; scanning the whole text first
+        changes nothing a parser can see: the tokens come in the same order, and an
+        error in the text is raised only after every token before it was taken."""
+        text = lexer_state.text
+        if isinstance(text, str):  # Lark before 1.2 hands over the text itself
+            end = len(text)
+        else:  # a lark.utils.TextSlice
+            text, end = text.text, text.end
+        ctr = lexer_state.line_ctr
+        tokens, pos, line, line_start = self.scan(text, ctr.char_pos, end, ctr.line, ctr.line_start_pos)
+        # leave the lexer state where the scan stopped, as Lark's lexer does
+        ctr.char_pos, ctr.line, ctr.line_start_pos, ctr.column = pos, line, line_start, pos - line_start + 1
+        if any(tok.type in _SPLIT for tok in tokens):  # Lark parses as if SPAN did not exist: see the grammar
+            tokens = [part for tok in tokens for part in (_SPLIT[tok.type](tok) if tok.type in _SPLIT else (tok,))]
+        if tokens:
+            lexer_state.last_token = tokens[-1]
+        yield from tokens
+        if pos < end:
+            last = lexer_state.last_token
+            raise UnexpectedCharacters(text, pos, line, pos - line_start + 1, allowed=self.allowed,
+                                       token_history=last and [last], state=parser_state,
+                                       terminals_by_name=self.terminals_by_name)
+
+
+def _rule_callbacks(lark: Lark, transformer: Transformer) -> dict | None:
+    """Rule -> the function a reduction calls, doing what Lark's ParseTreeBuilder does
+    for an LALR parser with a transformer (lark/parse_tree_builder.py), only cheaper:
+    children that are anonymous tokens (``":"``, ``"{"`` ...) are dropped, the children
+    of inlined rules (names starting with ``_``: the ``__start_star_2`` Lark makes of
+    ``event*``, ...) are spliced into their parent's, a ``?rule`` with one child is that
+    child, and the transformer method named after the rule gets the rest. The one
+    difference is invisible to the transformer: an inlined rule's children travel as a
+    plain list, where Lark builds a ``Tree`` (four Python calls) only to splice it.
+
+    None when the grammar or the options use something this does not copy
+    (placeholders, positions, ``?_rule``, ``v_args``...): then Lark's own callbacks serve.
+    """
+    options = lark.options
+    if options.maybe_placeholders or options.propagate_positions or isinstance(transformer, Transformer_InPlace):
+        return None
+    callbacks = {}
+    for rule in lark.rules:
+        origin = str(rule.origin.name)
+        inlined = origin.startswith("_")
+        if inlined and (rule.options.expand1 or rule.alias):
+            return None
+        keep_all = rule.options.keep_all_tokens
+        include = [(i, not sym.is_term and sym.name.startswith("_")) for i, sym in enumerate(rule.expansion)
+                   if keep_all or not (sym.is_term and sym.filter_out)]
+        if inlined:
+            build = None
+        else:
+            name = rule.alias or rule.options.template_source or origin
+            build = getattr(transformer, name, None)
+            if build is None:  # no method: Transformer.__default__ makes a Tree
+                build = partial(_default_node, transformer.__default__, name)
+            elif getattr(build, "visit_wrapper", None) is not None:
+                return None
+            if rule.options.expand1 and not rule.alias:
+                build = partial(_expand_single, build)
+        callbacks[rule] = _filtered(include, len(rule.expansion), build)
+    return callbacks
+
+
+def _default_node(default, name, children):
+    return default(name, children, None)
+
+
+def _expand_single(build, children):
+    return children[0] if len(children) == 1 else build(children)
+
+
+def _filtered(include, size, build):
+    """The callback for one rule: keep the children at ``include``'s positions, splice
+    those marked, hand the list to ``build`` (None: the list is the result)."""
+    if len(include) == size and not any(splice for _, splice in include):
+        return build if build is not None else _same_list
+    if not any(splice for _, splice in include):
+        keep = [i for i, _ in include]
+
+        def pick(children):
+            out = [children[i] for i in keep]
+            return out if build is None else build(out)
+        return pick
+    if build is None and len(include) == 2 and include[0] == (0, True) and not include[1][1]:
+        k = include[1][0]
+
+        def grow(children):  # one more item of a list (tag*, event*, ...): the commonest reduction
+            out = children[0]
+            out.append(children[k])
+            return out
+        return grow
+
+    def splice(children):
+        out = []
+        for i, inlined in include:
+            if not inlined:
+                out.append(children[i])
+            elif out:
+                out += children[i]
+            else:  # a left-recursive list (tag*, event* ...): grow the child's list in place
+                out = children[i]
+        return out if build is None else build(out)
+    return splice
+
+
+def _same_list(children):
+    return children
+
+
+def _split_span(tok: Token) -> tuple[Token, Token, Token]:
+    """A SPAN token ``b1-d1`` as the SQUARE, MINUS and SQUARE tokens Lark's lexer would
+    have made of it (a SPAN never holds spaces or line breaks)."""
+    first, _, last = tok.value.partition("-")
+    i = len(first)
+
+    def part(type_: str, value: str, offset: int) -> Token:
+        return Token(type_, value, tok.start_pos + offset, tok.line, tok.column + offset,
+                     tok.line, tok.column + offset + len(value), tok.start_pos + offset + len(value))
+    return part("SQUARE", first, 0), part("MINUS", "-", i), part("SQUARE", last, i + 1)
+
+
+# Speed-only terminals (see the grammar) -> how to split one back for Lark's own parse.
+_SPLIT = {"SPAN": _split_span}
+
+
 class _Parser:
-    """One Lark instance; comments are collected through a lexer callback."""
+    """One Lark instance; comments are collected through a lexer callback.
+
+    A record that parses takes a fast path: :meth:`_drive` runs the LALR tables Lark
+    built from the grammar, with the callbacks of :func:`_rule_callbacks`, in a loop
+    of its own over the tokens of :meth:`DnLexer.scan`. Lark's loop pays per token
+    for a method call and for hashing its ``Rule`` objects (a Python
+    ``__hash__``/``__eq__``); here every table entry is resolved once, when the parser
+    is built. A record that does not parse is parsed again by Lark itself, so every
+    syntax error is raised -- with its message, position and expected set -- by
+    exactly the code that raised it before the fast path existed.
+    """
 
     def __init__(self):
         self.comments: list[Token] = []
-        self.lark = Lark(grammar_text(), parser="lalr", lexer="basic", transformer=RecordBuilder(),
+        self.lark = Lark(grammar_text(), parser="lalr", lexer=DnLexer, transformer=RecordBuilder(),
                          maybe_placeholders=False, lexer_callbacks={"COMMENT": self.comments.append})
+        self.lexer: DnLexer = self.lark.parser.lexer  # the instance Lark made
+        self.start_row = self.end_row = None  # no fast path: Lark parses everything
+        try:  # Lark's parse table and callbacks are internals: without them, no fast path
+            lalr = self.lark.parser.parser.parser
+            table, callbacks = lalr.parse_table, lalr.callbacks
+            start, end = table.start_states["start"], table.end_states["start"]
+        except (AttributeError, KeyError):  # pragma: no cover - a Lark release laid out differently
+            return
+        if any(isinstance(key, str) for key in callbacks):  # pragma: no cover - token callbacks: not copied
+            return
+        callbacks = _rule_callbacks(self.lark, self.lark.options.transformer) or callbacks
+        # One dict per parser state: symbol -> the next state's dict (shift) or
+        # (size, callback, symbol) (reduce). The state stack holds these dicts, so a
+        # shift or a goto is one lookup. Keys are plain str: Lark's rule names are
+        # Token objects, whose __eq__ is Python code.
+        rows = {state: {} for state in table.states}
+        for state, row in table.states.items():
+            for sym, (action, arg) in row.items():
+                rows[state][str(sym)] = rows[arg] if action is Shift else \
+                    (len(arg.expansion), callbacks[arg], str(arg.origin.name))
+        self.start_row, self.end_row = rows[start], rows[end]
 
     def parse(self, text: str) -> tuple[Record, list[Token]]:
         self.comments.clear()
-        record = self.lark.parse(text)
+        record = self._drive(text) if self.start_row is not None else None
+        if record is None:  # not a valid record (or no fast path): Lark parses it and says why
+            self.comments.clear()
+            record = self.lark.parse(text)
         return record, list(self.comments)
+
+    def _drive(self, text: str) -> Record | None:
+        """Lark's LALR loop (lark.parsers.lalr_parser_state.ParserState.feed_token) over
+        our tables and the eagerly scanned tokens. None at the first character no
+        terminal matches or the first token the grammar does not allow there; a
+        callback's _Syntax passes through, raised at the same token as under Lark."""
+        tokens, stop, _, _ = self.lexer.scan(text)
+        if stop < len(text):
+            return None
+        row = self.start_row
+        state_stack = [row]
+        value_stack: list = []
+        for tok in tokens:
+            kind = tok.type
+            while True:
+                act = row.get(kind)
+                if act.__class__ is dict:  # shift
+                    state_stack.append(act)
+                    value_stack.append(tok)
+                    row = act
+                    break
+                if act is None:
+                    return None
+                size, callback, origin = act  # reduce, then shift the rule's result
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value = callback(children)
+                row = state_stack[-1][origin]
+                state_stack.append(row)
+                value_stack.append(value)
+        end_row = self.end_row
+        while True:  # the end of the text: reduce until the start rule is complete
+            act = row.get("$END")
+            if act is None or act.__class__ is dict:
+                return None
+            size, callback, origin = act
+            if size:
+                children = value_stack[-size:]
+                del state_stack[-size:]
+                del value_stack[-size:]
+            else:
+                children = []
+            value = callback(children)
+            row = state_stack[-1][origin]
+            if row is end_row:
+                return value
+            state_stack.append(row)
+            value_stack.append(value)
 
 
 @lru_cache(maxsize=1)
@@ -286,7 +770,7 @@ def _line_of(text: str, line: int) -> str | None:
 
 def _describe(expected) -> str:
     names = sorted(set(expected), key=lambda n: _EXPECTED_ORDER.index(n) if n in _EXPECTED_ORDER else 99)
-    words = [EXPECTED_WORDS.get(n, n.lower()) for n in names]
+    words = list(dict.fromkeys(EXPECTED_WORDS.get(n, n.lower()) for n in names))  # SQUARE, SPAN: once
     if len(words) > 4:
         words = words[:4] + ["..."]
     return " or ".join(words)
@@ -400,7 +884,7 @@ def _attach_comments(record: Record, comments: list[Token], text: str) -> Record
     final: list[str] = []
 
     for c in comments:
-        body = str(c)[1:].strip()
+        body = str(c)[1:].rstrip()  # leading spaces kept: comments may draw positions
         pos = (c.line, c.column)
         k = bisect.bisect_left(positions, pos)  # items before the comment: 0..k-1
         code_before = lines[c.line - 1][: c.column - 1].strip()

@@ -211,7 +211,8 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
                              square=corner)
         candidates = (corner,)
     else:
-        candidates = tuple(c for c, k in state.track_kind.items() if k == kind and gangs[c] is not None)
+        # (list comprehensions, not generators, on this per-turn path: no frame resumed per item)
+        candidates = tuple([c for c, k in state.track_kind.items() if k == kind and gangs[c] is not None])
     # A001: a gang of this kind reaches the anchor, the tile running away from it.
     limit = _bridge_limit(state)
     fits, too_far = [], None
@@ -244,7 +245,7 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
                          square=anchor)
     c, d, passed = fits[0]
     toilets = board.toilets
-    return Move(tile, squares, c, d, tuple(sq for sq in squares if sq in toilets), passed)
+    return Move(tile, squares, c, d, tuple([sq for sq in squares if sq in toilets]), passed)
 
 
 def _bad_corner(state: State, kind: str, corner: Square) -> str | None:

@@ -329,7 +329,6 @@ class _Replayer:
             self.pass_turn(st, ev)
             return
         tile = p.tile
-        desc = _describe(p)
         problem = None
         if st.hands is not None and st.hands[mover][tile] <= 0:
             problem = ("T003", f"{mover} has no {tile} left in hand", "T1")
@@ -339,6 +338,7 @@ class _Replayer:
             if isinstance(judged, pl.Move):
                 move = judged
             else:
+                desc = _describe(p)  # only on the way to a finding: a string per turn is measurable
                 problem = (judged.code, f"{desc}: {judged.message}" if not judged.message.startswith(desc)
                            else judged.message, judged.rule)
         if problem is not None:
@@ -350,11 +350,12 @@ class _Replayer:
         vote_rule = "X5" if self.t.variant == "expert" else "B1"
         if p.vote is None and needed:
             squares = ", ".join(square_name(s) for s in move.toilets)
-            self.error("B001", f"{desc} covers the toilet at {squares}: a vote must be held", L, C, vote_rule, n)
+            self.error("B001", f"{_describe(p)} covers the toilet at {squares}: a vote must be held", L, C,
+                       vote_rule, n)
         if p.vote is not None and not needed:
             why = ("toilets are not voted on in the expert variant under this ruleset"
                    if move.toilets else "it covers no toilet")
-            self.error("B001", f"{desc} is put to a vote, but {why}", L, C, vote_rule, n)
+            self.error("B001", f"{_describe(p)} is put to a vote, but {why}", L, C, vote_rule, n)
         if p.outcome is not None and p.vote is None:
             self.error("B001", "an outcome is claimed but no vote was held", L, C, vote_rule, n)
         if p.vote is not None:

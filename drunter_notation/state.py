@@ -131,8 +131,8 @@ def take(counter: Counter, key) -> None:
     n = counter[key] - 1
     if n:
         counter[key] = n
-    else:
-        del counter[key]
+    else:  # the key is there (it held 1): dict's own delete, not Counter's Python-level one
+        dict.__delitem__(counter, key)
 
 
 def new_state(board: Board, options: Options, players, hands: dict[str, Counter] | None = None,

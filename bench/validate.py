@@ -1,0 +1,220 @@
+"""Benchmark: how fast does drunter-notation validate records, next to python-chess?
+
+Prints numbers, asserts nothing (issue 3, point 8; bench/README.md has the results):
+
+1. simulates ``--games`` complete 4-player games (seeded exactly as
+   ``drunter simulate --players 4 --seed S`` does) and keeps them as canonical DN
+   text in memory;
+2. times parsing them (``parser.parse_text``) and parsing + replaying them
+   (``replay.replay``, i.e. what ``drunter validate`` does per file): records/s and
+   µs per turn;
+3. in the same run, times python-chess reading the same number of random 80-ply
+   PGN games (``chess.pgn.read_game``) and walking each mainline with a legality
+   check per move, and prints the ratio of our full validation time per game to
+   chess's;
+4. unless ``--skip-memory``: writes 10,000 records to a temporary folder and runs
+   ``drunter validate``'s per-file loop over it in-process, printing the traced
+   memory (tracemalloc, current and peak) and the RSS after 1,000 and after
+   10,000 files: memory must not grow with the number of files.
+
+Run from the repository root:  python bench/validate.py [--games N] [--skip-memory]
+Needs python-chess (``pip install -e '.[bench]'``).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+import chess
+import chess.pgn
+
+# Run as a script (python bench/validate.py), sys.path[0] is bench/: put the repository
+# root first so that the working tree's package is measured, not some installed copy.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from drunter_notation import __version__ as dn_version
+from drunter_notation.boardfile import load_board
+from drunter_notation.cli.common import record_paths
+from drunter_notation.cli.simulate import game_rng
+from drunter_notation.cli.validate import summary_line
+from drunter_notation.errors import DnError
+from drunter_notation.formatter import format_record
+from drunter_notation.parser import parse_file, parse_text
+from drunter_notation.replay import replay
+from drunter_notation.rulesets import load_ruleset
+from drunter_notation.simulate import player_names, simulate_game
+
+CHESS_PLIES = 80
+MEMORY_FILES = 10_000
+MEMORY_CHECKPOINT = 1_000
+
+
+def simulate_records(n: int, seed: int) -> list[str]:
+    """``n`` complete 4-player games on the default board as canonical DN text."""
+    board, ruleset, players = load_board("schilda"), load_ruleset("hig-1991"), player_names(4)
+    return [format_record(simulate_game(board, ruleset, players, game_rng(seed, i))) for i in range(1, n + 1)]
+
+
+def random_pgns(n: int, seed: int) -> list[str]:
+    """``n`` games of random legal moves, each exactly ``CHESS_PLIES`` plies, as PGN text.
+    A game that ends early (mate, stalemate) is thrown away and drawn again."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        board = chess.Board()
+        game = chess.pgn.Game()
+        node = game
+        for _ in range(CHESS_PLIES):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            node = node.add_variation(move)
+            board.push(move)
+        else:
+            out.append(str(game))
+    return out
+
+
+def best_of(repeat: int, fn) -> float:
+    """The fastest of ``repeat`` runs of ``fn()`` in seconds (the least disturbed by the
+    rest of the machine); the garbage collector stays on, as in real use."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def parse_all(texts: list[str]) -> None:
+    for text in texts:
+        parse_text(text)
+
+
+def validate_all(texts: list[str]) -> None:
+    for text in texts:
+        t = replay(parse_text(text))
+        if not t.valid:  # a simulated game must validate; a failure here makes the numbers meaningless
+            raise SystemExit(f"simulated game does not validate: {t.errors[0].format('<bench>')}")
+
+
+def chess_all(pgns: list[str]) -> None:
+    for pgn in pgns:
+        game = chess.pgn.read_game(io.StringIO(pgn))
+        if game.errors:
+            raise SystemExit(f"python-chess rejects a generated game: {game.errors[0]}")
+        board = game.board()
+        for move in game.mainline_moves():
+            if not board.is_legal(move):
+                raise SystemExit(f"illegal move {move} in a generated game")
+            board.push(move)
+
+
+def chess_read_only(pgns: list[str]) -> None:
+    for pgn in pgns:
+        chess.pgn.read_game(io.StringIO(pgn))
+
+
+def rss_mb() -> float:
+    """Resident set size now, in MB (Linux: /proc/self/statm)."""
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+    except OSError:
+        return float("nan")
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3  # KB on Linux
+
+
+def memory_check(texts: list[str]) -> None:
+    """``drunter validate DIR`` over 10,000 files, in-process: the same per-file loop
+    (record_paths, parse_file, replay, the summary line) with its output dropped."""
+    with tempfile.TemporaryDirectory(prefix="dn-bench-") as tmp:
+        folder = Path(tmp)
+        for i in range(MEMORY_FILES):  # the simulated games, over and over, one file each
+            (folder / f"game-{i:05d}.dn").write_text(texts[i % len(texts)], encoding="utf-8")
+        paths = record_paths((str(folder),))
+        gc.collect()
+        tracemalloc.start()
+        base_current, _ = tracemalloc.get_traced_memory()
+        print(f"  files: {len(paths)} in {tmp}; RSS before: {rss_mb():.1f} MB")
+        print(f"  {'after':>12} {'traced now':>12} {'traced peak':>12} {'RSS now':>10} {'RSS peak':>10}")
+        t0 = time.perf_counter()
+        invalid = 0
+        for n, path in enumerate(paths, 1):
+            try:
+                record = parse_file(path)
+            except DnError:
+                invalid += 1
+            else:
+                t = replay(record, path)
+                invalid += not t.valid
+                summary_line(t)  # what the CLI prints per file; dropped here
+            if n in (MEMORY_CHECKPOINT, len(paths)):
+                current, peak = tracemalloc.get_traced_memory()
+                print(f"  {n:>6} files {(current - base_current) / 1e6:>9.2f} MB {peak / 1e6:>9.2f} MB "
+                      f"{rss_mb():>7.1f} MB {peak_rss_mb():>7.1f} MB")
+        tracemalloc.stop()
+        print(f"  {len(paths)} files in {time.perf_counter() - t0:.1f} s under tracemalloc; invalid: {invalid}")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=1000, help="games to simulate and validate (default 1000)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the simulated and the chess games (default 1)")
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs per measurement; the best counts (default 3)")
+    ap.add_argument("--skip-memory", action="store_true", help="skip the 10,000-file memory check")
+    args = ap.parse_args(argv)
+    n = args.games
+
+    print(f"drunter-notation {dn_version}, python-chess {chess.__version__}, Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs; best of {args.repeat} runs")
+    t0 = time.perf_counter()
+    texts = simulate_records(n, args.seed)
+    records = [parse_text(t) for t in texts]
+    turns = sum(len(r.turns) for r in records)
+    votes = sum(1 for r in records for t in r.turns if t.placement is not None and t.placement.vote is not None)
+    size = sum(len(t.encode("utf-8")) for t in texts)
+    del records
+    print(f"simulated {n} 4-player games in {time.perf_counter() - t0:.1f} s: {turns / n:.1f} turns, "
+          f"{votes / n:.1f} votes, {size / n / 1000:.2f} kB per record")
+    pgns = random_pgns(n, args.seed)
+
+    parse_s = best_of(args.repeat, lambda: parse_all(texts))
+    full_s = best_of(args.repeat, lambda: validate_all(texts))
+    chess_s = best_of(args.repeat, lambda: chess_all(pgns))
+    chess_read_s = best_of(args.repeat, lambda: chess_read_only(pgns))
+
+    def row(label: str, seconds: float, per: int, unit: str) -> None:
+        print(f"  {label:<44} {n / seconds:>8.0f} records/s {seconds / n * 1e3:>7.3f} ms/record "
+              f"{seconds / per * 1e6:>7.1f} µs/{unit}")
+
+    print(f"DN, {n} records, {turns} turns:")
+    row("parse only (parse_text)", parse_s, turns, "turn")
+    row("parse + replay (full validation)", full_s, turns, "turn")
+    print(f"python-chess, {n} games of {CHESS_PLIES} plies:")
+    row("read_game + legality walk of the mainline", chess_s, n * CHESS_PLIES, "ply")
+    row("read_game only", chess_read_s, n * CHESS_PLIES, "ply")
+    print(f"ratio, DN full validation per game / python-chess per game: {full_s / chess_s:.2f}"
+          f" (against read_game only: {full_s / chess_read_s:.2f}); aim <= 1.0, must <= 2.0")
+
+    if not args.skip_memory:
+        print(f"memory, validating a folder of {MEMORY_FILES} records:")
+        memory_check(texts)
+
+
+if __name__ == "__main__":
+    main()
