@@ -221,14 +221,15 @@ def _parse_move(move_text: str, turn: int) -> Turn:
     if "\n" in move_text or "\r" in move_text:
         raise bad("the move must be one line", hint=example)
     if _TURN_PREFIX.match(move_text):
-        raise bad("the move is written without turn number and player", hint=example)
+        raise bad("write the move without turn number and player", hint=example)
     prefix = f"{turn}. {_PLACEHOLDER} "
     try:
         rec = parse_text(prefix + move_text, "--move")
     except DnError as e:
         d = e.diagnostic
         column = d.column - len(prefix) if d.line == 1 and d.column > len(prefix) else 1
-        raise DnError(Diagnostic("error", "P001", d.message, 1, column, hint=d.hint or example,
+        message = d.message.replace(f"after '{_PLACEHOLDER}'", "at the start of the move")
+        raise DnError(Diagnostic("error", "P001", message, 1, column, hint=d.hint or example,
                                  context=move_text), path="--move", exit_code=1) from None
     if rec.tags or rec.setup or rec.reveal or rec.score or len(rec.events) != 1 \
             or not isinstance(rec.events[0], Turn):
