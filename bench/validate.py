@@ -14,10 +14,14 @@ Prints numbers, asserts nothing (issue 3, point 8; bench/README.md has the resul
    chess's;
 4. unless ``--skip-memory``: writes 10,000 records to a temporary folder and runs
    ``drunter validate``'s per-file loop over it in-process, printing the traced
-   memory (tracemalloc, current and peak) and the RSS after 1,000 and after
-   10,000 files: memory must not grow with the number of files.
+   memory (tracemalloc: what is still live after a full collection, and the peak)
+   and the RSS after 1,000 and after 10,000 files: memory must not grow with the
+   number of files.
 
-Run from the repository root:  python bench/validate.py [--games N] [--skip-memory]
+A simulated game that does not validate stops the run (the numbers would mean
+nothing); otherwise nothing is checked.
+
+Run from the repository root:  python bench/validate.py [--games N] [--repeat R] [--skip-memory]
 Needs python-chess (``pip install -e '.[bench]'``).
 """
 from __future__ import annotations
@@ -26,8 +30,8 @@ import argparse
 import gc
 import io
 import os
+import pathlib
 import random
-import resource
 import sys
 import tempfile
 import time
@@ -85,15 +89,18 @@ def random_pgns(n: int, seed: int) -> list[str]:
     return out
 
 
-def best_of(repeat: int, fn) -> float:
-    """The fastest of ``repeat`` runs of ``fn()`` in seconds (the least disturbed by the
-    rest of the machine); the garbage collector stays on, as in real use."""
-    times = []
+def best_times(repeat: int, *fns) -> list[float]:
+    """For each of ``fns``, the fastest of ``repeat`` runs in seconds (the one least
+    disturbed by the rest of the machine). The runs take turns -- one of each per
+    round -- so that a busy spell on the machine does not fall on one of them only.
+    The garbage collector stays on, as in real use."""
+    best = [float("inf")] * len(fns)
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+        for i, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - t0)
+    return best
 
 
 def parse_all(texts: list[str]) -> None:
@@ -125,33 +132,49 @@ def chess_read_only(pgns: list[str]) -> None:
         chess.pgn.read_game(io.StringIO(pgn))
 
 
-def rss_mb() -> float:
-    """Resident set size now, in MB (Linux: /proc/self/statm)."""
+def _proc_status_mb(key: str) -> float:
+    """A memory figure of /proc/self/status (Linux), in MB; NaN elsewhere."""
     try:
-        with open("/proc/self/statm") as f:
-            pages = int(f.read().split()[1])
-        return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) * 1024 / 1e6  # the kernel writes kB (KiB)
     except OSError:
-        return float("nan")
+        pass
+    return float("nan")
+
+
+def rss_mb() -> float:
+    return _proc_status_mb("VmRSS")  # resident set size now
 
 
 def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3  # KB on Linux
+    return _proc_status_mb("VmHWM")  # the highest resident set size so far
 
 
 def memory_check(texts: list[str]) -> None:
     """``drunter validate DIR`` over 10,000 files, in-process: the same per-file loop
-    (record_paths, parse_file, replay, the summary line) with its output dropped."""
+    (record_paths, parse_file, replay, the summary line) with its output dropped.
+
+    At each checkpoint: the memory still traced after a full collection (what the
+    loop keeps: it must not grow with the number of files), the part of it that is
+    the interpreter's table of interned strings, the traced peak since the previous
+    checkpoint, and the RSS. Two things of CPython's would otherwise read as growth:
+    freed small tuples are kept for reuse (up to 2000 of each size), and tracemalloc
+    counts them until ``gc.collect()`` empties those free lists; and pathlib interns
+    every file name (``Path(path)`` in parse_file), so the interpreter's table of
+    interned strings is rebuilt now and then -- one block of the same size however
+    many files went by, counted once it was rebuilt under tracemalloc."""
     with tempfile.TemporaryDirectory(prefix="dn-bench-") as tmp:
         folder = Path(tmp)
         for i in range(MEMORY_FILES):  # the simulated games, over and over, one file each
             (folder / f"game-{i:05d}.dn").write_text(texts[i % len(texts)], encoding="utf-8")
         paths = record_paths((str(folder),))
         gc.collect()
+        print(f"  {len(paths)} files in {tmp}; RSS before: {rss_mb():.1f} MB")
+        print(f"  {'after':>12} {'traced, live':>13} {'(interned)':>11} {'traced, peak':>13} "
+              f"{'RSS now':>9} {'RSS peak':>9}")
         tracemalloc.start()
-        base_current, _ = tracemalloc.get_traced_memory()
-        print(f"  files: {len(paths)} in {tmp}; RSS before: {rss_mb():.1f} MB")
-        print(f"  {'after':>12} {'traced now':>12} {'traced peak':>12} {'RSS now':>10} {'RSS peak':>10}")
         t0 = time.perf_counter()
         invalid = 0
         for n, path in enumerate(paths, 1):
@@ -164,11 +187,16 @@ def memory_check(texts: list[str]) -> None:
                 invalid += not t.valid
                 summary_line(t)  # what the CLI prints per file; dropped here
             if n in (MEMORY_CHECKPOINT, len(paths)):
-                current, peak = tracemalloc.get_traced_memory()
-                print(f"  {n:>6} files {(current - base_current) / 1e6:>9.2f} MB {peak / 1e6:>9.2f} MB "
-                      f"{rss_mb():>7.1f} MB {peak_rss_mb():>7.1f} MB")
+                record = t = None
+                gc.collect()
+                live, peak = tracemalloc.get_traced_memory()
+                interned = sum(stat.size for stat in tracemalloc.take_snapshot().statistics("filename")
+                               if stat.traceback[0].filename == pathlib.__file__)
+                tracemalloc.reset_peak()
+                print(f"  {n:>6} files {live / 1e6:>10.2f} MB {interned / 1e6:>8.2f} MB {peak / 1e6:>10.2f} MB "
+                      f"{rss_mb():>6.1f} MB {peak_rss_mb():>6.1f} MB")
         tracemalloc.stop()
-        print(f"  {len(paths)} files in {time.perf_counter() - t0:.1f} s under tracemalloc; invalid: {invalid}")
+        print(f"  ({len(paths)} files in {time.perf_counter() - t0:.0f} s under tracemalloc; invalid: {invalid})")
 
 
 def main(argv=None) -> None:
@@ -193,10 +221,9 @@ def main(argv=None) -> None:
           f"{votes / n:.1f} votes, {size / n / 1000:.2f} kB per record")
     pgns = random_pgns(n, args.seed)
 
-    parse_s = best_of(args.repeat, lambda: parse_all(texts))
-    full_s = best_of(args.repeat, lambda: validate_all(texts))
-    chess_s = best_of(args.repeat, lambda: chess_all(pgns))
-    chess_read_s = best_of(args.repeat, lambda: chess_read_only(pgns))
+    parse_s, full_s, chess_s, chess_read_s = best_times(
+        args.repeat, lambda: parse_all(texts), lambda: validate_all(texts), lambda: chess_all(pgns),
+        lambda: chess_read_only(pgns))
 
     def row(label: str, seconds: float, per: int, unit: str) -> None:
         print(f"  {label:<44} {n / seconds:>8.0f} records/s {seconds / n * 1e3:>7.3f} ms/record "
@@ -205,6 +232,7 @@ def main(argv=None) -> None:
     print(f"DN, {n} records, {turns} turns:")
     row("parse only (parse_text)", parse_s, turns, "turn")
     row("parse + replay (full validation)", full_s, turns, "turn")
+    row("(replay alone: the difference)", full_s - parse_s, turns, "turn")
     print(f"python-chess, {n} games of {CHESS_PLIES} plies:")
     row("read_game + legality walk of the mainline", chess_s, n * CHESS_PLIES, "ply")
     row("read_game only", chess_read_s, n * CHESS_PLIES, "ply")
