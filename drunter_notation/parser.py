@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import chain
 from dataclasses import replace
 from functools import lru_cache, partial
 from importlib import resources
@@ -655,10 +656,10 @@ class _Parser:
         tokens, stop, _, _ = self.lexer.scan(text)
         if stop < len(text):
             return None
-        row = self.start_row
+        row, end_row = self.start_row, self.end_row
         state_stack = [row]
         value_stack: list = []
-        for tok in tokens:
+        for tok in chain(tokens, _END_OF_TEXT):
             kind = tok.type
             while True:
                 act = row.get(kind)
@@ -678,26 +679,15 @@ class _Parser:
                     children = []
                 value = callback(children)
                 row = state_stack[-1][origin]
+                if row is end_row:  # only the start rule, reduced at the end of the text, gets here
+                    return value
                 state_stack.append(row)
                 value_stack.append(value)
-        end_row = self.end_row
-        while True:  # the end of the text: reduce until the start rule is complete
-            act = row.get("$END")
-            if act is None or act.__class__ is dict:
-                return None
-            size, callback, origin = act
-            if size:
-                children = value_stack[-size:]
-                del state_stack[-size:]
-                del value_stack[-size:]
-            else:
-                children = []
-            value = callback(children)
-            row = state_stack[-1][origin]
-            if row is end_row:
-                return value
-            state_stack.append(row)
-            value_stack.append(value)
+        return None
+
+
+# The end-of-text marker fed to the LALR loop after the last token.
+_END_OF_TEXT = (Token("$END", ""),)
 
 
 @lru_cache(maxsize=1)
