@@ -345,7 +345,6 @@ def _legal_pass(head: dict, pos: State, mover: str, ruleset: Ruleset, notes: tup
 def _legal_placement(head: dict, pos: State, judged: Turn, step: Step, after: State, ruleset: Ruleset,
                      notes: tuple[str, ...], expert_chosen: bool) -> Verdict:
     move, p = step.move, judged.placement
-    mover = pos.to_move
     applied = [_turn_rule(pos, move, ruleset)] + _placement_rules(pos, move, ruleset)
     vote = _vote_count(pos, move, p, ruleset)
     if vote is not None:

@@ -21,7 +21,7 @@ from functools import lru_cache, partial
 from importlib import resources
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 from lark.parsers.lalr_analysis import Shift
 from lark.visitors import Transformer_InPlace

@@ -23,7 +23,7 @@ from . import scoring, votes
 from .board import Board
 from .boardfile import load_board
 from .errors import Diagnostic, DnError
-from .model import (BUILDINGS, GOALS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn, square_name)
+from .model import (BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn, square_name)
 from .rulesets import Ruleset, load_ruleset
 from .state import State, check_deal, new_state
 
@@ -460,7 +460,7 @@ class _Replayer:
                     self.error("E003", f"score names '{e.player}', who is not a player", e.line, e.column, score_rule)
                 if t.scores[e.player] != e.points:
                     self.error("E003", f"{e.player} is claimed to score {e.points}, but scores "
-                               f"{t.scores[e.player]} ({_score_words(st, chosen[e.player])})",
+                               f"{t.scores[e.player]} ({_score_words(chosen[e.player])})",
                                e.line, e.column, score_rule)
         result = rec.tag("Result")
         if result is not None:
@@ -511,7 +511,7 @@ def _move_text(st: State, m: pl.Move) -> str:
         + (f" @{square_name(m.corner)}" if twin else "")
 
 
-def _score_words(st: State, goal: str) -> str:
+def _score_words(goal: str) -> str:
     return f"uncovered {goal}" if goal in BUILDINGS else goal
 
 

@@ -179,7 +179,6 @@ def check_deal(board: Board, hands: dict[str, Counter]) -> list[tuple[str, str |
     if deal is None:
         problems.append(("D002", None, f"this board's box cannot be dealt evenly to {n} players"))
     else:
-        dealt = _count_words(deal, LENGTHS)
         for player, hand in hands.items():
             held = Counter()
             for tile, k in hand.items():

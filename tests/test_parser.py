@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from drunter_notation.cli import cli
 from drunter_notation.errors import DnError
 from drunter_notation.formatter import format_record, needs_quotes, ordered_tags
-from drunter_notation.model import (BUILDINGS, GOALS, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome,
+from drunter_notation.model import (GOALS, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome,
                                     Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Tile, Turn,
                                     Vote)
 from drunter_notation.parser import parse_bytes, parse_file, parse_text
