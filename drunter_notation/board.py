@@ -10,6 +10,7 @@ from .model import Square
 
 DIRECTIONS: tuple[Square, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))  # north, east, south, west
 TRACK_KINDS = ("wall", "street", "river")
+DEFAULT_BOARD = "schilda"  # the board a record without a Board tag is played on
 DEFAULT_BOX = {"wall": (6, 12, 12), "street": (3, 6, 6), "river": (3, 6, 6)}
 
 

@@ -53,6 +53,10 @@ class Tile(NamedTuple):
     def kind_name(self) -> str:
         return KINDS[self.kind]
 
+    def order(self) -> tuple[int, int]:
+        """Sort key of hand lines and box listings: walls, streets, rivers; longest first."""
+        return ("WSR".index(self.kind), -self.length)
+
 
 class Card(NamedTuple):
     """A vote card as played; ``declared`` is ``"yes"``/``"no"`` for a JEIN, else None."""

@@ -20,14 +20,13 @@ from pathlib import Path
 
 from . import placement as pl
 from . import scoring, votes
-from .board import Board
+from .board import DEFAULT_BOARD, Board
 from .boardfile import load_board
 from .errors import Diagnostic, DnError
 from .model import (BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn, square_name)
 from .rulesets import Ruleset, load_ruleset
 from .state import State, check_deal, new_state
 
-DEFAULT_BOARD = "schilda"
 DEFAULT_RULES = "hig-1991"
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 

@@ -14,11 +14,10 @@ from collections import Counter
 
 from . import placement as pl
 from . import votes
-from .board import Board
+from .board import DEFAULT_BOARD, Board
 from .errors import fail
 from .model import (BUILDINGS, CARD_NAMES, GOALS, SPECIAL_GOALS, Ballot, Card, Choose, Goals, Hand, HandTile,
-                    Outcome, Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Tile, Turn, Vote)
-from .replay import DEFAULT_BOARD
+                    Outcome, Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Turn, Vote)
 from .rulesets import DEFAULT_RULESET, Ruleset
 from .scoring import rank_players
 from .state import LENGTHS, State, box_tiles, deal_for, new_state
@@ -33,11 +32,6 @@ def player_names(n: int) -> tuple[str, ...]:
     return PLAYER_NAMES[:n]
 
 
-def _tile_order(tile: Tile) -> tuple[int, int]:
-    # the order hand lines list tiles in: walls, streets, rivers; longest first
-    return ("WSR".index(tile.kind), -tile.length)
-
-
 def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> dict[str, Counter]:
     """S1: shuffle the board's box and deal each player, in seat order, the number of
     triples, doubles and singles :func:`state.deal_for` fixes. Raises ``DnError`` D002
@@ -46,7 +40,7 @@ def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> di
     if deal is None:
         raise fail("D002", f"the box of board {board.id!r} cannot be dealt evenly to {len(players)} players",
                    exit_code=2, hint="choose another number of players or another board")
-    box = [t for t, n in sorted(box_tiles(board).items(), key=lambda item: _tile_order(item[0])) for _ in range(n)]
+    box = [t for t, n in sorted(box_tiles(board).items(), key=lambda item: item[0].order()) for _ in range(n)]
     rng.shuffle(box)
     hands = {p: Counter() for p in players}
     for length in LENGTHS:
@@ -175,7 +169,7 @@ def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng:
         tags.append(Tag("Variant", "expert"))
     tags.append(Tag("Result", ", ".join(ranking.winners)))
     setup: list[Hand | Goals] = [
-        Hand(p, tuple(HandTile(t, n) for t, n in sorted(hands[p].items(), key=lambda item: _tile_order(item[0]))))
+        Hand(p, tuple(HandTile(t, n) for t, n in sorted(hands[p].items(), key=lambda item: item[0].order())))
         for p in players]
     if expert:
         setup.extend(Goals(p, goals[p]) for p in players)

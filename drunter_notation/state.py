@@ -191,7 +191,7 @@ def check_deal(board: Board, hands: dict[str, Counter]) -> list[tuple[str, str |
     total = Counter()
     for hand in hands.values():
         total.update(hand)
-    for tile in sorted(box.keys() | total.keys(), key=lambda t: ("WSR".index(t.kind), -t.length)):
+    for tile in sorted(box.keys() | total.keys(), key=Tile.order):
         if total[tile] != box[tile]:
             what = f"{tile.kind_name} {LENGTH_WORDS[tile.length][1]}"
             problems.append(("D003", None, f"the hands together hold {total[tile]} {tile} ({what}); "

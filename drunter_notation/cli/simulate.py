@@ -11,7 +11,7 @@ import click
 from ..boardfile import load_board
 from ..errors import DnError, fail
 from ..formatter import format_record
-from ..replay import DEFAULT_BOARD
+from ..board import DEFAULT_BOARD
 from ..rulesets import DEFAULT_RULESET, load_ruleset
 from ..simulate import player_names, simulate_game
 from .common import write_atomic
