@@ -18,14 +18,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import placement as pl
-from . import scoring, votes
-from .board import DEFAULT_BOARD, Board
-from .boardfile import load_board
-from .errors import Diagnostic, DnError
-from .model import (BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn, square_name)
-from .rulesets import Ruleset, load_ruleset
-from .state import State, check_deal, new_state
+from drunter_notation.rules import placement as pl
+from drunter_notation.rules import scoring, votes
+from drunter_notation.rules.board import DEFAULT_BOARD, Board
+from drunter_notation.data.boardfile import load_board
+from drunter_notation.errors import Diagnostic, DnError
+from drunter_notation.notation.model import (BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn, square_name)
+from drunter_notation.rules.options import Ruleset
+from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation.rules.state import State, check_deal, new_state
 
 DEFAULT_RULES = "hig-1991"
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -12,15 +12,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from . import placement as pl
-from . import votes
-from .board import DEFAULT_BOARD, Board
-from .errors import fail
-from .model import (BUILDINGS, CARD_NAMES, GOALS, SPECIAL_GOALS, Ballot, Card, Choose, Goals, Hand, HandTile,
+from drunter_notation.rules import placement as pl
+from drunter_notation.rules import votes
+from drunter_notation.rules.board import DEFAULT_BOARD, Board
+from drunter_notation.errors import fail
+from drunter_notation.notation.model import (BUILDINGS, CARD_NAMES, GOALS, SPECIAL_GOALS, Ballot, Card, Choose, Goals, Hand, HandTile,
                     Outcome, Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Turn, Vote)
-from .rulesets import DEFAULT_RULESET, Ruleset
-from .scoring import rank_players
-from .state import LENGTHS, State, box_tiles, deal_for, new_state
+from drunter_notation.rules.options import Ruleset
+from drunter_notation.data.rulesets import DEFAULT_RULESET
+from drunter_notation.rules.scoring import rank_players
+from drunter_notation.rules.state import LENGTHS, State, box_tiles, deal_for, new_state
 
 PLAYER_NAMES = ("Anna", "Ben", "Cleo", "Dora")  # the names of DN-SPEC §2's example, in seat order
 

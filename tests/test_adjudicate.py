@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from drunter_notation.adjudicate import Verdict, adjudicate, agreement, all_ruleset_ids
+from drunter_notation.explain.adjudicate import Verdict, adjudicate, agreement, all_ruleset_ids
 from drunter_notation.cli import cli
 from drunter_notation.cli.adjudicate import adjudicate as adjudicate_command
 from drunter_notation.errors import DnError
-from drunter_notation.formatter import format_record
-from drunter_notation.parser import parse_file, parse_text
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.parser import parse_file, parse_text
 from drunter_notation.replay import replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -223,10 +223,10 @@ def test_trapped_gang_and_corner_are_cited():
             " left to go on to: it is removed and the track is finished") in out
     out = judge(PASS, "--turn", "6", "--all-rulesets").output
     assert ("A5 Trapped gang (Webley, Laying Tiles 5): the gang of the river from f6 on f5 has no free square left"
-            " to go on to, but it stays on the board: under this ruleset the board edge does not close a side") in out
+            " to go on to: it is removed and the track is finished") in out
     assert out.rstrip().splitlines()[-1] == (
-        "The rulesets disagree: hig-1991, deskovehry-cz and deskovehry-cz-house accept (the gang of the river from"
-        " f6 is removed), webley-en accepts")
+        "The rulesets agree: hig-1991, deskovehry-cz, deskovehry-cz-house and webley-en all accept (the gang of"
+        " the river from f6 is removed)")
     out = judge(PASS, "--turn", "5").output
     assert "A7 Corners (HiG 1991, Spielregel A.7): the corner f6 next to it stays uncovered" in out
     assert "A5 Trapped" not in out

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from drunter_notation.boardfile import load_board
-from drunter_notation.formatter import format_record
-from drunter_notation.parser import parse_text
+from drunter_notation.data.boardfile import load_board
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.parser import parse_text
 from drunter_notation.replay import replay
 from drunter_notation.report import render_report
-from drunter_notation.rulesets import load_ruleset
+from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.simulate import simulate_game
 
 CHROMIUM = "/usr/bin/chromium"

@@ -12,14 +12,14 @@ from collections import Counter
 
 import pytest
 
-from drunter_notation.board import Board
-from drunter_notation.model import Ballot, Card, Tile, Vote, parse_square, square_name
-from drunter_notation.placement import (Move, apply_move, check_placement, game_over,
+from drunter_notation.rules.board import Board
+from drunter_notation.notation.model import Ballot, Card, Tile, Vote, parse_square, square_name
+from drunter_notation.rules.placement import (Move, apply_move, check_placement, game_over,
                                         has_legal_move, legal_moves, reachable_anchors, track_finished)
-from drunter_notation.rulesets import Options
-from drunter_notation.scoring import goal_score, rank_players, uncovered_buildings, votes_left
-from drunter_notation.state import Violation, box_tiles, check_deal, deal_for, new_state
-from drunter_notation.votes import (Tally, check_ballots, needs_vote, spend_cards, tally, vote_outcome)
+from drunter_notation.rules.options import Options
+from drunter_notation.rules.scoring import goal_score, rank_players, uncovered_buildings, votes_left
+from drunter_notation.rules.state import Violation, box_tiles, check_deal, deal_for, new_state
+from drunter_notation.rules.votes import (Tally, check_ballots, needs_vote, spend_cards, tally, vote_outcome)
 
 N, E, S, W = (0, 1), (1, 0), (0, -1), (-1, 0)
 FOUR = ("Anna", "Ben", "Cleo", "Dora")

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from drunter_notation.cli import cli
 from drunter_notation.errors import DnError
-from drunter_notation.formatter import format_record, needs_quotes, ordered_tags
-from drunter_notation.model import (GOALS, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome,
+from drunter_notation.notation.formatter import format_record, needs_quotes, ordered_tags
+from drunter_notation.notation.model import (GOALS, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome,
                                     Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Tile, Turn,
                                     Vote)
-from drunter_notation.parser import parse_bytes, parse_file, parse_text
+from drunter_notation.notation.parser import parse_bytes, parse_file, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -274,8 +274,8 @@ def test_wheel_ships_grammar_and_boards(tmp_path):
                     str(wheel)], check=True)
     rec = tmp_path / "g.dn"
     rec.write_text('[Players "A, B"]\n1. A S1 b1\n')
-    code = ("import drunter_notation, sys; from drunter_notation.parser import parse_file;"
-            "from drunter_notation.boardfile import load_board;"
+    code = ("import drunter_notation, sys; from drunter_notation.notation.parser import parse_file;"
+            "from drunter_notation.data.boardfile import load_board;"
             "assert 'site-packages' in drunter_notation.__file__, drunter_notation.__file__;"
             f"r = parse_file({str(rec)!r}); b = load_board('schilda'); print(len(r.events), b.width)")
     out = subprocess.run([str(py), "-c", code], cwd=tmp_path, capture_output=True, text=True,

@@ -23,19 +23,20 @@ from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from drunter_notation import placement as pl
-from drunter_notation import votes
-from drunter_notation.board import Board
-from drunter_notation.boardfile import load_board
+from drunter_notation.rules import placement as pl
+from drunter_notation.rules import votes
+from drunter_notation.rules.board import Board
+from drunter_notation.data.boardfile import load_board
 from drunter_notation.cli.simulate import simulate
 from drunter_notation.cli.validate import validate
-from drunter_notation.formatter import format_record
-from drunter_notation.model import BUILDINGS, CARD_NAMES, Card, Choose, Goals, Hand, Placement, Record, Turn
-from drunter_notation.parser import parse_text
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, Card, Choose, Goals, Hand, Placement, Record, Turn
+from drunter_notation.notation.parser import parse_text
 from drunter_notation.replay import replay
-from drunter_notation.rulesets import Options, Ruleset, load_ruleset
+from drunter_notation.rules.options import Options, Ruleset
+from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.simulate import PLAYER_NAMES, simulate_game
-from drunter_notation.state import new_state
+from drunter_notation.rules.state import new_state
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY_PATH = ROOT / "replays" / "boards" / "tiny.toml"

@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from drunter_notation.boardfile import load_board
+from drunter_notation.data.boardfile import load_board
 from drunter_notation.cli.report import report
 from drunter_notation.errors import DnError
-from drunter_notation.formatter import format_record
-from drunter_notation.parser import parse_text
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.parser import parse_text
 from drunter_notation.replay import replay
 from drunter_notation.report import failed_entry, index_entry, render_error, render_index, render_report
 from drunter_notation.report.diagram import NO_DOT
-from drunter_notation.rulesets import load_ruleset
+from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.simulate import simulate_game
 
 EVIL = "<script>alert(1)</script>"

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from drunter_notation.model import Tile, parse_square, square_name
-from drunter_notation.parser import parse_text
+from drunter_notation.notation.model import Tile, parse_square, square_name
+from drunter_notation.notation.parser import parse_text
 from drunter_notation.replay import Timeline, replay
 
 RULESETS = ("hig-1991", "webley-en", "deskovehry-cz")

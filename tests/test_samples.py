@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from drunter_notation.cli import cli
-from drunter_notation.formatter import format_record
-from drunter_notation.parser import parse_text
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.parser import parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"

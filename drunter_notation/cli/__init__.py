@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import click
 
-from .common import run_group
-from .adjudicate import adjudicate
-from .board import board
-from .fmt import fmt
-from .report import report
-from .rules import rules
-from .simulate import simulate
-from .validate import validate
+from drunter_notation.cli.common import run_group
+from drunter_notation.cli.adjudicate import adjudicate
+from drunter_notation.cli.board import board
+from drunter_notation.cli.fmt import fmt
+from drunter_notation.cli.report import report
+from drunter_notation.cli.rules import rules
+from drunter_notation.cli.simulate import simulate
+from drunter_notation.cli.validate import validate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

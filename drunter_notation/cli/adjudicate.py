@@ -16,9 +16,9 @@ import sys
 
 import click
 
-from ..adjudicate import ALTERNATIVES_SHOWN, Verdict, adjudicate as judge, agreement, all_ruleset_ids
-from ..errors import DnError
-from ..parser import parse_file
+from drunter_notation.explain.adjudicate import ALTERNATIVES_SHOWN, Verdict, adjudicate as judge, agreement, all_ruleset_ids
+from drunter_notation.errors import DnError
+from drunter_notation.notation.parser import parse_file
 
 
 @click.command()

@@ -5,9 +5,9 @@ import textwrap
 
 import click
 
-from ..boardfile import load_board, load_board_file
-from ..boardtext import render_board
-from ..errors import DnError
+from drunter_notation.data.boardfile import load_board, load_board_file
+from drunter_notation.explain.boardtext import render_board
+from drunter_notation.errors import DnError
 
 
 def _fail(ctx: click.Context, e: DnError, where: str) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import DnError
+from drunter_notation.errors import DnError
 
 
 def run_group(group: click.Group) -> None:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from ..errors import DnError
-from ..formatter import format_record
-from ..parser import parse_file
-from .common import record_paths, report_error, write_atomic
+from drunter_notation.errors import DnError
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.parser import parse_file
+from drunter_notation.cli.common import record_paths, report_error, write_atomic
 
 
 @click.command()

@@ -13,13 +13,13 @@ from urllib.parse import quote
 
 import click
 
-from ..errors import DnError
-from ..parser import parse_file
-from ..replay import replay
-from ..report import IndexEntry, failed_entry, index_entry, render_error, render_index, render_report
-from ..rulesets import load_ruleset
-from .common import record_paths, report_error, write_atomic
-from .validate import EXIT_2_CODES
+from drunter_notation.errors import DnError
+from drunter_notation.notation.parser import parse_file
+from drunter_notation.replay import replay
+from drunter_notation.report import IndexEntry, failed_entry, index_entry, render_error, render_index, render_report
+from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation.cli.common import record_paths, report_error, write_atomic
+from drunter_notation.cli.validate import EXIT_2_CODES
 
 DEFAULT_OUT_DIR = "reports"
 

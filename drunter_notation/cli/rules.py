@@ -17,10 +17,11 @@ from typing import NoReturn
 
 import click
 
-from ..errors import DnError
-from ..rulesets import (DEFAULT_RULESET, DiffRow, Ruleset, catalogue, diff, list_rulesets, load_ruleset,
-                        option_text, topics)
-from .common import report_error
+from drunter_notation.errors import DnError
+from drunter_notation.rules.options import Ruleset
+from drunter_notation.data.rulesets import (DEFAULT_RULESET, DiffRow, catalogue, diff, list_rulesets,
+                                            load_ruleset, option_text, topics)
+from drunter_notation.cli.common import report_error
 
 _INDENT = "    "
 _SHOW_WIDTH = 88  # fixed, so the text output is the same on every terminal

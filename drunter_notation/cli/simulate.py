@@ -8,13 +8,13 @@ from pathlib import Path
 
 import click
 
-from ..boardfile import load_board
-from ..errors import DnError, fail
-from ..formatter import format_record
-from ..board import DEFAULT_BOARD
-from ..rulesets import DEFAULT_RULESET, load_ruleset
-from ..simulate import player_names, simulate_game
-from .common import write_atomic
+from drunter_notation.data.boardfile import load_board
+from drunter_notation.errors import DnError, fail
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.rules.board import DEFAULT_BOARD
+from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
+from drunter_notation.simulate import player_names, simulate_game
+from drunter_notation.cli.common import write_atomic
 
 
 def game_rng(seed: int, i: int) -> random.Random:

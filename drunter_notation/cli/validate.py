@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from ..errors import Diagnostic, DnError
-from ..parser import parse_file
-from ..replay import Timeline, replay
-from .common import record_paths
+from drunter_notation.errors import Diagnostic, DnError
+from drunter_notation.notation.parser import parse_file
+from drunter_notation.replay import Timeline, replay
+from drunter_notation.cli.common import record_paths
 
 # Codes that mean "could not even be judged": exit status 2 (DN-SPEC §3).
 EXIT_2_CODES = {"I001", "I002", "I003", "H003", "H004"}

@@ -24,12 +24,12 @@ import json
 import jinja2
 from markupsafe import Markup
 
-from ..errors import Diagnostic
-from ..replay import Timeline
-from . import svg
-from .diagram import flow_diagram
-from .index import IndexEntry, failed_entry, index_entry, summarize
-from .view import build_view
+from drunter_notation.errors import Diagnostic
+from drunter_notation.replay import Timeline
+from drunter_notation.report import svg
+from drunter_notation.report.diagram import flow_diagram
+from drunter_notation.report.index import IndexEntry, failed_entry, index_entry, summarize
+from drunter_notation.report.view import build_view
 
 __all__ = ["IndexEntry", "failed_entry", "index_entry", "render_error", "render_index", "render_report"]
 

@@ -20,9 +20,9 @@ import subprocess
 import graphviz
 from markupsafe import Markup
 
-from ..model import Choose, square_name
-from ..replay import Timeline
-from .view import short_dn, violation
+from drunter_notation.notation.model import Choose, square_name
+from drunter_notation.replay import Timeline
+from drunter_notation.report.view import short_dn, violation
 
 ROW = 8  # turns per row of the snake
 FONT = "DejaVu Sans,Arial,sans-serif"

@@ -5,10 +5,10 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..board import Board
-from ..errors import Diagnostic
-from ..model import BUILDINGS, Square
-from ..replay import Timeline
+from drunter_notation.rules.board import Board
+from drunter_notation.errors import Diagnostic
+from drunter_notation.notation.model import BUILDINGS, Square
+from drunter_notation.replay import Timeline
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from html import escape
 
 from markupsafe import Markup
 
-from ..board import Board
-from ..boardtext import BUILDING_LETTER, TRACK_LETTER, square_text
-from ..model import Square, square_name
+from drunter_notation.rules.board import Board
+from drunter_notation.explain.boardtext import BUILDING_LETTER, TRACK_LETTER, square_text
+from drunter_notation.notation.model import Square, square_name
 
 BUILDING_COLOUR = {"museum": "#7b52ab", "tavern": "#a0672b", "school": "#2471a3",
                    "townhall": "#b03a48", "firehouse": "#e07b16", "church": "#23875a"}

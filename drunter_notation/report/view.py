@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from ..errors import Diagnostic
-from ..formatter import format_item
-from ..model import BUILDINGS, CARD_NAMES, KINDS, Choose, Record, Square, Turn, square_name
-from ..placement import DIRECTION_NAMES
-from ..replay import Step, Timeline
-from ..scoring import goal_score, votes_left
-from ..state import State
-from . import svg
+from drunter_notation.errors import Diagnostic
+from drunter_notation.notation.formatter import format_item
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Record, Square, Turn, square_name
+from drunter_notation.rules.placement import DIRECTION_NAMES
+from drunter_notation.replay import Step, Timeline
+from drunter_notation.rules.scoring import goal_score, votes_left
+from drunter_notation.rules.state import State
+from drunter_notation.report import svg
 
 
 @dataclass(frozen=True)

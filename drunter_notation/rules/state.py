@@ -11,9 +11,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .board import Board
-from .model import CARD_NAMES, KIND_LETTER, Square, Tile
-from .rulesets import Options
+from drunter_notation.rules.board import Board
+from drunter_notation.notation.model import CARD_NAMES, KIND_LETTER, Square, Tile
+from drunter_notation.rules.options import Options
 
 LENGTHS = (3, 2, 1)  # the order of board.box entries: triples, doubles, singles
 LENGTH_WORDS = {3: ("triple", "triples"), 2: ("double", "doubles"), 1: ("single", "singles")}

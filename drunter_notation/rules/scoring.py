@@ -6,9 +6,9 @@ from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import NamedTuple
 
-from .board import Board
-from .model import BUILDING_ALIASES, BUILDINGS, Square
-from .votes import CARD_VALUES
+from drunter_notation.rules.board import Board
+from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square
+from drunter_notation.rules.votes import CARD_VALUES
 
 
 def uncovered_buildings(board: Board, covered) -> list[tuple[Square, str, int]]:

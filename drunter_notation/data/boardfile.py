@@ -1,6 +1,6 @@
 """Loading and checking board files (DN-SPEC §4).
 
-A board is named by a built-in id (a file ``drunter_notation/boards/<id>.toml``
+A board is named by a built-in id (a file ``drunter_notation/data/boards/<id>.toml``
 shipped with the package) or, when the reference ends in ``.toml``, by a path to a
 board file. Every check of §4 is made on load; any failure -- including a missing,
 unreadable or non-TOML file -- raises a :class:`~drunter_notation.errors.DnError`
@@ -17,9 +17,9 @@ import tomllib
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .board import TRACK_KINDS, Board
-from .errors import fail
-from .model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
+from drunter_notation.rules.board import TRACK_KINDS, Board
+from drunter_notation.errors import fail
+from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
 
 FORMAT = "drunter-board/1"
 MIN_WIDTH, MAX_WIDTH = 3, 26  # columns a..z
@@ -34,12 +34,12 @@ _SQUARE_RE = re.compile(r"[a-z][1-9][0-9]?\Z")
 _BARE_KEY_RE = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
 # tomllib puts the position at the end of its message: "... (at line 3, column 7)".
 _TOML_POS_RE = re.compile(r"\(at line (\d+), column (\d+)\)|\(at end of document\)")
-_BUILTIN_PACKAGE = "drunter_notation.boards"
+_BUILTIN = importlib.resources.files("drunter_notation.data") / "boards"
 
 
 def builtin_boards() -> list[str]:
     """The ids of the boards shipped with the package, sorted."""
-    root = importlib.resources.files(_BUILTIN_PACKAGE)
+    root = _BUILTIN
     return sorted(p.name[: -len(".toml")] for p in root.iterdir()
                   if p.name.endswith(".toml") and p.is_file())
 
@@ -69,7 +69,7 @@ def _builtin_board(ref: str) -> Board:
         shown = ref if len(ref) <= 40 else ref[:37] + "..."
         raise fail("H003", f"unknown board {shown!r}; built-in boards: {', '.join(ids)}",
                    exit_code=2, hint="a board file is named by a path ending in .toml")
-    resource = importlib.resources.files(_BUILTIN_PACKAGE).joinpath(f"{ref}.toml")
+    resource = _BUILTIN.joinpath(f"{ref}.toml")
     label = f"built-in board {ref}"
     data = _read_bytes(resource.read_bytes, label, None)
     board = parse_board(data, label=label, path=None)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .board import Board
-from .model import BUILDINGS, Square, square_name
+from drunter_notation.rules.board import Board
+from drunter_notation.notation.model import BUILDINGS, Square, square_name
 
 BUILDING_LETTER = {"museum": "M", "tavern": "T", "school": "S", "townhall": "H", "firehouse": "F", "church": "C"}
 TRACK_LETTER = {"street": "S", "river": "R", "wall": "W"}

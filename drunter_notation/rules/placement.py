@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .board import DIRECTIONS
-from .model import KIND_LETTER, KINDS, Square, Tile, square_name
-from .state import LENGTH_WORDS, LaidTile, State, Violation, take
+from drunter_notation.rules.board import DIRECTIONS
+from drunter_notation.notation.model import KIND_LETTER, KINDS, Square, Tile, square_name
+from drunter_notation.rules.state import LENGTH_WORDS, LaidTile, State, Violation, take
 
 ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
 DIRECTION_NAMES = {(0, 1): "north", (1, 0): "east", (0, -1): "south", (-1, 0): "west"}

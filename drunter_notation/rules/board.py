@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .model import Square
+from drunter_notation.notation.model import Square
 
 DIRECTIONS: tuple[Square, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))  # north, east, south, west
 TRACK_KINDS = ("wall", "street", "river")

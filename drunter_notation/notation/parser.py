@@ -26,8 +26,8 @@ from lark.lexer import Lexer, LexerState
 from lark.parsers.lalr_analysis import Shift
 from lark.visitors import Transformer_InPlace
 
-from .errors import DnError, fail
-from .model import (BUILDING_ALIASES, CARD_NAMES, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome, Placement,
+from drunter_notation.errors import DnError, fail
+from drunter_notation.notation.model import (BUILDING_ALIASES, CARD_NAMES, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome, Placement,
                     Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Tile, Turn, Vote, parse_square)
 
 # What each terminal is, in words, for "expected ..." messages.
@@ -69,7 +69,7 @@ _EXPECTED_ORDER = list(EXPECTED_WORDS)
 @lru_cache(maxsize=1)
 def grammar_text() -> str:
     """The DN grammar, read from the package (where the wheel ships it)."""
-    return resources.files("drunter_notation.grammar").joinpath("drunter.lark").read_text("utf-8")
+    return resources.files("drunter_notation.notation").joinpath("drunter.lark").read_text("utf-8")
 
 
 def _unquote(text: str) -> str:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Vote
-from .placement import Move
-from .rulesets import Options
-from .state import State, Violation, take
+from drunter_notation.notation.model import Vote
+from drunter_notation.rules.placement import Move
+from drunter_notation.rules.options import Options
+from drunter_notation.rules.state import State, Violation, take
 
 # B3/B4: card -> (side, votes). "declared": the JEIN joker counts 2 for the side its
 # player declares after all cards are shown; "abstain": the ? card counts nothing.

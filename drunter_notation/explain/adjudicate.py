@@ -19,16 +19,17 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from . import placement as pl
-from . import votes
-from .boardtext import TRACK_LETTER, render_board
-from .errors import Diagnostic, DnError, fail
-from .formatter import format_item, format_placement
-from .model import Choose, Placement, Record, Turn, square_name
-from .parser import parse_text
-from .replay import DEFAULT_RULES, Step, Timeline, replay
-from .rulesets import Ruleset, catalogue, list_rulesets, load_ruleset
-from .state import State
+from drunter_notation.rules import placement as pl
+from drunter_notation.rules import votes
+from drunter_notation.explain.boardtext import TRACK_LETTER, render_board
+from drunter_notation.errors import Diagnostic, DnError, fail
+from drunter_notation.notation.formatter import format_item, format_placement
+from drunter_notation.notation.model import Choose, Placement, Record, Turn, square_name
+from drunter_notation.notation.parser import parse_text
+from drunter_notation.replay import DEFAULT_RULES, Step, Timeline, replay
+from drunter_notation.rules.options import Ruleset
+from drunter_notation.data.rulesets import catalogue, list_rulesets, load_ruleset
+from drunter_notation.rules.state import State
 
 ALTERNATIVES_SHOWN = 10  # text output lists the first ten legal alternatives and a count
 _PLACEHOLDER = "Who"  # stands for the player to move while a what-if move is parsed

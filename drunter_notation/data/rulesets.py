@@ -25,72 +25,11 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import DnError, fail
+from drunter_notation.errors import DnError, fail
+from drunter_notation.rules.options import BallotOrder, ExpertDeal, Options, Ruleset, VoteOutcome
 
-
-@dataclass(frozen=True)
-class Options:
-    """The ruleset's choices. Each field is one point where the sources differ."""
-
-    # B5: "yes-at-least-no" (ties stand) or "yes-over-no-unless-all-abstain"
-    # (accepted iff yes > no, or yes == no == 0)
-    vote_outcome: str = "yes-at-least-no"
-    # B2: "placer-first-clockwise" or "any" (each player once, any order)
-    ballot_order: str = "placer-first-clockwise"
-    # A6: may one placement pass a run of several consecutive bridge fields?
-    bridge_runs: bool = False
-    # X5: are toilet placements voted on in the expert variant?
-    expert_voting: bool = True
-    # T2/E1: does a placement onto a toilet count as a legal placement for
-    # Legezwang and for the end of the game?
-    toilet_counts_for_legezwang: bool = True
-    # A5: does the board edge count as a closed side of a gang's square?
-    trap_counts_edge: bool = True
-    # X1: "any-two" or "one-special-one-building" (Czech translator's house rule)
-    expert_deal: str = "any-two"
-    # B4: order in which several jokers are declared: "clockwise-from-placer" or "unspecified"
-    joker_order: str = "unspecified"
-
-
-# The values a text option may take; the engine relies on nothing else.
-OPTION_CHOICES: dict[str, tuple[str, ...]] = {
-    "vote_outcome": ("yes-at-least-no", "yes-over-no-unless-all-abstain"),
-    "ballot_order": ("placer-first-clockwise", "any"),
-    "expert_deal": ("any-two", "one-special-one-building"),
-    "joker_order": ("clockwise-from-placer", "unspecified"),
-}
 
 DEFAULT_RULESET = "hig-1991"
-
-
-@dataclass(frozen=True)
-class Ruleset:
-    """A ruleset: its options and, per rule ID, the section of its source to cite.
-
-    ``wording`` maps each topic id of the catalogue to what this ruleset's source
-    says on it (the project's paraphrase); ``topic_sections`` maps each topic id to
-    the place in the source (filled for every topic when loaded, falling back to
-    the section of the topic's rule). ``extends`` is the id of the ruleset this one
-    was derived from, if any.
-    """
-
-    id: str
-    name: str
-    source: str  # file name in shared/rules-sources, e.g. "de-hig-1991-a.txt"
-    label: str  # short source name used in citations, e.g. "HiG 1991"
-    options: Options
-    sections: dict[str, str] = field(default_factory=dict)  # rule ID -> "Spielregel A.3"
-    wording: dict[str, str] = field(default_factory=dict)  # topic id -> paraphrase of the source
-    topic_sections: dict[str, str] = field(default_factory=dict)  # topic id -> place in the source
-    extends: str | None = None
-
-    def cite(self, rule: str) -> str:
-        """``"HiG 1991, Spielregel A.3"`` for rule ``"A3"``."""
-        return f"{self.label}, {self.sections.get(rule, 'no section')}"
-
-    def cite_topic(self, topic: str) -> str:
-        """``"HiG 1991, Spielregel B, Abs. 11"`` for topic ``"revote"``."""
-        return f"{self.label}, {self.topic_sections.get(topic, 'no section')}"
 
 
 @dataclass(frozen=True)
@@ -135,7 +74,9 @@ class DiffRow:
     wording_b: str = ""
 
 
-_PACKAGE = __name__
+_FILES = importlib.resources.files("drunter_notation.data") / "rulesets"
+# The values a text option may take: its enum.
+_OPTION_ENUMS = {"vote_outcome": VoteOutcome, "ballot_order": BallotOrder, "expert_deal": ExpertDeal}
 _CATALOGUE_FILE = "catalogue.toml"
 _OPTION_FIELDS = {f.name: f for f in dataclasses.fields(Options)}
 # Keys a ruleset file may have; "extends" files inherit source and label.
@@ -156,7 +97,7 @@ def _broken(filename: str, key: str | None, what: str) -> DnError:
 def _read_toml(filename: str) -> dict[str, Any]:
     """The parsed TOML of a file in this package; unreadable or invalid -> H004."""
     try:
-        data = importlib.resources.files(_PACKAGE).joinpath(filename).read_bytes()
+        data = _FILES.joinpath(filename).read_bytes()
         return tomllib.loads(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise _broken(filename, None, f"cannot read: {e}") from None
@@ -220,7 +161,7 @@ def topics() -> dict[str, Topic]:
 
 def ruleset_ids() -> list[str]:
     """The ids of the shipped rulesets, sorted."""
-    root = importlib.resources.files(_PACKAGE)
+    root = _FILES
     return sorted(p.name[: -len(".toml")] for p in root.iterdir()
                   if p.name.endswith(".toml") and p.name != _CATALOGUE_FILE and p.is_file())
 
@@ -230,11 +171,12 @@ def _check_option(name: str, value: Any, filename: str) -> None:
     key = f"options.{name}"
     if name not in _OPTION_FIELDS:
         raise _broken(filename, key, f"unknown option (known: {', '.join(_OPTION_FIELDS)})")
-    expected = type(_OPTION_FIELDS[name].default)
+    enum = _OPTION_ENUMS.get(name)
+    expected = str if enum else type(_OPTION_FIELDS[name].default)
     if type(value) is not expected:  # bool is an int in Python; compare exact types
         raise _broken(filename, key, f"must be {'true or false' if expected is bool else 'a string'}, "
                                      f"got {value!r}")
-    choices = OPTION_CHOICES.get(name)
+    choices = [e.value for e in enum] if enum else None
     if choices and value not in choices:
         raise _broken(filename, key, f"{value!r} is not one of {', '.join(choices)}")
 
@@ -306,8 +248,13 @@ def load_ruleset(id: str) -> Ruleset:  # noqa: A002 - the id is what users write
     own = data.get("topic_sections", {})
     topic_sections = {t.id: own.get(t.id, sections[t.rule]) for t in topics().values()}
     return Ruleset(id=data["id"], name=data["name"], source=data["source"], label=data["label"],
-                   options=Options(**data["options"]), sections=dict(sections), wording=dict(wording),
+                   options=_options(data["options"]), sections=dict(sections), wording=dict(wording),
                    topic_sections=topic_sections, extends=data.get("extends"))
+
+
+def _options(table: dict[str, Any]) -> Options:
+    """The checked ``[options]`` table as typed :class:`Options`."""
+    return Options(**{k: _OPTION_ENUMS[k](v) if k in _OPTION_ENUMS else v for k, v in table.items()})
 
 
 def list_rulesets() -> list[Ruleset]:
