@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from drunter_notation.codes import CODES
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -60,15 +62,17 @@ class Diagnostic:
 class DnError(Exception):
     """The project's own error: one diagnostic that stops the work at hand.
 
-    ``exit_code`` is what the CLI exits with (1: the input breaks the notation or
-    a rule; 2: usage, unreadable file, unknown board or ruleset).
+    Its exit status is the code's exit class in :data:`codes.CODES`.
     """
 
-    def __init__(self, diagnostic: Diagnostic, path: str | None = None, exit_code: int = 1):
+    def __init__(self, diagnostic: Diagnostic, path: str | None = None):
         super().__init__(diagnostic.message)
         self.diagnostic = diagnostic
         self.path = path
-        self.exit_code = exit_code
+
+    @property
+    def exit_code(self) -> int:
+        return int(CODES[self.diagnostic.code].exit)
 
     def format(self, path: str | None = None) -> str:
         return self.diagnostic.format(path or self.path or "<input>")
@@ -78,7 +82,7 @@ class DnError(Exception):
 
 
 def fail(code: str, message: str, *, path: str | None = None, line: int = 0, column: int = 0,
-         hint: str | None = None, exit_code: int = 1, context: str | None = None) -> DnError:
+         hint: str | None = None, context: str | None = None) -> DnError:
     """Build a :class:`DnError` for one error-severity diagnostic (``raise fail(...)``)."""
     return DnError(Diagnostic("error", code, message, line, column, hint=hint, context=context),
-                   path=path, exit_code=exit_code)
+                   path=path)

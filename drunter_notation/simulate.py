@@ -29,7 +29,7 @@ PLAYER_NAMES = ("Anna", "Ben", "Cleo", "Dora")  # the names of DN-SPEC §2's exa
 def player_names(n: int) -> tuple[str, ...]:
     """The first ``n`` default player names (``n`` from 2 to 4)."""
     if not 2 <= n <= len(PLAYER_NAMES):
-        raise fail("H001", f"the game needs 2 to 4 players, not {n}", exit_code=2)
+        raise fail("H001", f"the game needs 2 to 4 players, not {n}")
     return PLAYER_NAMES[:n]
 
 
@@ -39,8 +39,7 @@ def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> di
     (exit code 2) when the box cannot be dealt evenly to this many players."""
     deal = deal_for(board, len(players))
     if deal is None:
-        raise fail("D002", f"the box of board {board.id!r} cannot be dealt evenly to {len(players)} players",
-                   exit_code=2, hint="choose another number of players or another board")
+        raise fail("D002", f"the box of board {board.id!r} cannot be dealt evenly to {len(players)} players", hint="choose another number of players or another board")
     box = [t for t, n in sorted(box_tiles(board).items(), key=lambda item: item[0].order()) for _ in range(n)]
     rng.shuffle(box)
     hands = {p: Counter() for p in players}
@@ -135,10 +134,9 @@ def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng:
     """
     players = tuple(players)
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
-        raise fail("H001", f"a game needs 2 to 4 distinct players, not {', '.join(players) or 'none'}",
-                   exit_code=2)
+        raise fail("H001", f"a game needs 2 to 4 distinct players, not {', '.join(players) or 'none'}")
     if variant not in ("base", "expert"):
-        raise fail("H002", f"Variant must be \"base\" or \"expert\", not {variant!r}", exit_code=2)
+        raise fail("H002", f"Variant must be \"base\" or \"expert\", not {variant!r}")
     hands = deal_hands(board, players, rng)
     goals = deal_goals(ruleset, players, variant, rng)
     state = new_state(board, ruleset.options, players, hands, variant)

@@ -11,6 +11,20 @@ import click
 from drunter_notation.errors import DnError
 
 
+class DiagnosticError(click.ClickException):
+    """The one way a command stops on a diagnostic: its line, then its caret line, on
+    stderr; the exit status is the code's exit class unless the command says otherwise
+    (an error in what the options named is a usage error: exit 2)."""
+
+    def __init__(self, error: DnError, path: str | None = None, exit_code: int | None = None):
+        super().__init__(error.format(path))
+        self.error = error
+        self.exit_code = error.exit_code if exit_code is None else exit_code
+
+    def show(self, file=None) -> None:
+        report_error(self.error, None, self.message)
+
+
 def run_group(group: click.Group) -> None:
     """Run the CLI; a DnError that escapes a command is one line on stderr, never a traceback."""
     try:
@@ -37,9 +51,9 @@ def record_paths(args: tuple[str, ...]) -> list[str]:
     return out
 
 
-def report_error(e: DnError, path: str | None = None) -> None:
+def report_error(e: DnError, path: str | None = None, line: str | None = None) -> None:
     """Print a DnError as its one line (plus the caret context for syntax errors) on stderr."""
-    click.echo(e.format(path), err=True)
+    click.echo(line or e.format(path), err=True)
     caret = e.diagnostic.caret()
     if caret:
         click.echo(caret, err=True)

@@ -14,7 +14,8 @@ from drunter_notation.notation.formatter import format_record
 from drunter_notation.rules.board import DEFAULT_BOARD
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.simulate import player_names, simulate_game
-from drunter_notation.cli.common import write_atomic
+from drunter_notation.codes import Exit
+from drunter_notation.cli.common import DiagnosticError, write_atomic
 
 
 def game_rng(seed: int, i: int) -> random.Random:
@@ -38,12 +39,12 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise fail("I005", f"cannot create the output folder: {e.strerror}", path=out, exit_code=2) from None
+        raise fail("I005", f"cannot create the output folder: {e.strerror}", path=out) from None
     paths = [folder / f"game-{seed}-{i}.dn" for i in range(1, count + 1)]
     existing = [p for p in paths if p.exists()]
     if existing and not force:
         more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
-        raise fail("I005", f"already exists{more}; nothing was written", path=str(existing[0]), exit_code=2,
+        raise fail("I005", f"already exists{more}; nothing was written", path=str(existing[0]),
                    hint="use --force to overwrite")
     return paths
 
@@ -73,7 +74,7 @@ def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force):
         board = load_board(board_ref)
         ruleset = load_ruleset(rules_id)
         if out is None and count > 1:
-            raise fail("I005", f"--count {count} writes {count} games: give --out DIR", exit_code=2)
+            raise fail("I005", f"--count {count} writes {count} games: give --out DIR")
         tag = _board_tag(board_ref, out)
         if out is None:
             sys.stdout.write(format_record(simulate_game(board, ruleset, players, game_rng(seed, 1), variant,
@@ -84,8 +85,7 @@ def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force):
             try:
                 write_atomic(path, format_record(record))
             except OSError as e:
-                raise fail("I005", f"cannot write the file: {e.strerror}", path=str(path), exit_code=2) from None
-    except DnError as e:
-        click.echo(e.format(e.path or "simulate"), err=True)
-        sys.exit(e.exit_code)
+                raise fail("I005", f"cannot write the file: {e.strerror}", path=str(path)) from None
+    except DnError as e:  # every error here is about what the options named
+        raise DiagnosticError(e, e.path or "simulate", exit_code=Exit.CANNOT) from None
     click.echo(f"wrote {count} game{'s' if count != 1 else ''} to {out}", err=True)

@@ -67,8 +67,7 @@ def _builtin_board(ref: str) -> Board:
     ids = builtin_boards()
     if ref not in ids:
         shown = ref if len(ref) <= 40 else ref[:37] + "..."
-        raise fail("H003", f"unknown board {shown!r}; built-in boards: {', '.join(ids)}",
-                   exit_code=2, hint="a board file is named by a path ending in .toml")
+        raise fail("H003", f"unknown board {shown!r}; built-in boards: {', '.join(ids)}", hint="a board file is named by a path ending in .toml")
     resource = _BUILTIN.joinpath(f"{ref}.toml")
     label = f"built-in board {ref}"
     data = _read_bytes(resource.read_bytes, label, None)
@@ -277,7 +276,7 @@ def _read_bytes(read, label: str, path: str | None) -> bytes:
 def _bad(label: str, path: str | None, key: str | None, problem: str, hint: str | None = None) -> NoReturn:
     """Raise H003: ``<label>: <key>: <problem>``."""
     message = f"{label}: {key}: {problem}" if key else f"{label}: {problem}"
-    raise fail("H003", message, path=path, exit_code=2, hint=hint)
+    raise fail("H003", message, path=path, hint=hint)
 
 
 def _toml_reason(text: str) -> str:

@@ -90,7 +90,7 @@ _TABLES = ("options", "sections", "topic_sections", "wording")
 def _broken(filename: str, key: str | None, what: str) -> DnError:
     """H004 for a shipped file that is wrong: a bug of the package, never of the user."""
     message = f"{key}: {what}" if key else what
-    return fail("H004", message, path=f"rulesets/{filename}", exit_code=2,
+    return fail("H004", message, path=f"rulesets/{filename}",
                 hint="the ruleset files ship with the package; this is a packaging bug")
 
 
@@ -236,8 +236,7 @@ def load_ruleset(id: str) -> Ruleset:  # noqa: A002 - the id is what users write
     known = ruleset_ids()
     if id not in known:
         shown = id if len(id) <= 40 else id[:37] + "..."
-        raise fail("H004", f"unknown ruleset {shown!r}", hint=f"known rulesets: {', '.join(known)}",
-                   exit_code=2)
+        raise fail("H004", f"unknown ruleset {shown!r}", hint=f"known rulesets: {', '.join(known)}")
     data, filename = _merged(id)
     sections, wording = data["sections"], data["wording"]
     for key, table in (("sections", sections), ("wording", wording)):

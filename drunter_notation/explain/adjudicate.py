@@ -152,14 +152,14 @@ def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = N
         else:
             have = f"its turns are numbered {min(numbers)} to {last}" if numbers else "it has no turns"
             extra = f"; a --move may also be asked for turn {last + 1}" if what_if is not None else ""
-            raise fail("U001", f"the record has no turn {turn} ({have}{extra})", path=path, exit_code=2)
+            raise fail("U001", f"the record has no turn {turn} ({have}{extra})", path=path)
     ids = list(rules) if rules else [_own_ruleset(record)]
     rulesets = []
     for rid in ids:
         try:
             rulesets.append(load_ruleset(rid))
         except DnError as e:
-            raise DnError(e.diagnostic, path=path, exit_code=2) from None
+            raise DnError(e.diagnostic, path=path) from None
     return [_judge(record, path, index, turn, r, what_if) for r in rulesets]
 
 
@@ -214,7 +214,7 @@ def _parse_move(move_text: str, turn: int) -> Turn:
     filled in later). Syntax errors are P001 placed in ``move_text`` itself."""
     def bad(message: str, column: int = 1, hint: str | None = None) -> DnError:
         return DnError(Diagnostic("error", "P001", message, 1, column, hint=hint, context=move_text),
-                       path="--move", exit_code=1)
+                       path="--move")
 
     example = "give the placement part of a turn, e.g. --move \"W3 b1-d1\" or --move pass"
     if not move_text.strip():
@@ -231,7 +231,7 @@ def _parse_move(move_text: str, turn: int) -> Turn:
         column = d.column - len(prefix) if d.line == 1 and d.column > len(prefix) else 1
         message = d.message.replace(f"after '{_PLACEHOLDER}'", "at the start of the move")
         raise DnError(Diagnostic("error", "P001", message, 1, column, hint=d.hint or example,
-                                 context=move_text), path="--move", exit_code=1) from None
+                                 context=move_text), path="--move") from None
     if rec.tags or rec.setup or rec.reveal or rec.score or len(rec.events) != 1 \
             or not isinstance(rec.events[0], Turn):
         raise bad("the move must be a single placement or 'pass', not more", hint=example)
@@ -250,7 +250,7 @@ def _fatal(t: Timeline, path: str) -> None:
     """An unknown board or ruleset in the record itself: exit 2, as for validate."""
     for d in t.errors:
         if d.code in ("H003", "H004"):
-            raise DnError(d, path=path, exit_code=2)
+            raise DnError(d, path=path)
 
 
 def _judge(record: Record, path: str, index: int, number: int, ruleset: Ruleset,

@@ -705,7 +705,7 @@ def parse_text(text: str, path: str = "<input>") -> Record:
         text = text[1:]
     if "\x00" in text:
         raise fail("I003", "this looks like a binary file, not a DN record", path=path,
-                   hint="give a DN text file", exit_code=2)
+                   hint="give a DN text file")
     try:
         record, comments = _parser().parse(text)
     except UnexpectedInput as e:
@@ -716,7 +716,7 @@ def parse_text(text: str, path: str = "<input>") -> Record:
     if not record.tags and not record.setup and not record.events and record.reveal is None:
         if not comments:
             raise fail("I004", "the record is empty", path=path, line=1, column=1,
-                       hint="a DN record needs at least a [Players \"...\"] tag", exit_code=1)
+                       hint="a DN record needs at least a [Players \"...\"] tag")
     end_line, end_col = _end_position(text)
     record = replace(_attach_comments(record, comments, text), end_line=end_line, end_column=end_col)
     return record
@@ -728,13 +728,13 @@ def parse_file(path: str | Path) -> Record:
     shown = str(path)
     if p.is_dir():
         raise fail("I001", "is a directory, not a DN record", path=shown,
-                   hint="name a .dn file, or use a command that walks directories", exit_code=2)
+                   hint="name a .dn file, or use a command that walks directories")
     try:
         data = p.read_bytes()
     except FileNotFoundError:
-        raise fail("I001", "no such file", path=shown, hint="check the path", exit_code=2) from None
+        raise fail("I001", "no such file", path=shown, hint="check the path") from None
     except OSError as e:
-        raise fail("I001", f"cannot read the file: {e.strerror}", path=shown, exit_code=2) from None
+        raise fail("I001", f"cannot read the file: {e.strerror}", path=shown) from None
     return parse_bytes(data, shown)
 
 
@@ -742,14 +742,14 @@ def parse_bytes(data: bytes, path: str = "<input>") -> Record:
     """Decode UTF-8 (BOM allowed) and parse; binary or non-UTF-8 data is a DnError."""
     if b"\x00" in data:
         raise fail("I003", "this looks like a binary file, not a DN record", path=path,
-                   hint="give a DN text file", exit_code=2)
+                   hint="give a DN text file")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         raise fail("I002", f"not valid UTF-8 (byte 0x{data[e.start]:02x})", path=path, line=line,
-                   column=column, hint="save the record as UTF-8", exit_code=2) from None
+                   column=column, hint="save the record as UTF-8") from None
     return parse_text(text, path)
 
 

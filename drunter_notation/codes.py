@@ -1,0 +1,92 @@
+"""Every diagnostic code as data: its rule, severity, exit class and meaning.
+
+Codes are stable: new ones are added, none is ever reused. The CLI's exit status,
+``docs/diagnostics.md`` and the tests all read :data:`CODES`; nothing else decides
+what a code means.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class Exit(IntEnum):
+    """The CLI's exit status for a finding of this code."""
+
+    OK = 0  # warnings only
+    INVALID = 1  # the input breaks the notation or a rule
+    CANNOT = 2  # cannot work on it: unreadable, unknown board or ruleset, bad usage
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    severity: Severity
+    exit: Exit
+    rule: str | None  # the rule ID it enforces (docs/architecture.md), None for notation and files
+    meaning: str
+
+
+def _table(*rows: tuple[str, str | None, str]) -> dict[str, Code]:
+    out = {}
+    for code, rule, meaning in rows:
+        severity = Severity.WARNING if code[0] == "W" else Severity.ERROR
+        exit_ = Exit.OK if severity is Severity.WARNING else (Exit.CANNOT if code in _CANNOT else Exit.INVALID)
+        out[code] = Code(code, severity, exit_, rule, meaning)
+    return out
+
+
+_CANNOT = {"I001", "I002", "I003", "I005", "H003", "H004", "U001"}
+
+CODES: dict[str, Code] = _table(
+    ("P001", None, "syntax error: the text is not DN"),
+    ("I001", None, "the file cannot be read: missing, a directory, a special file, or no permission"),
+    ("I002", None, "the file is not UTF-8 text"),
+    ("I003", None, "the file is binary, not a DN record"),
+    ("I004", None, "the record is empty"),
+    ("I005", None, "an output file or folder cannot be written"),
+    ("U001", None, "the record has no such turn (adjudicate)"),
+    ("H001", "S1", "the Players tag is missing, names fewer than 2 or more than 4 players, or a name twice"),
+    ("H002", None, "a tag value is wrong (Variant, Date, Result) or a tag is given twice"),
+    ("H003", None, "unknown board, or a board file that cannot be read or is invalid"),
+    ("H004", None, "unknown ruleset"),
+    ("D001", "S1", "hands are given for some players only, twice, or for someone who is not a player"),
+    ("D002", "S1", "a hand does not match the deal for this number of players"),
+    ("D003", "S1", "the hands together do not match the board's box"),
+    ("T001", "T1", "turn number out of sequence"),
+    ("T002", "T1", "not this player's turn"),
+    ("T003", "T1", "the tile is not in the player's hand"),
+    ("T004", "T2", "a pass although a legal placement exists (Legezwang)"),
+    ("T005", "E1", "a turn after the game is over"),
+    ("A001", "A2", "no live track of the tile's kind can take it there"),
+    ("A002", "A3", "wrong shape or orientation: not a straight line of the tile's length running away from the gang"),
+    ("A003", "A3", "the tile runs off the board"),
+    ("A004", "A3", "the tile overlaps a tile already laid"),
+    ("A005", "A7", "the tile covers a corner"),
+    ("A006", "A2", "two tracks fit (write @corner), or @corner names no live track of the tile's kind"),
+    ("B001", "B1", "a vote is missing where one must be held, or held where none is"),
+    ("B002", "B2", "the ballots are not one per player in voting order, or one is empty"),
+    ("B003", "B7", "a card the player no longer holds (spent earlier, or laid twice in one ballot)"),
+    ("B004", "B4", "a JEIN without =yes or =no"),
+    ("B005", "B5", "the claimed outcome or tally differs from the count"),
+    ("E001", "E2", "the reveal names a player twice, misses one, or names an unknown or duplicate card"),
+    ("E002", "E1", "a reveal although some player can still place a tile"),
+    ("E003", "E2", "a claimed score differs from the computed score"),
+    ("E004", "E3", "the Result tag differs from the computed winner(s)"),
+    ("X001", "X1", "expert goals: not two different cards each, or one card dealt twice"),
+    ("X002", "X2", "choose is missing, misplaced, or in a base game"),
+    ("X003", "X3", "the chosen card in the reveal is not one of the player's goals"),
+    ("W001", None, "hands are not recorded: some checks cannot be made"),
+    ("W002", None, "partial record (no reveal): the end of the game is not checked"),
+    ("W003", None, "a claim (Result tag, score line) cannot be checked without a reveal"),
+)
+
+
+def exit_status(codes) -> int:
+    """The CLI's exit status for a run that found ``codes`` (any iterable of code strings)."""
+    return max((CODES[c].exit for c in codes), default=Exit.OK)
