@@ -53,7 +53,7 @@ from drunter_notation.cli.validate import summary_line
 from drunter_notation.errors import DnError
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.parser import parse_file, parse_text
-from drunter_notation.replay import replay
+from drunter_notation.load import judge
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.simulate import player_names, simulate_game
 
@@ -110,7 +110,7 @@ def parse_all(texts: list[str]) -> None:
 
 def validate_all(texts: list[str]) -> None:
     for text in texts:
-        t = replay(parse_text(text))
+        t = judge(parse_text(text))
         if not t.valid:  # a simulated game must validate; a failure here makes the numbers meaningless
             raise SystemExit(f"simulated game does not validate: {t.errors[0].format('<bench>')}")
 
@@ -183,7 +183,7 @@ def memory_check(texts: list[str]) -> None:
             except DnError:
                 invalid += 1
             else:
-                t = replay(record, path)
+                t = judge(record, path)
                 invalid += not t.valid
                 summary_line(t)  # what the CLI prints per file; dropped here
             if n in (MEMORY_CHECKPOINT, len(paths)):

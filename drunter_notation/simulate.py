@@ -1,8 +1,8 @@
-"""Random complete legal games, written as records (issue 3, point 5).
+"""Random complete legal games, written as records.
 
-:func:`simulate_game` plays a game with the pure core -- every placement drawn
-from :func:`placement.legal_moves`, every vote counted by :mod:`votes`, the end
-found by :func:`placement.game_over` -- and returns it as a :class:`model.Record`
+:func:`simulate_game` plays a game with the engine -- every placement drawn from
+:func:`placement.legal_moves` and played by :func:`turn.play_move`, the end found
+by :func:`game.game_over` -- and returns it as a :class:`model.Record`
 with hands, votes, reveal, score and ``Result``. All randomness comes from the
 ``rng`` passed in, and nothing depends on set or dict iteration order that could
 vary between runs: the same seed gives the same record.
@@ -12,18 +12,19 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from drunter_notation.rules import placement as pl
-from drunter_notation.rules import votes
-from drunter_notation.rules.board import DEFAULT_BOARD, Board
-from drunter_notation.errors import fail
-from drunter_notation.notation.model import (BUILDINGS, CARD_NAMES, GOALS, SPECIAL_GOALS, Ballot, Card, Choose, Goals, Hand, HandTile,
-                    Outcome, Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Turn, Vote)
-from drunter_notation.rules.options import Ruleset
 from drunter_notation.data.rulesets import DEFAULT_RULESET
+from drunter_notation.errors import fail
+from drunter_notation.notation.model import (BUILDINGS, CARD_NAMES, GOALS, SPECIAL_GOALS, Ballot, Card, Choose,
+                                             Goals, Hand, HandTile, Outcome, Placement, Record, Reveal, RevealEntry,
+                                             Score, ScoreEntry, Tag, Turn, Vote)
+from drunter_notation.rules import game, turn, votes
+from drunter_notation.rules.board import DEFAULT_BOARD, Board
+from drunter_notation.rules.options import ExpertDeal, Ruleset
+from drunter_notation.rules.placement import legal_moves
 from drunter_notation.rules.scoring import rank_players
-from drunter_notation.rules.state import LENGTHS, State, box_tiles, deal_for, new_state
+from drunter_notation.rules.state import LENGTHS, State, box_tiles, deal_for
 
-PLAYER_NAMES = ("Anna", "Ben", "Cleo", "Dora")  # the names of DN-SPEC §2's example, in seat order
+PLAYER_NAMES = ("Anna", "Ben", "Cleo", "Dora")  # the usual example names, in seat order
 
 
 def player_names(n: int) -> tuple[str, ...]:
@@ -59,7 +60,7 @@ def deal_goals(ruleset: Ruleset, players: tuple[str, ...], variant: str,
     n = len(players)
     if variant == "base":
         return {p: (card,) for p, card in zip(players, rng.sample(BUILDINGS, n))}
-    if ruleset.options.expert_deal == "one-special-one-building":
+    if ruleset.options.expert_deal is ExpertDeal.ONE_SPECIAL_ONE_BUILDING:
         pairs = zip(rng.sample(SPECIAL_GOALS, n), rng.sample(BUILDINGS, n))
         return {p: tuple(rng.sample(pair, 2)) for p, pair in zip(players, pairs)}
     cards = rng.sample(GOALS, 2 * n)
@@ -78,41 +79,21 @@ def _ballots(state: State, placer: str, rng: random.Random) -> Vote:
     return Vote(tuple(ballots))
 
 
-def _needs_corner(state: State, move: pl.Move) -> bool:
-    """DN-SPEC §2: ``@corner`` is written only when the squares alone fit two tracks (A006)."""
-    judged = pl.check_placement(state, move.tile, move.squares[0],
-                                move.squares[-1] if len(move.squares) > 1 else None)
-    return not isinstance(judged, pl.Move)
-
-
-def _play_turn(state: State, number: int, rng: random.Random) -> Turn:
+def _play_turn(state: State, rng: random.Random) -> Turn:
     """One turn for the player to move: a uniformly random legal placement (put to a
-    vote when rule B asks for one), or a pass when there is none (T2). Advances the seat."""
-    mover = state.to_move
-    moves = pl.legal_moves(state, mover)
-    placement = None
-    if moves:
-        move = rng.choice(moves)
-        vote = outcome = None
-        accepted = True
-        if votes.needs_vote(state, move):
-            vote = _ballots(state, mover, rng)
-            t = votes.tally(vote)
-            accepted = votes.vote_outcome(t, state.options)
-            outcome = Outcome(accepted, t.yes, t.no)
-            votes.spend_cards(state, vote, number)
-        squares = move.squares
-        placement = Placement(move.tile, squares[0], squares[-1] if len(squares) > 1 else None,
-                              move.corner if _needs_corner(state, move) else None, vote, outcome)
-        if accepted:  # B6: a rejected tile stays in its owner's hand and the gang stays put
-            pl.apply_move(state, move, number, mover)
-    state.seat = (state.seat + 1) % len(state.players)
-    return Turn(number, mover, placement)
-
-
-def _any_finished(state: State) -> bool:
-    # X2: the same test as the replay's, track by track in board corner order
-    return any(pl.track_finished(state, corner) for corner in state.gangs)
+    vote when rule B asks for one), or a pass when there is none (T2)."""
+    mover, number = state.to_move, state.number + 1
+    moves = legal_moves(state, mover)
+    if not moves:
+        turn.play_turn(state, number, mover, None)
+        return Turn(number, mover, None)
+    move = rng.choice(moves)
+    vote = _ballots(state, mover, rng) if move.needs_vote else None
+    decision = turn.play_move(state, move, vote)
+    outcome = None if vote is None else Outcome(decision.accepted, decision.vote.tally.yes, decision.vote.tally.no)
+    squares = move.squares
+    return Turn(number, mover, Placement(move.tile, squares[0], squares[-1] if len(squares) > 1 else None,
+                                         move.corner if move.needs_corner else None, vote, outcome))
 
 
 def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng: random.Random,
@@ -139,20 +120,16 @@ def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng:
         raise fail("H002", f"Variant must be \"base\" or \"expert\", not {variant!r}")
     hands = deal_hands(board, players, rng)
     goals = deal_goals(ruleset, players, variant, rng)
-    state = new_state(board, ruleset.options, players, hands, variant)
+    state = turn.new_game(board, ruleset.options, players, hands, variant)
     expert = variant == "expert"
     events: list[Turn | Choose] = []
-    chosen = not expert  # base games have no choice to make
-    if not chosen and _any_finished(state):
-        events.append(Choose())
-        chosen = True
-    number = 0
-    while not pl.game_over(state):
-        number += 1
-        events.append(_play_turn(state, number, rng))
-        if not chosen and _any_finished(state):
+    while True:
+        if state.due is not None:  # X2: the choice right after the event that finished the first track
+            turn.play_choose(state)
             events.append(Choose())
-            chosen = True
+        if game.game_over(state):
+            break
+        events.append(_play_turn(state, rng))
     # X2: each player keeps one of their two cards; base games reveal their one card
     kept = {p: tuple(rng.sample(goals[p], 2)) if expert else goals[p] for p in players}
     ranking = rank_players(board, state.covered, players, {p: kept[p][0] for p in players}, state.cards,

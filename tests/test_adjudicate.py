@@ -20,7 +20,7 @@ from drunter_notation.cli.adjudicate import adjudicate as adjudicate_command
 from drunter_notation.errors import DnError
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.parser import parse_file, parse_text
-from drunter_notation.replay import replay
+from drunter_notation.load import judge as judge_record
 
 ROOT = Path(__file__).resolve().parents[1]
 DISPUTES = ROOT / "replays" / "disputes"
@@ -190,7 +190,7 @@ def test_illegal_placement_lists_the_alternatives():
     rec = parse_file(OVERLAP)
     for alt in alts:
         text = OVERLAP.read_text(encoding="utf-8").replace("3. Anna S3 b1-d1", f"3. Anna {alt.split(' (')[0]}")
-        t = replay(parse_text(text), str(OVERLAP))
+        t = judge_record(parse_text(text), str(OVERLAP))
         assert t.valid, (alt, [d.message for d in t.errors])
     assert rec.turns[2].placement is not None
 
@@ -384,7 +384,7 @@ def test_verdict_legality_is_validates():
                 assert isinstance(v, Verdict)
                 idx = next(i for i, e in enumerate(rec.events) if getattr(e, "number", None) == n)
                 cut = type(rec)(rec.tags, rec.setup, rec.events[:idx + 1])
-                t = replay(cut, str(path), rules=v.ruleset)
+                t = judge_record(cut, str(path), rules=v.ruleset)
                 if v.legal is None:
                     assert t.errors and t.errors[0].turn != n
                 else:

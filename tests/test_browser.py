@@ -12,7 +12,7 @@ import pytest
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.parser import parse_text
-from drunter_notation.replay import replay
+from drunter_notation.load import judge
 from drunter_notation.report import render_report
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.simulate import simulate_game
@@ -44,7 +44,7 @@ def page_file(tmp_path_factory) -> Path:
                            random.Random(11))
     text = format_record(record)
     path = tmp_path_factory.mktemp("report") / "game.html"
-    path.write_text(render_report(replay(parse_text(text), keep_states=True), text), encoding="utf-8")
+    path.write_text(render_report(judge(parse_text(text), keep_states=True), text), encoding="utf-8")
     return path
 
 

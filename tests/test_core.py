@@ -14,17 +14,20 @@ import pytest
 
 from drunter_notation.rules.board import Board
 from drunter_notation.notation.model import Ballot, Card, Tile, Vote, parse_square, square_name
-from drunter_notation.rules.placement import (Move, apply_move, check_placement, game_over,
-                                        has_legal_move, legal_moves, reachable_anchors, track_finished)
-from drunter_notation.rules.options import Options
+from drunter_notation.explain.findings import arithmetic, card_lines, sentence
+from drunter_notation.explain.scoring import tie_break
+from drunter_notation.rules.game import game_over, must_place, track_finished
+from drunter_notation.rules.geometry import ways
+from drunter_notation.rules.placement import Move, apply_move, check_placement, legal_moves
+from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
 from drunter_notation.rules.scoring import goal_score, rank_players, uncovered_buildings, votes_left
 from drunter_notation.rules.state import Violation, box_tiles, check_deal, deal_for, new_state
-from drunter_notation.rules.votes import (Tally, check_ballots, needs_vote, spend_cards, tally, vote_outcome)
+from drunter_notation.rules.votes import Tally, check_ballots, spend_cards, tally, vote_outcome
 
 N, E, S, W = (0, 1), (1, 0), (0, -1), (-1, 0)
 FOUR = ("Anna", "Ben", "Cleo", "Dora")
-WEBLEY = dataclasses.replace(Options(), vote_outcome="yes-over-no-unless-all-abstain", ballot_order="any",
-                             expert_voting=False, trap_counts_edge=False)
+WEBLEY = dataclasses.replace(Options(), vote_outcome=VoteOutcome.YES_OVER_NO_UNLESS_ALL_ABSTAIN,
+                             ballot_order=BallotOrder.ANY, expert_voting=False, trap_counts_edge=False)
 
 
 def sq(name: str):
@@ -108,13 +111,14 @@ def test_check_deal_reports_wrong_lengths_and_a_wrong_box():
             "Ben": Counter({Tile("W", 3): 1, Tile("W", 2): 1, Tile("S", 2): 1, Tile("W", 1): 1, Tile("S", 1): 1})}
     assert check_deal(board, good) == []
     bad = {"Anna": good["Anna"] + Counter({Tile("W", 3): 1}), "Ben": good["Ben"]}
-    assert check_deal(board, bad) == [
+    assert [(v.code, p, sentence(v)) for p, v in check_deal(board, bad)] == [
         ("D002", "Anna", "Anna holds 2 triples; with 2 players each is dealt 1 triple"),
         ("D003", None, "the hands together hold 3 W3 (wall triples); the box has 2"),
     ]
     swapped = {"Anna": good["Anna"] - Counter({Tile("S", 1): 1}) + Counter({Tile("R", 1): 1}), "Ben": good["Ben"]}
-    assert [(c, p) for c, p, _ in check_deal(board, swapped)] == [("D003", None), ("D003", None)]
-    assert "hold 1 S1" in check_deal(board, swapped)[0][2] and "hold 1 R1" in check_deal(board, swapped)[1][2]
+    found = check_deal(board, swapped)
+    assert [(v.code, p) for p, v in found] == [("D003", None), ("D003", None)]
+    assert "hold 1 S1" in sentence(found[0][1]) and "hold 1 R1" in sentence(found[1][1])
 
 
 # ---------------------------------------------------------------- placement (A1–A7)
@@ -126,7 +130,7 @@ def test_legal_moves_at_the_start_from_each_corner():
     #                              . . . . .
     #                              S . . . W
     st = start()
-    assert reachable_anchors(st, sq("a1")) == [(sq("a2"), N, 0), (sq("b1"), E, 0)]
+    assert [w for w in ways(st, sq("a1")) if st.board.on_board(w[0])] == [(sq("a2"), N, 0), (sq("b1"), E, 0)]
     by_track = {}
     for m in legal_moves(st):
         by_track.setdefault(square_name(m.corner), set()).add(spelled(m))
@@ -149,7 +153,7 @@ def test_shape_and_board_edge():
     violation(judge(st, "S1 b1-c1"), "A002", "A3")  # a single given two squares
     violation(judge(st, "S2 b1"), "A002", "A3")  # a double given one square
     v = violation(judge(st, "W3 d1-f1"), "A003", "A3")
-    assert "off the board at f1" in v.message and v.square == sq("f1")
+    assert "off the board at f1" in sentence(v) and v.facts["square"] == sq("f1")
     assert isinstance(judge(st, "S1 b1-b1"), Move)  # a single may name its square twice
 
 
@@ -157,16 +161,16 @@ def test_reversed_or_sideways_tile_is_a002_a_wrong_place_a001():
     # S s = G W    row 1 of 5 x 5 after S3 b1-d1: the street gang on d1
     st = start()
     v = violation(judge(st, "S3 d1-b1"), "A002", "A3")
-    assert v.message == "S3 d1-b1 is reversed: its anchor square must touch the gang on a1; write S3 b1-d1"
+    assert sentence(v) == "S3 d1-b1 is reversed: its anchor square must touch the gang on a1; write S3 b1-d1"
     play(st, "S3 b1-d1")
     v = violation(judge(st, "S2 d2-c2"), "A002", "A3")  # laid at the gang, but running west
-    assert "runs west from d2" in v.message and "runs north" in v.message
+    assert "runs west from d2" in sentence(v) and "runs north" in sentence(v)
     v = violation(judge(st, "S2 b2-b3"), "A001", "A2")
-    assert "no street gang reaches b2" in v.message and "stands on d1" in v.message
+    assert "no street gang reaches b2" in sentence(v) and "stands on d1" in sentence(v)
     v = violation(judge(st, "W1 d2"), "A001", "A1")  # next to the street gang, but a wall tile
-    assert "street gang on d1" in v.message
+    assert "street gang on d1" in sentence(v)
     move = judge(st, "S2 d2-d3")
-    assert move == Move(Tile("S", 2), (sq("d2"), sq("d3")), sq("a1"), N, (), 0)
+    assert move == Move(Tile("S", 2), (sq("d2"), sq("d3")), sq("a1"), N, (), 0, sq("d1"))
 
 
 def test_overlap_names_the_tile_and_its_turn():
@@ -175,15 +179,15 @@ def test_overlap_names_the_tile_and_its_turn():
     st = start()
     play(st, "S3 b1-d1")
     v = violation(judge(st, "W2 d1-c1"), "A004", "A3")
-    assert v.message == "W2 d1-c1 overlaps the street tile laid on turn 1 at d1"
-    assert (v.other_turn, v.square) == (1, sq("d1"))
+    assert sentence(v) == "W2 d1-c1 overlaps the street tile laid on turn 1 at d1"
+    assert (v.facts["laid"].turn, v.facts["square"]) == (1, sq("d1"))
 
 
 def test_a_corner_is_never_covered():
     st = start()
     play(st, "S3 b1-d1")
     v = violation(judge(st, "S1 e1"), "A005", "A7")
-    assert "corner e1" in v.message
+    assert "corner e1" in sentence(v)
 
 
 def test_two_wall_gangs_at_one_square_need_the_corner():
@@ -195,16 +199,18 @@ def test_two_wall_gangs_at_one_square_need_the_corner():
     st = start()
     play(st, "W3 b5-d5", "W3 e2-e4")
     v = violation(judge(st, "W1 d4"), "A006", "A2")
-    assert "the wall from e1" in v.message and "the wall from a5" in v.message
-    assert "write @e1 or @a5" in v.message
-    assert judge(st, "W1 d4", "a5") == Move(Tile("W", 1), (sq("d4"),), sq("a5"), S, (), 0)
-    assert judge(st, "W1 d4", "e1") == Move(Tile("W", 1), (sq("d4"),), sq("e1"), W, (), 0)
-    assert {m.corner for m in legal_moves(st, tiles=[Tile("W", 1)]) if m.squares == (sq("d4"),)} == {sq("a5"), sq("e1")}
-    assert "not a corner" in violation(judge(st, "W1 d4", "b2"), "A006", "A2").message
-    assert "starts the street" in violation(judge(st, "W1 d4", "a1"), "A006", "A2").message
+    assert "the wall from e1" in sentence(v) and "the wall from a5" in sentence(v)
+    assert "write @e1 or @a5" in sentence(v)
+    assert judge(st, "W1 d4", "a5") == Move(Tile("W", 1), (sq("d4"),), sq("a5"), S, (), 0, sq("d5"), True)
+    assert judge(st, "W1 d4", "e1") == Move(Tile("W", 1), (sq("d4"),), sq("e1"), W, (), 0, sq("e4"), True)
+    twins = [m for m in legal_moves(st, tiles=[Tile("W", 1)]) if m.squares == (sq("d4"),)]
+    assert {m.corner for m in twins} == {sq("a5"), sq("e1")} and all(m.needs_corner for m in twins)
+    assert sorted(map(str, twins)) == ["W1 d4 @a5", "W1 d4 @e1"]
+    assert "not a corner" in sentence(violation(judge(st, "W1 d4", "b2"), "A006", "A2"))
+    assert "starts the street" in sentence(violation(judge(st, "W1 d4", "a1"), "A006", "A2"))
     # @corner naming the other wall, which does not reach the square
     v = violation(judge(st, "W2 d4-d3", "e1"), "A001", "A2")
-    assert v.message == "the wall from e1 cannot take W2 d4-d3; the wall from a5 can: write @a5"
+    assert sentence(v) == "W2 d4-d3: the wall from e1 cannot take W2 d4-d3; the wall from a5 can: write @a5"
 
 
 def bridge_position(options=None):
@@ -224,9 +230,8 @@ def bridge_position(options=None):
 
 def test_a_track_passes_under_a_bridge():
     st = bridge_position()
-    assert (sq("c2"), S, 0) in reachable_anchors(st, sq("f6"))
-    assert (sq("c1"), S, 1) in reachable_anchors(st, sq("f6"))
-    assert judge(st, "R1 c1") == Move(Tile("R", 1), (sq("c1"),), sq("f6"), S, (), 1)
+    assert (sq("c1"), S, 1) in ways(st, st.gangs[sq("f6")])
+    assert judge(st, "R1 c1") == Move(Tile("R", 1), (sq("c1"),), sq("f6"), S, (), 1, sq("c3"))
     violation(judge(st, "R1 c2"), "A004", "A3")  # the bridge field itself is covered
 
 
@@ -240,13 +245,13 @@ def test_a_run_of_two_bridges_depends_on_the_ruleset():
     moves = ("S1 a2", "S3 b2-d2", "W3 a5-a3", "W3 b3-d3", "W3 e1-c1")
     st = start(make_board(6, 6))
     play(st, *moves)
-    assert [a for a in reachable_anchors(st, sq("f1")) if a[1] == N] == [(sq("c2"), N, 0), (sq("c3"), N, 1)]
+    assert [w for w in ways(st, st.gangs[sq("f1")]) if w[1] == N] == [(sq("c3"), N, 1)]
     v = violation(judge(st, "W1 c4"), "A001", "A6")
-    assert "2 bridge fields in a row (c2 and c3)" in v.message
+    assert "2 bridge fields in a row (c2 and c3)" in sentence(v)
     runs = start(make_board(6, 6), dataclasses.replace(Options(), bridge_runs=True))
     play(runs, *moves)
-    assert (sq("c4"), N, 2) in reachable_anchors(runs, sq("f1"))
-    assert judge(runs, "W1 c4") == Move(Tile("W", 1), (sq("c4"),), sq("f1"), N, (), 2)
+    assert (sq("c4"), N, 2) in ways(runs, runs.gangs[sq("f1")])
+    assert judge(runs, "W1 c4") == Move(Tile("W", 1), (sq("c4"),), sq("f1"), N, (), 2, sq("c1"))
     assert judge(runs, "W2 c4-c5").bridges_passed == 2
 
 
@@ -261,9 +266,8 @@ def test_a_gang_is_removed_when_another_track_closes_it_in():
     assert play(st, "W1 b2") == [sq("a1")]
     assert st.gangs[sq("a1")] is None and st.removed_on == {sq("a1"): 4}
     assert st.gangs[sq("e1")] == sq("c1") and st.gangs[sq("a5")] == sq("b2")
-    assert reachable_anchors(st, sq("a1")) == []
-    assert "no street track is live" in violation(judge(st, "S1 c2"), "A001", "A2").message
-    assert "finished: its gang was removed on turn 4" in violation(judge(st, "S1 c2", "a1"), "A006", "A2").message
+    assert "no street track is live" in sentence(violation(judge(st, "S1 c2"), "A001", "A2"))
+    assert "finished: its gang was removed on turn 4" in sentence(violation(judge(st, "S1 c2", "a1"), "A006", "A2"))
     assert [c for c in st.gangs if track_finished(st, c)] == [sq("a1")]
 
 
@@ -303,15 +307,15 @@ def test_legezwang_and_the_end_of_the_game_with_toilets():
     hands = {"Anna": Counter({Tile("S", 1): 1}), "Ben": Counter({Tile("R", 1): 1})}
     st = start(board, hands=hands)
     assert legal_moves(st, "Anna")[0].toilets == (sq("a2"),)
-    assert has_legal_move(st, "Anna")  # default: a toilet placement counts
+    assert must_place(st, "Anna")  # default: a toilet placement counts
     strict = dataclasses.replace(Options(), toilet_counts_for_legezwang=False)
     st = start(board, strict, hands=hands)
-    assert not has_legal_move(st, "Anna") and has_legal_move(st, "Anna", for_legezwang=False)
-    assert has_legal_move(st, "Ben") and not game_over(st)
+    assert not must_place(st, "Anna") and legal_moves(st, "Anna")
+    assert must_place(st, "Ben") and not game_over(st)
     assert track_finished(st, sq("a1")) and not track_finished(st, sq("c3"))
     # no vote on toilets in this expert game: a toilet is a plain square again
     expert = start(board, dataclasses.replace(strict, expert_voting=False), hands=hands, variant="expert")
-    assert has_legal_move(expert, "Anna")
+    assert must_place(expert, "Anna")
     st.seat = 1
     play(st, "R1 c2")  # Ben's only tile: the river gang moves to c2
     assert game_over(st) and not game_over(start(board, hands=hands))
@@ -328,21 +332,21 @@ def test_tally_the_example_of_the_rules():
                  ballot("Dora", "JEIN=no")))
     t = tally(vote)
     assert (t.yes, t.no) == (5, 7)
-    assert t.arithmetic == "yes 2+3 = 5, no 2+3+2 = 7"
-    assert t.lines == ("Anna: JAA = 2 yes", "Anna: JAAA = 3 yes", "Ben: NEE = 2 no", "Cleo: NEEE = 3 no",
+    assert arithmetic(t) == "yes 2+3 = 5, no 2+3+2 = 7"
+    assert card_lines(t) == ("Anna: JAA = 2 yes", "Anna: JAAA = 3 yes", "Ben: NEE = 2 no", "Cleo: NEEE = 3 no",
                        "Dora: JEIN=no = 2 no")
 
 
 def test_tally_with_abstention_and_a_bare_joker():
     t = tally(Vote((ballot("Anna", "JEIN=yes", "?"), ballot("Ben", "JEIN"))))
-    assert (t.yes, t.no, t.arithmetic) == (2, 0, "yes 2, no 0")
-    assert t.lines == ("Anna: JEIN=yes = 2 yes", "Anna: ? = 0", "Ben: JEIN = 0 (not declared)")
+    assert (t.yes, t.no, arithmetic(t)) == (2, 0, "yes 2, no 0")
+    assert card_lines(t) == ("Anna: JEIN=yes = 2 yes", "Anna: ? = 0", "Ben: JEIN = 0 (not declared)")
 
 
 def test_vote_outcome_under_both_rules():
     webley = WEBLEY
     for yes, no, hig, web in ((1, 1, True, False), (0, 0, True, True), (2, 1, True, True), (1, 2, False, False)):
-        t = Tally(yes, no, (), "")
+        t = Tally(yes, no, ())
         assert vote_outcome(t, Options()) is hig, (yes, no)
         assert vote_outcome(t, webley) is web, (yes, no)
 
@@ -351,10 +355,10 @@ def test_needs_vote_follows_the_variant():
     board = make_board(toilets=("b1",))
     move = judge(start(board), "S1 b1")
     assert move.toilets == (sq("b1"),)
-    assert needs_vote(start(board), move)
-    assert needs_vote(start(board, variant="expert"), move)  # hig-1991: the variant still votes
-    assert not needs_vote(start(board, WEBLEY, variant="expert"), move)
-    assert not needs_vote(start(board), judge(start(board), "S1 a2"))
+    assert move.needs_vote
+    assert judge(start(board, variant="expert"), "S1 b1").needs_vote  # hig-1991: the variant still votes
+    assert not judge(start(board, WEBLEY, variant="expert"), "S1 b1").needs_vote
+    assert not judge(start(board), "S1 a2").needs_vote
 
 
 def test_ballots_in_voting_order():
@@ -363,28 +367,28 @@ def test_ballots_in_voting_order():
     assert check_ballots(st, "Cleo", in_order) is None
     seat_order = Vote(tuple(ballot(p, "?") for p in FOUR))
     v = violation(check_ballots(st, "Cleo", seat_order), "B002", "B2")
-    assert "the voting order is Cleo, Dora, Anna, Ben" in v.message
+    assert "the voting order is Cleo, Dora, Anna, Ben" in sentence(v)
     anyhow = start(options=WEBLEY, players=FOUR)
     assert check_ballots(anyhow, "Cleo", seat_order) is None
     for bad, words in ((seat_order.ballots[:3], "Dora does not vote"),
                        (seat_order.ballots + (ballot("Ben", "JA"),), "Ben votes twice"),
                        (seat_order.ballots + (ballot("Eve", "JA"),), "Eve votes but is not a player"),
                        (seat_order.ballots[:3] + (Ballot("Dora", ()),), "Dora's ballot is empty")):
-        assert words in violation(check_ballots(anyhow, "Cleo", Vote(bad)), "B002", "B2").message
+        assert words in sentence(violation(check_ballots(anyhow, "Cleo", Vote(bad)), "B002", "B2"))
 
 
 def test_jokers_must_be_declared_and_spent_cards_are_gone():
     st = start()
     v = violation(check_ballots(st, "Anna", Vote((ballot("Anna", "JEIN"), ballot("Ben", "NE")))), "B004", "B4")
-    assert "Anna's JEIN is not declared" in v.message
+    assert "Anna's JEIN is not declared" in sentence(v)
     # B002 is checked before B004
     violation(check_ballots(st, "Anna", Vote((ballot("Ben", "NE"), ballot("Anna", "JEIN")))), "B002", "B2")
     spend_cards(st, Vote((ballot("Anna", "JAA", "?"), ballot("Ben", "NE"))), 3)
     assert "JAA" not in st.cards["Anna"] and st.cards["Anna"]["?"] == 1 and st.spent_on[("Anna", "JAA")] == 3
     v = violation(check_ballots(st, "Anna", Vote((ballot("Anna", "JAA"), ballot("Ben", "?")))), "B003", "B7")
-    assert v.message == "Anna no longer holds JAA: it was spent in the vote on turn 3" and v.other_turn == 3
+    assert sentence(v) == "Anna no longer holds JAA: it was spent in the vote on turn 3" and v.facts["turn"] == 3
     v = violation(check_ballots(st, "Anna", Vote((ballot("Anna", "JA", "JA"), ballot("Ben", "?")))), "B003", "B7")
-    assert "Anna lays JA twice in one ballot" in v.message
+    assert "Anna lays JA twice in one ballot" in sentence(v)
     assert check_ballots(st, "Anna", Vote((ballot("Anna", "?"), ballot("Ben", "?")))) is None  # ? returns
 
 
@@ -429,12 +433,12 @@ def test_base_game_tie_broken_by_votes_left_or_shared():
     assert ranking.winners == ("Ben",)
     assert [(s.player, s.score, s.votes_left, s.rank) for s in ranking.standings] == [
         ("Ben", 5, 3, 1), ("Anna", 5, 1, 2), ("Cleo", 4, 3, 3)]
-    assert ranking.explanation == "Ben wins with 5 points. Ben and Anna tie on 5 points; votes left: Ben 3, Anna 1."
+    assert tie_break(ranking) == "Ben wins with 5 points. Ben and Anna tie on 5 points; votes left: Ben 3, Anna 1."
     cards["Anna"] = Counter(["JAAA"])
     ranking = rank_players(board, {}, players, {"Anna": "museum", "Ben": "tavern", "Cleo": "school"}, cards)
     assert ranking.winners == ("Anna", "Ben") and [s.rank for s in ranking.standings] == [1, 1, 3]
-    assert ranking.explanation.startswith("Anna and Ben share the win with 5 points.")
-    assert ranking.explanation.endswith("Anna and Ben still tie and share the win.")
+    assert tie_break(ranking).startswith("Anna and Ben share the win with 5 points.")
+    assert tie_break(ranking).endswith("Anna and Ben still tie and share the win.")
 
 
 def test_expert_tie_broken_by_the_second_card_then_votes():
@@ -448,13 +452,13 @@ def test_expert_tie_broken_by_the_second_card_then_votes():
     assert ranking.winners == ("Ben",)
     assert [(s.player, s.score, s.second, s.rank) for s in ranking.standings] == [
         ("Ben", 5, 4, 1), ("Anna", 5, 3, 2), ("Cleo", 3, 2, 3)]
-    assert ranking.explanation == ("Ben wins with 5 points. "
+    assert tie_break(ranking) == ("Ben wins with 5 points. "
                                    "Ben and Anna tie on 5 points; second card: Ben 4, Anna 3.")
     other["Ben"] = "church"  # now Anna and Ben tie on the second card too: votes left decide
     cards["Ben"] = Counter(["JA"])
     ranking = rank_players(board, {}, players, chosen, cards, other)
     assert [s.player for s in ranking.standings] == ["Anna", "Ben", "Cleo"]
-    assert "second card: Anna 3, Ben 3; votes left: Anna 14, Ben 1." in ranking.explanation
+    assert "second card: Anna 3, Ben 3; votes left: Anna 14, Ben 1." in tie_break(ranking)
 
 
 def test_rank_players_rejects_unknown_goals():

@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from drunter_notation.rules import game
 from drunter_notation.rules import placement as pl
 from drunter_notation.rules import votes
 from drunter_notation.rules.board import Board
@@ -32,7 +33,7 @@ from drunter_notation.cli.validate import validate
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, Card, Choose, Goals, Hand, Placement, Record, Turn
 from drunter_notation.notation.parser import parse_text
-from drunter_notation.replay import replay
+from drunter_notation.load import judge as judge_record
 from drunter_notation.rules.options import Options, Ruleset
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.simulate import PLAYER_NAMES, simulate_game
@@ -216,7 +217,7 @@ def test_simulated_games_are_legal_and_keep_the_invariants(p):
     text = format_record(record)
     assert parse_text(text) == record  # format -> parse round trip
     assert format_record(parse_text(text)) == text
-    t = replay(record, keep_states=True)
+    t = judge_record(record, keep_states=True)
     assert t.diagnostics == [], [d.format("sim") for d in t.diagnostics]
     model = Model(board, ruleset.options, record.players)
     turns = [s for s in t.steps if isinstance(s.event, Turn)]
@@ -271,7 +272,7 @@ def judge(record: Record, board: Board, ruleset: Ruleset) -> str | None:
     state = new_state(board, ruleset.options, players, hands, "expert" if expert else "base")
 
     def finished():
-        return expert and any(pl.track_finished(state, c) for c in state.gangs)
+        return expert and any(game.track_finished(state, c) for c in state.gangs)
 
     due, chosen, number = finished(), False, 0
     for ev in record.events:
@@ -285,11 +286,11 @@ def judge(record: Record, board: Board, ruleset: Ruleset) -> str | None:
         number += 1
         if ev.number != number or ev.player != state.to_move:
             return "turn number or player"
-        if pl.game_over(state):
+        if game.game_over(state):
             return "turn after the end"
         p = ev.placement
         if p is None:
-            if pl.has_legal_move(state, ev.player):
+            if game.must_place(state, ev.player):
                 return "pass under Legezwang"
         else:
             squares = line(p)
@@ -298,7 +299,7 @@ def judge(record: Record, board: Board, ruleset: Ruleset) -> str | None:
             if len(fits) != 1:
                 return f"{len(fits)} legal placements match"
             move, stands = fits[0], True
-            if (p.vote is not None) != votes.needs_vote(state, move) or (p.outcome and not p.vote):
+            if (p.vote is not None) != move.needs_vote or (p.outcome and not p.vote):
                 return "vote held or missing wrongly"
             if p.vote is not None:
                 voters = [b.player for b in p.vote.ballots]
@@ -321,7 +322,7 @@ def judge(record: Record, board: Board, ruleset: Ruleset) -> str | None:
         due = due or finished()
     if record.reveal is None:
         return None
-    if not pl.game_over(state) or (due and not chosen):
+    if not game.game_over(state) or (due and not chosen):
         return "not over, or choose missing"
     entries = {e.player: e for e in record.reveal.entries}
     cards = [c for e in record.reveal.entries for c in (e.chosen, e.other) if c is not None]
@@ -476,7 +477,7 @@ def test_a_mutation_is_flagged_or_genuinely_legal(kind, p, data):
     mutated = MUTATIONS[kind](game.record, data.draw)
     assume(mutated is not None and mutated != game.record)
     mutated = parse_text(format_record(mutated))  # a record that can really be written down
-    t = replay(mutated)
+    t = judge_record(mutated)
     why = judge(mutated, game.board, game.ruleset)
     if t.valid:  # accepted: the second judge must find it genuinely legal
         assert why is None and kind not in ALWAYS_ILLEGAL, f"accepted, but {why}:\n{format_record(mutated)}"
@@ -550,5 +551,5 @@ def test_a_board_file_is_named_relative_to_the_output_folder(tmp_path):
     assert result.exit_code == 0
     record = parse_text((out / "game-3-1.dn").read_text())
     assert (out / record.tag("Board").value).resolve() == TINY_PATH
-    assert replay(record, str(out / "game-3-1.dn")).diagnostics == []
+    assert judge_record(record, str(out / "game-3-1.dn")).diagnostics == []
 

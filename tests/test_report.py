@@ -15,7 +15,8 @@ from drunter_notation.cli.report import report
 from drunter_notation.errors import DnError
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.parser import parse_text
-from drunter_notation.replay import replay
+from drunter_notation.explain.findings import arithmetic, card_lines
+from drunter_notation.load import judge
 from drunter_notation.report import failed_entry, index_entry, render_error, render_index, render_report
 from drunter_notation.report.diagram import NO_DOT
 from drunter_notation.data.rulesets import load_ruleset
@@ -43,7 +44,7 @@ def game_text(players=("Anna", "Ben", "Cleo", "Dora"), seed=1) -> str:
 
 
 def report_of(text: str, path: str = "game.dn") -> str:
-    return render_report(replay(parse_text(text, path), path, keep_states=True), text)
+    return render_report(judge(parse_text(text, path), path, keep_states=True), text)
 
 
 def frames_of(html: str) -> list:
@@ -78,10 +79,10 @@ def test_report_has_a_frame_per_event_and_the_end(game):
 
 def test_report_shows_votes_scores_and_hides_cards(game):
     text, html = game
-    t = replay(parse_text(text), keep_states=True)
+    t = judge(parse_text(text), keep_states=True)
     vote = next(s for s in t.steps if s.tally is not None)
-    assert vote.tally.arithmetic in html
-    for line in vote.tally.lines:
+    assert arithmetic(vote.tally) in html
+    for line in card_lines(vote.tally):
         assert line in html
     assert t.tie_break in html
     revealed = re.search(r"^reveal .*$", text, re.M)[0]
@@ -162,9 +163,9 @@ def test_diagram_marks_votes_endings_and_the_violation(game):
 
 def test_index_has_a_row_per_game_and_a_heatmap():
     texts = [game_text(seed=s) for s in (3, 4)]
-    timelines = [replay(parse_text(t), keep_states=True) for t in texts]
+    timelines = [judge(parse_text(t), keep_states=True) for t in texts]
     entries = [index_entry(t, f"g{i}.html", f"g{i}.dn") for i, t in enumerate(timelines)]
-    entries.append(index_entry(replay(parse_text(INVALID), keep_states=True), "bad.html", "bad.dn"))
+    entries.append(index_entry(judge(parse_text(INVALID), keep_states=True), "bad.html", "bad.dn"))
     with pytest.raises(DnError) as e:
         parse_text("1. ?", "worse.dn")
     entries.append(failed_entry("worse.html", "worse.dn", e.value.diagnostic))

@@ -20,7 +20,8 @@ import pytest
 
 from drunter_notation.notation.model import Tile, parse_square, square_name
 from drunter_notation.notation.parser import parse_text
-from drunter_notation.replay import Timeline, replay
+from drunter_notation.load import judge
+from drunter_notation.replay import Timeline
 
 RULESETS = ("hig-1991", "webley-en", "deskovehry-cz")
 
@@ -50,7 +51,7 @@ def write_board(tmp_path: Path, name: str, width: int, height: int, *, toilets=(
 def play(tmp_path: Path, text: str, *, rules: str | None = None, keep_states: bool = False) -> Timeline:
     """Replay the record ``text`` as if it were the file ``tmp_path/x.dn``."""
     text = textwrap.dedent(text).lstrip("\n")
-    return replay(parse_text(text), path=str(tmp_path / "x.dn"), rules=rules, keep_states=keep_states)
+    return judge(parse_text(text), path=str(tmp_path / "x.dn"), rules=rules, keep_states=keep_states)
 
 
 def line_of(t: Timeline, number: int) -> int:

@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from drunter_notation.explain.adjudicate import ALTERNATIVES_SHOWN, Verdict, adjudicate as judge, agreement, all_ruleset_ids
+from drunter_notation.explain.adjudicate import adjudicate as judge, all_ruleset_ids, as_json, as_text
 from drunter_notation.errors import DnError
 from drunter_notation.notation.parser import parse_file
 
@@ -56,79 +56,3 @@ def adjudicate(file, turn, rules, all_rulesets, move_text, fmt):
 def _usage(message: str) -> None:
     click.echo(f"drunter adjudicate: error: {message}", err=True)
     sys.exit(2)
-
-
-def as_json(path: str, turn: int, move_text: str | None, verdicts: list[Verdict], all_rulesets: bool) -> dict:
-    """The verdicts as one JSON object (the same content as the text)."""
-    return {
-        "file": path,
-        "turn": turn,
-        "what_if": move_text is not None,
-        "move": verdicts[0].move if verdicts else None,
-        "verdicts": [v.as_json() for v in verdicts],
-        "agreement": agreement(verdicts) if all_rulesets or len(verdicts) > 1 else None,
-    }
-
-
-def as_text(path: str, turn: int, move_text: str | None, verdicts: list[Verdict], all_rulesets: bool) -> str:
-    out = []
-    kind = "what-if, not played" if move_text is not None else "as recorded"
-    out.append(f"{path}, turn {turn} ({kind})")
-    positions = {v.position for v in verdicts if v.position is not None}
-    shared = len(positions) == 1 and len({(v.player, v.hand) for v in verdicts if v.position}) == 1
-    if shared:
-        v = next(v for v in verdicts if v.position is not None)
-        out += ["", f"Position before turn {turn}" + (" (the same under every ruleset judged):"
-                                                      if len(verdicts) > 1 else ":"),
-                v.position.rstrip("\n"), "", f"On turn: {v.player}; hand: {v.hand}"]
-    elif len(positions) > 1:
-        out += ["", f"The position before turn {turn} differs between the rulesets (earlier turns ended"
-                    " differently under them); each verdict shows its own."]
-    out.append(f"Move ({kind}): {verdicts[0].move}")
-    for v in verdicts:
-        out += [""] + _block(v, turn, show_position=not shared)
-    if all_rulesets or len(verdicts) > 1:
-        out += ["", agreement(verdicts)]
-    return "\n".join(out) + "\n"
-
-
-def _block(v: Verdict, turn: int, show_position: bool) -> list[str]:
-    out = [f"{v.ruleset} ({v.ruleset_name}): {v.status}"]
-    if show_position and v.position is not None:
-        out += [f"  Position before turn {turn} under {v.ruleset}:"]
-        out += ["    " + line if line else "" for line in v.position.rstrip("\n").split("\n")]
-        out += [f"  On turn: {v.player}; hand: {v.hand}"]
-    if v.rules:
-        out.append("  Rules applied:")
-        for r in v.rules:
-            out.append(f"    {r.rule} {r.title} ({r.citation}): {r.how}")
-    if v.vote is not None:
-        c = v.vote
-        out.append("  Vote, card by card:")
-        out += [f"    {line}" for line in c.lines]
-        result = "accepted" if c.accepted else "rejected"
-        out.append(f"    {c.arithmetic} -> {c.yes}:{c.no}, {result} (vote_outcome = {c.option})")
-        if c.claim is not None:
-            same = c.claim.split()[0] == result
-            out.append(f"    the record claims: {c.claim}" + ("" if same else f" (but it is {result})"))
-    if v.forced is not None or (v.legal is not None and v.move.endswith(" pass")):
-        if v.forced is True:
-            out.append(f"  The pass was forced: {v.player} had no legal placement.")
-        elif v.forced is False:
-            n = len(v.alternatives or ())
-            out.append(f"  The pass was not forced: {v.player} had {n} legal placement{'s' if n != 1 else ''}.")
-        else:
-            out.append("  Whether the pass was forced cannot be checked: the hands are not recorded.")
-    if v.alternatives is not None and not (v.forced is True):
-        alts = v.alternatives
-        if not alts:
-            out.append(f"  Legal alternatives for {v.player}: none")
-        else:
-            tried = ", every tile type tried: hands not recorded" if v.hand == "not recorded" else ""
-            out.append(f"  Legal alternatives for {v.player} ({len(alts)}{tried}):")
-            out += [f"    {a}" for a in alts[:ALTERNATIVES_SHOWN]]
-            if len(alts) > ALTERNATIVES_SHOWN:
-                out.append(f"    ... and {len(alts) - ALTERNATIVES_SHOWN} more (--format json lists them all)")
-    for note in v.notes:
-        out.append(f"  Note: {note}")
-    return out

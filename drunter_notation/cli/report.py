@@ -15,7 +15,7 @@ import click
 
 from drunter_notation.errors import DnError
 from drunter_notation.notation.parser import parse_file
-from drunter_notation.replay import replay
+from drunter_notation.load import judge
 from drunter_notation.report import IndexEntry, failed_entry, index_entry, render_error, render_index, render_report
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.cli.common import record_paths, report_error, write_atomic
@@ -102,7 +102,7 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index):
             html, entry, note = render_error(path, e.diagnostic, _text(path)), failed_entry(
                 href, Path(path).name, e.diagnostic), f"{e.diagnostic.code}, not readable as DN"
         else:
-            t = replay(record, path, rules=rules, keep_states=True)
+            t = judge(record, path, rules=rules, keep_states=True)
             for d in t.errors:
                 click.echo(d.format(path), err=True)
             if t.errors:

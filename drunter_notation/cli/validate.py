@@ -10,7 +10,8 @@ import click
 
 from drunter_notation.errors import Diagnostic, DnError
 from drunter_notation.notation.parser import parse_file
-from drunter_notation.replay import Timeline, replay
+from drunter_notation.load import judge
+from drunter_notation.replay import Timeline
 from drunter_notation.cli.common import record_paths
 
 # Codes that mean "could not even be judged": exit status 2 (DN-SPEC §3).
@@ -80,7 +81,7 @@ def validate(files, fmt, rules, board, expect):
         except DnError as e:
             diags = [e.diagnostic]
         else:
-            t = replay(record, path, rules=rules, board=board)
+            t = judge(record, path, rules=rules, board=board)
             diags = t.diagnostics
         errors = [d for d in diags if d.severity == "error"]
         if expect:

@@ -27,7 +27,6 @@ BUILDING_ALIASES = {
 SPECIAL_GOALS = ("all-threes", "all-fours", "lowest-of-each", "one-each")
 GOALS = BUILDINGS + SPECIAL_GOALS
 CARD_NAMES = ("JA", "JAA", "JAAA", "NE", "NEE", "NEEE", "JEIN", "?")
-KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Players", "Board", "Rules", "Variant", "Result", "Annotator")
 
 
 def square_name(sq: Square) -> str:

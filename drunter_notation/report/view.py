@@ -15,6 +15,7 @@ from drunter_notation.errors import Diagnostic
 from drunter_notation.notation.formatter import format_item
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Record, Square, Turn, square_name
 from drunter_notation.rules.placement import DIRECTION_NAMES
+from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.replay import Step, Timeline
 from drunter_notation.rules.scoring import goal_score, votes_left
 from drunter_notation.rules.state import State
@@ -258,7 +259,7 @@ class _Builder:
             "" if o.yes is None else f" {o.yes}:{o.no}")
         rs = self.t.ruleset
         rule = f"{rs.options.vote_outcome.replace('-', ' ')} — {rs.cite('B5')}"
-        return VoteView(tally.lines, tally.arithmetic, tally.yes, tally.no, bool(step.accepted), claim, rule)
+        return VoteView(card_lines(tally), arithmetic(tally), tally.yes, tally.no, bool(step.accepted), claim, rule)
 
     def stopped(self, event, diag: Diagnostic, before: State):
         i = len(self.frames)

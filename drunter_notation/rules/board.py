@@ -33,6 +33,3 @@ class Board:
 
     def on_board(self, sq: Square) -> bool:
         return 0 <= sq[0] < self.width and 0 <= sq[1] < self.height
-
-    def is_corner(self, sq: Square) -> bool:
-        return sq in self.corners

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from itertools import groupby
 from typing import NamedTuple
 
 from drunter_notation.rules.board import Board
@@ -61,12 +60,12 @@ class Standing:
 
 
 class Ranking(NamedTuple):
-    """Standings best first (seat order among equals), the winners, and a sentence
-    or two saying who won and how every tie on points was broken."""
+    """Standings best first (seat order among equals) and the winners; ``expert``
+    tells which tie-break applied (X3: second card, then votes; E3: votes)."""
 
     standings: tuple[Standing, ...]
     winners: tuple[str, ...]
-    explanation: str
+    expert: bool
 
 
 def rank_players(board: Board, covered, players, chosen: dict[str, str], cards: dict[str, Counter],
@@ -86,7 +85,7 @@ def rank_players(board: Board, covered, players, chosen: dict[str, str], cards: 
         tied = bool(standings) and key(standings[-1]) == key(s)
         standings.append(replace(s, rank=standings[-1].rank if tied else i + 1))
     winners = tuple(s.player for s in standings if s.rank == 1)
-    return Ranking(tuple(standings), winners, _explain(standings, winners, other is not None))
+    return Ranking(tuple(standings), winners, other is not None)
 
 
 def _key_of(expert: bool):
@@ -94,36 +93,3 @@ def _key_of(expert: bool):
     if expert:
         return lambda s: (s.score, s.second, s.votes_left)
     return lambda s: (s.score, s.votes_left)
-
-
-def _explain(standings: list[Standing], winners: tuple[str, ...], expert: bool) -> str:
-    """``"Ben wins with 9 points. Anna and Ben tie on 9 points; votes left: Anna 5, Ben 7."``"""
-    top = _points(standings[0].score)
-    sentences = [f"{winners[0]} wins with {top}." if len(winners) == 1
-                 else f"{_and(winners)} share the win with {top}."]
-    criteria = ([("second card", lambda s: s.second)] if expert else []) + [("votes left", lambda s: s.votes_left)]
-    for score, group in groupby(standings, key=lambda s: s.score):
-        pending = [list(group)]
-        if len(pending[0]) < 2:
-            continue
-        text = f"{_and([s.player for s in pending[0]])} tie on {_points(score)}"
-        for label, value in criteria:
-            if not pending:
-                break
-            shown = [s for g in pending for s in g]
-            text += f"; {label}: " + ", ".join(f"{s.player} {value(s)}" for s in shown)
-            pending = [sub for g in pending for sub in (list(x) for _, x in groupby(g, key=value)) if len(sub) > 1]
-        for g in pending:
-            text += f"; {_and([s.player for s in g])} still tie and share " + (
-                "the win" if g[0].rank == 1 else f"place {g[0].rank}")
-        sentences.append(text + ".")
-    return " ".join(sentences)
-
-
-def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
-
-
-def _and(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -8,7 +8,7 @@ raises for bad input; rule breaches come back as :class:`Violation` values.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from drunter_notation.rules.board import Board
@@ -16,7 +16,6 @@ from drunter_notation.notation.model import CARD_NAMES, KIND_LETTER, Square, Til
 from drunter_notation.rules.options import Options
 
 LENGTHS = (3, 2, 1)  # the order of board.box entries: triples, doubles, singles
-LENGTH_WORDS = {3: ("triple", "triples"), 2: ("double", "doubles"), 1: ("single", "singles")}
 
 
 class LaidTile(NamedTuple):
@@ -47,21 +46,20 @@ class LaidTile(NamedTuple):
 
 @dataclass(frozen=True)
 class Violation:
-    """A rule breach found by the core: a DN-SPEC §3 ``code``, the rule ID it breaks
-    (docs/architecture.md) and a message in game terms. ``other_turn`` is the turn of
-    an earlier event the message refers to (the tile overlapped, the vote a card was
-    spent in); ``square`` the square at fault."""
+    """A rule breach found by the engine: the diagnostic ``code``, the rule ID it
+    breaks, ``why`` (which case of that code, a key of the sentences in
+    :mod:`drunter_notation.explain.findings`) and the ``facts`` those sentences are
+    made of (tiles, squares, names, turns). The engine never words a finding."""
 
     code: str
     rule: str
-    message: str
-    other_turn: int | None = None
-    square: Square | None = None
+    why: str
+    facts: dict = field(default_factory=dict)
 
 
 class State:
-    """The position. Mutable: :func:`placement.apply_move`, :func:`votes.spend_cards`
-    and the replay (``seat``) change it in place; :meth:`copy` snapshots it.
+    """The position. Mutable: :mod:`drunter_notation.rules.turn` changes it in place;
+    :meth:`copy` snapshots it.
 
     * ``tiles``: laid tiles in order; ``covered`` maps a square to its index there.
     * ``bridges``: bridge fields of laid triples (A6).
@@ -71,17 +69,22 @@ class State:
     * ``hands``: player -> tiles held, or None when the record has no hands.
     * ``cards``: player -> vote cards held (entries at 0 are deleted);
       ``spent_on``: (player, card) -> turn of the vote it was spent in.
-    * ``seat``: index into ``players`` of the player to move (advanced by the replay).
+    * ``seat``: index into ``players`` of the player to move; ``number``: the number
+      of the last turn played (0 before the first).
+    * ``due``: (corner, turn) once the first track is finished in an expert game and
+      the choice (X2) is not made yet (turn 0: finished from the start);
+      ``chosen``: the choice was made.
     """
 
     __slots__ = ("board", "options", "players", "variant", "tiles", "covered", "bridges", "gangs",
-                 "track_kind", "hands", "cards", "seat", "removed_on", "spent_on")
+                 "track_kind", "hands", "cards", "seat", "removed_on", "spent_on", "number", "due", "chosen")
 
     def __init__(self, board: Board, options: Options, players: tuple[str, ...], variant: str,
                  tiles: list[LaidTile], covered: dict[Square, int], bridges: set[Square],
                  gangs: dict[Square, Square | None], track_kind: dict[Square, str],
                  hands: dict[str, Counter] | None, cards: dict[str, Counter], seat: int,
-                 removed_on: dict[Square, int], spent_on: dict[tuple[str, str], int]):
+                 removed_on: dict[Square, int], spent_on: dict[tuple[str, str], int],
+                 number: int = 0, due: tuple[Square, int] | None = None, chosen: bool = False):
         self.board = board
         self.options = options
         self.players = players
@@ -96,6 +99,9 @@ class State:
         self.seat = seat
         self.removed_on = removed_on
         self.spent_on = spent_on
+        self.number = number
+        self.due = due
+        self.chosen = chosen
 
     def copy(self) -> State:
         """An independent snapshot: shallow copies of every mutable container
@@ -104,7 +110,7 @@ class State:
         return State(self.board, self.options, self.players, self.variant, self.tiles.copy(),
                      self.covered.copy(), self.bridges.copy(), self.gangs.copy(), self.track_kind,
                      hands, {p: _copy_counter(c) for p, c in self.cards.items()}, self.seat,
-                     self.removed_on.copy(), self.spent_on.copy())
+                     self.removed_on.copy(), self.spent_on.copy(), self.number, self.due, self.chosen)
 
     @property
     def to_move(self) -> str:
@@ -168,16 +174,16 @@ def deal_for(board: Board, n_players: int) -> dict[int, int] | None:
     return {length: n // n_players for length, n in totals.items()}
 
 
-def check_deal(board: Board, hands: dict[str, Counter]) -> list[tuple[str, str | None, str]]:
-    """Problems with the recorded hands, as (code, player or None, message):
-    D002 per player whose counts per length differ from :func:`deal_for` (or once,
-    player None, when the box cannot be dealt evenly); D003 per tile type of which
-    the hands together hold more or fewer than the box."""
-    problems: list[tuple[str, str | None, str]] = []
+def check_deal(board: Board, hands: dict[str, Counter]) -> list[tuple[str | None, Violation]]:
+    """S1: problems with the recorded hands, each with the player it concerns (None
+    for the hands as a whole): D002 per player whose counts per length differ from
+    :func:`deal_for` (or once when the box cannot be dealt evenly); D003 per tile type
+    of which the hands together hold more or fewer than the box."""
+    problems: list[tuple[str | None, Violation]] = []
     n = len(hands)
     deal = deal_for(board, n)
     if deal is None:
-        problems.append(("D002", None, f"this board's box cannot be dealt evenly to {n} players"))
+        problems.append((None, Violation("D002", "S1", "uneven-box", {"players": n})))
     else:
         for player, hand in hands.items():
             held = Counter()
@@ -185,21 +191,15 @@ def check_deal(board: Board, hands: dict[str, Counter]) -> list[tuple[str, str |
                 held[tile.length] += k
             wrong = [length for length in LENGTHS if held[length] != deal[length]]
             if wrong:
-                problems.append(("D002", player, f"{player} holds {_count_words(held, wrong)}; "
-                                 f"with {n} players each is dealt {_count_words(deal, wrong)}"))
+                problems.append((player, Violation("D002", "S1", "wrong-deal", {
+                    "player": player, "players": n, "held": {k: held[k] for k in wrong},
+                    "deal": {k: deal[k] for k in wrong}})))
     box = box_tiles(board)
     total = Counter()
     for hand in hands.values():
         total.update(hand)
     for tile in sorted(box.keys() | total.keys(), key=Tile.order):
         if total[tile] != box[tile]:
-            what = f"{tile.kind_name} {LENGTH_WORDS[tile.length][1]}"
-            problems.append(("D003", None, f"the hands together hold {total[tile]} {tile} ({what}); "
-                             f"the box has {box[tile]}"))
+            problems.append((None, Violation("D003", "S1", "box-mismatch",
+                                             {"tile": tile, "held": total[tile], "box": box[tile]})))
     return problems
-
-
-def _count_words(counts, lengths) -> str:
-    """``{3: 4, 2: 5}`` -> ``"4 triples and 5 doubles"``."""
-    words = [f"{counts[length]} {LENGTH_WORDS[length][counts[length] != 1]}" for length in lengths]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -1,4 +1,4 @@
-"""Rule B: voting on a placement that covers a toilet (DN-SPEC §1).
+"""Rule B: voting on a placement that covers a toilet.
 
 Card values (B3, B4), the tally, the outcome under a ruleset (B5), the ballot
 checks (B2, B4, B7) and spending the cards played (B7).
@@ -6,10 +6,10 @@ checks (B2, B4, B7) and spending the cards played (B7).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from drunter_notation.notation.model import Vote
-from drunter_notation.rules.placement import Move
-from drunter_notation.rules.options import Options
+from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
 from drunter_notation.rules.state import State, Violation, take
 
 # B3/B4: card -> (side, votes). "declared": the JEIN joker counts 2 for the side its
@@ -21,67 +21,53 @@ CARD_VALUES: dict[str, tuple[str, int]] = {
 }
 
 
+class Counted(NamedTuple):
+    """One card as counted: ``side`` is "yes", "no", "abstain" or None (a bare JEIN)."""
+
+    player: str
+    card: str
+    side: str | None
+    value: int
+
+
 @dataclass(frozen=True)
 class Tally:
-    """The count of one vote: ``lines`` one per card played (``"Dora: JAA = 2 yes"``),
-    ``arithmetic`` the sums (``"yes 2+3 = 5, no 2+3+2 = 7"``)."""
+    """The count of one vote, card by card in ballot order."""
 
     yes: int
     no: int
-    lines: tuple[str, ...]
-    arithmetic: str
+    cards: tuple[Counted, ...]
 
 
 def tally(vote: Vote) -> Tally:
     """Count ``vote``: yes/no cards by value, a declared JEIN 2 for its side, ``?`` 0.
     A bare JEIN counts 0 here (the replay reports it as B004 first)."""
-    yes_terms: list[int] = []
-    no_terms: list[int] = []
-    lines = []
+    yes = no = 0
+    cards = []
     for ballot in vote.ballots:
         for card in ballot.cards:
             side, value = CARD_VALUES[card.name]
             if side == "declared":
                 side = card.declared  # None for a bare JEIN (B004)
             if side == "yes":
-                yes_terms.append(value)
-                said = f"{value} yes"
+                yes += value
             elif side == "no":
-                no_terms.append(value)
-                said = f"{value} no"
+                no += value
             else:
-                said = "0" if side == "abstain" else "0 (not declared)"
-            lines.append(f"{ballot.player}: {card} = {said}")
-    return Tally(sum(yes_terms), sum(no_terms), tuple(lines),
-                 f"yes {_sum(yes_terms)}, no {_sum(no_terms)}")
-
-
-def _sum(terms: list[int]) -> str:
-    """``[2, 3]`` -> ``"2+3 = 5"``; one term or none is written bare."""
-    if len(terms) < 2:
-        return str(sum(terms))
-    return "+".join(map(str, terms)) + f" = {sum(terms)}"
+                value = 0
+            cards.append(Counted(ballot.player, str(card), side, value))
+    return Tally(yes, no, tuple(cards))
 
 
 def vote_outcome(t: Tally, options: Options) -> bool:
-    """B5: True when the placement stands. ``"yes-at-least-no"``: yes >= no (ties
-    stand, HiG 1991); ``"yes-over-no-unless-all-abstain"``: yes > no, or no votes at
-    all (Webley). Raises ValueError for any other ``options.vote_outcome`` (the
-    ruleset loader admits only these)."""
-    if options.vote_outcome == "yes-at-least-no":
+    """B5: True when the placement stands, by ``options.vote_outcome``."""
+    if options.vote_outcome is VoteOutcome.YES_AT_LEAST_NO:
         return t.yes >= t.no
-    if options.vote_outcome == "yes-over-no-unless-all-abstain":
-        return t.yes > t.no or t.yes == t.no == 0
-    raise ValueError(f"unknown vote_outcome {options.vote_outcome!r}")
-
-
-def needs_vote(state: State, move: Move) -> bool:
-    """B1/X5: the placement covers a toilet and this game votes on toilets."""
-    return bool(move.toilets) and state.toilet_votes
+    return t.yes > t.no or t.yes == t.no == 0
 
 
 def voting_order(state: State, placer: str) -> tuple[str, ...]:
-    """B2 under ``"placer-first-clockwise"``: the placer, then the others in seat order."""
+    """B2: the placer, then the others clockwise (seat order)."""
     i = state.players.index(placer)
     return state.players[i:] + state.players[:i]
 
@@ -89,40 +75,32 @@ def voting_order(state: State, placer: str) -> tuple[str, ...]:
 def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
     """The first problem with the ballots, in this order: B002 a ballot from a
     non-player, a player voting twice or not at all, an empty ballot, or (under
-    ``"placer-first-clockwise"``) ballots out of voting order; B004 a JEIN not
-    declared; B003 a card the player no longer holds (spent in an earlier vote:
-    ``other_turn`` is that vote's turn) or lays more often than held (twice in one
-    ballot; a set holds one of each card, S2). None when the ballots are in order. Raises ValueError for an unknown
-    ``options.ballot_order``."""
+    ``placer-first-clockwise``) ballots out of voting order; B004 a JEIN not
+    declared; B003 a card the player no longer holds (spent in an earlier vote) or
+    lays more often than held (twice in one ballot; a set holds one of each card,
+    S2). None when the ballots are in order."""
     players = state.players
     seen: set[str] = set()
     for ballot in vote.ballots:
         if ballot.player not in players:
-            return Violation("B002", "B2", f"{ballot.player} votes but is not a player")
+            return Violation("B002", "B2", "voter-not-a-player", {"player": ballot.player})
         if ballot.player in seen:
-            return Violation("B002", "B2", f"{ballot.player} votes twice; every player votes once")
+            return Violation("B002", "B2", "votes-twice", {"player": ballot.player})
         if not ballot.cards:
-            return Violation("B002", "B2", f"{ballot.player}'s ballot is empty; every player lays at least one card")
+            return Violation("B002", "B2", "empty-ballot", {"player": ballot.player})
         seen.add(ballot.player)
-    missing = [p for p in players if p not in seen]
+    missing = tuple([p for p in players if p not in seen])
     if missing:
-        who = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
-        return Violation("B002", "B2", f"{who} {'does' if len(missing) == 1 else 'do'} not vote; "
-                         "every player votes once")
-    order = state.options.ballot_order
-    if order == "placer-first-clockwise":
+        return Violation("B002", "B2", "missing-voter", {"missing": missing})
+    if state.options.ballot_order is BallotOrder.PLACER_FIRST_CLOCKWISE:
         expected = voting_order(state, placer)
         actual = tuple(b.player for b in vote.ballots)
         if actual != expected:
-            return Violation("B002", "B2", f"the ballots are in the order {', '.join(actual)}; the voting "
-                             f"order is {', '.join(expected)} (the placer first, then clockwise)")
-    elif order != "any":
-        raise ValueError(f"unknown ballot_order {order!r}")
+            return Violation("B002", "B2", "order", {"actual": actual, "expected": expected})
     for ballot in vote.ballots:
         for card in ballot.cards:
             if card.name == "JEIN" and card.declared is None:
-                return Violation("B004", "B4", f"{ballot.player}'s JEIN is not declared; "
-                                 "write JEIN=yes or JEIN=no")
+                return Violation("B004", "B4", "bare-jein", {"player": ballot.player})
     for ballot in vote.ballots:
         held = state.cards[ballot.player]
         laid: dict[str, int] = {}  # card -> times laid; a plain dict, as Counter(...) costs µs per ballot
@@ -130,20 +108,16 @@ def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
             laid[card.name] = laid.get(card.name, 0) + 1
         for name, n in laid.items():
             if held[name] == 0:
-                spent = state.spent_on.get((ballot.player, name))
-                when = f" in the vote on turn {spent}" if spent is not None else ""
-                return Violation("B003", "B7", f"{ballot.player} no longer holds {name}: it was spent{when}",
-                                 other_turn=spent)
+                return Violation("B003", "B7", "spent", {"player": ballot.player, "card": name,
+                                                         "turn": state.spent_on.get((ballot.player, name))})
             if n > held[name]:
-                times = "twice" if n == 2 else f"{n} times"
-                return Violation("B003", "B7", f"{ballot.player} lays {name} {times} in one ballot; "
-                                 f"each player has only one {name}")
+                return Violation("B003", "B7", "laid-twice", {"player": ballot.player, "card": name, "times": n})
     return None
 
 
 def spend_cards(state: State, vote: Vote, turn: int) -> None:
     """B7: every card played except ``?`` leaves its owner's hand for good; the turn is
-    kept in ``state.spent_on`` for later B003 messages. Precondition: the ballots
+    kept in ``state.spent_on`` for later B003 findings. Precondition: the ballots
     passed :func:`check_ballots`."""
     for ballot in vote.ballots:
         held = state.cards[ballot.player]

@@ -1,0 +1,71 @@
+"""The game as a whole: Legezwang (T2), the end of the game (E1) and finished tracks
+(X2). The only home of these questions: the replay, the ``Game`` API, the
+simulator and the explanations all ask here.
+"""
+from __future__ import annotations
+
+from drunter_notation.notation.model import KIND_LETTER, Square, Tile
+from drunter_notation.rules.geometry import longest
+from drunter_notation.rules.state import State
+
+_TILES_BY_KIND = {letter: tuple(Tile(letter, n) for n in (1, 2, 3)) for letter in KIND_LETTER.values()}
+
+
+def toilets_count_for_legezwang(state: State) -> bool:
+    """T2/E1: whether a placement onto a toilet counts as possible. It does not only
+    when the ruleset says so and such a placement would be voted on; without a vote
+    a toilet is a plain square."""
+    return state.options.toilet_counts_for_legezwang or not state.toilet_votes
+
+
+def _shortest(hands, letter: str) -> int | None:
+    """The length of the shortest tile of kind ``letter`` in any of ``hands``, None when
+    none holds one; 1 when ``hands`` is None (not recorded: any tile may be held)."""
+    if hands is None:
+        return 1
+    for tile in _TILES_BY_KIND[letter]:
+        for hand in hands:
+            if hand.get(tile, 0) > 0:
+                return tile.length
+    return None
+
+
+def can_extend(state: State, corner: Square, hands) -> bool:
+    """Some tile in ``hands`` (None: any tile) has a placement at the track from
+    ``corner`` that counts for Legezwang."""
+    gang = state.gangs[corner]
+    if gang is None:
+        return False
+    need = _shortest(hands, KIND_LETTER[state.track_kind[corner]])
+    return need is not None and longest(state, gang, not toilets_count_for_legezwang(state), need) >= need
+
+
+def must_place(state: State, player: str) -> bool:
+    """T2 (Legezwang): ``player`` has a placement that counts, so may not pass. Without
+    hands: some tile of some kind has one (any tile may be held). Short-circuits."""
+    hands = None if state.hands is None else (state.hands[player],)
+    return any(can_extend(state, corner, hands) for corner in state.gangs)
+
+
+def game_over(state: State) -> bool:
+    """E1: no player can place (counted as for Legezwang). Without hands: no tile of
+    any kind fits at any live track."""
+    players = state.players if state.hands is not None else state.players[:1]
+    return not any(must_place(state, p) for p in players)
+
+
+def track_finished(state: State, corner: Square) -> bool:
+    """X2: the track from ``corner`` is finished -- its gang was removed, or no player
+    holds a tile of its kind that can be placed there (counted as for Legezwang).
+    Without hands only removal counts (the replay warns W001)."""
+    if state.hands is None:
+        return state.gangs[corner] is None
+    return not can_extend(state, corner, tuple(state.hands.values()))
+
+
+def first_finished(state: State) -> Square | None:
+    """X2: the corner of the first finished track in board corner order, or None."""
+    for corner in state.gangs:
+        if track_finished(state, corner):
+            return corner
+    return None

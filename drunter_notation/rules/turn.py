@@ -1,0 +1,305 @@
+"""A turn, judged and played: the one place where the checks of a turn run, in
+their fixed order, and where a legal turn changes the position.
+
+:func:`play_turn` is what the replay, the ``Game`` API, the simulator and the
+adjudicator call. It returns a :class:`Decision` -- the rules it applied and the
+facts each one bore on -- or the first :class:`Violation`, and changes the
+position only for a legal turn. Check order: X002 choice missing, T001 turn
+number, T002 player, T005 game already over, T004 pass allowed, T003 tile in hand,
+the placement (A002, A003, A006, A001, A005, A004, A006), then the vote: B001
+present iff needed, B002 ballots, B004 jokers, B003 cards, B005 the claim.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from drunter_notation.notation.model import Outcome, Placement, Square, Vote
+from drunter_notation.rules import game, votes
+from drunter_notation.rules.board import Board
+from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
+from drunter_notation.rules.placement import ALL_TILES, Move, apply_move, check_placement, legal_moves
+from drunter_notation.rules.state import State, Violation, new_state
+
+
+@dataclass(frozen=True)
+class VoteDecision:
+    """A vote held on a placement: the tally card by card, the ruleset's options that
+    decided it (B2, B5), the outcome, and the rule that called the vote (B1, or X5 in
+    the expert variant)."""
+
+    tally: votes.Tally
+    accepted: bool
+    outcome_option: VoteOutcome
+    ballot_order: BallotOrder
+    called_by: str
+    claim: tuple[bool, int | None, int | None] | None  # (accepted, yes, no) as the record claims
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One legal turn as the engine judged and played it.
+
+    ``rules`` lists the rule IDs applied, in order; every other field is a fact one
+    of them bore on. For a placement: ``move`` (gang, anchor, direction, bridges
+    passed, toilets covered), ``near_corners`` (A7), ``vote`` (B1-B7) or
+    ``unvoted_toilets`` (X5), and once laid ``destroyed`` buildings (E2/X3),
+    ``removed`` gangs (corner, square where it stood; A5), ``stuck`` gangs (A5 with
+    the edge not closing a side) and ``finished`` (X2: the first finished track).
+    For a pass: ``forced`` (None: hands not recorded), ``hand_empty``,
+    ``could_lay`` (a placement that exists when hands are not recorded)."""
+
+    number: int
+    player: str
+    move: Move | None
+    hands_known: bool
+    rules: tuple[str, ...]
+    vote: VoteDecision | None = None
+    unvoted_toilets: bool = False
+    near_corners: tuple[Square, ...] = ()
+    destroyed: tuple[tuple[Square, str, int], ...] = ()
+    removed: tuple[tuple[Square, Square], ...] = ()
+    stuck: tuple[tuple[Square, Square], ...] = ()
+    finished: Square | None = None
+    forced: bool | None = None
+    hand_empty: bool = False
+    could_lay: Move | None = None
+    expert: bool = False
+
+    @property
+    def accepted(self) -> bool | None:
+        """The vote's outcome; None when no vote was held."""
+        return None if self.vote is None else self.vote.accepted
+
+    @property
+    def stays(self) -> bool:
+        """A placement that is on the board after the turn (not a pass, not rejected)."""
+        return self.move is not None and self.accepted is not False
+
+
+def new_game(board: Board, options: Options, players, hands: dict[str, Counter] | None = None,
+             variant: str = "base") -> State:
+    """The opening position (:func:`state.new_state`); in an expert game the choice
+    (X2) is due at once when a track is finished from the start."""
+    st = new_state(board, options, players, hands, variant)
+    if variant == "expert":
+        corner = game.first_finished(st)
+        if corner is not None:
+            st.due = (corner, 0)
+    return st
+
+
+def counting_moves(state: State, player: str) -> list[Move]:
+    """The legal placements that count for Legezwang (T2): all of them, less those
+    onto toilets when :func:`game.toilets_count_for_legezwang` says they do not."""
+    moves = legal_moves(state, player if state.hands is not None else None)
+    if game.toilets_count_for_legezwang(state):
+        return moves
+    return [m for m in moves if not m.toilets]
+
+
+def check_choose(state: State) -> Violation | None:
+    """X2: ``choose`` belongs to an expert game, once, after the first track is finished."""
+    if state.variant != "expert":
+        return Violation("X002", "X2", "choose-in-base", {})
+    if state.chosen:
+        return Violation("X002", "X2", "choose-twice", {})
+    if state.due is None and state.hands is not None:
+        return Violation("X002", "X2", "choose-early", {})
+    return None
+
+
+def play_choose(state: State) -> Violation | None:
+    """Make the expert choice (X2), or return why it cannot be made here."""
+    problem = check_choose(state)
+    if problem is None:
+        state.chosen, state.due = True, None
+    return problem
+
+
+def choose_missing(state: State) -> Violation | None:
+    """X002 when the choice is due but was not made (before a turn, or at the reveal)."""
+    if state.due is None or state.chosen:
+        return None
+    corner, turn = state.due
+    return Violation("X002", "X2", "choose-missing", {"kind": state.track_kind[corner], "corner": corner,
+                                                      "turn": turn})
+
+
+def _over(state: State, number: int) -> Violation:
+    return Violation("T005", "E1", "game-over", {"number": number, "hands_known": state.hands is not None})
+
+
+def judge_turn(state: State, number: int, player: str, placement: Placement | None
+               ) -> tuple[Move | None, VoteDecision | Violation | None] | Violation:
+    """Judge turn ``number`` by ``player`` (``placement`` None: a pass) at ``state``
+    without changing it: the judged move and the vote's decision (or its violation:
+    the placement itself was legal), or the first violation of the turn."""
+    missing = choose_missing(state)
+    if missing is not None:
+        return missing
+    expected = state.number + 1
+    if number != expected:
+        return Violation("T001", "T1", "number", {"number": number, "expected": expected})
+    mover = state.to_move
+    if player != mover:
+        return Violation("T002", "T1", "not-a-player" if player not in state.players else "not-your-turn",
+                         {"player": player, "mover": mover, "number": number})
+    if placement is None:
+        if state.hands is not None and game.must_place(state, mover):
+            moves = counting_moves(state, mover)
+            return Violation("T004", "T2", "must-place", {"player": mover, "move": moves[0],
+                                                          "others": len(moves) - 1})
+        if game.game_over(state):
+            return _over(state, number)
+        return None, None
+    tile = placement.tile
+    if state.hands is not None and state.hands[mover][tile] <= 0:
+        problem: Move | Violation = Violation("T003", "T1", "not-in-hand", {"player": mover, "tile": tile})
+    else:
+        problem = check_placement(state, tile, placement.anchor, placement.end, placement.corner)
+    if isinstance(problem, Violation):
+        return _over(state, number) if game.game_over(state) else problem
+    return problem, judge_vote(state, mover, problem, placement.vote, placement.outcome)
+
+
+def judge_vote(state: State, mover: str, move: Move, vote: Vote | None, outcome: Outcome | None = None
+               ) -> VoteDecision | Violation | None:
+    """B1-B5 for a legal placement ``move``: a vote is held iff it is needed, the
+    ballots are in order, the claimed outcome (if any) matches the count. Returns the
+    vote's decision, None when no vote is held, or the first violation."""
+    called_by = "X5" if state.variant == "expert" else "B1"
+    facts = {"tile": move.tile, "squares": move.squares, "toilets": move.toilets}
+    if vote is None:
+        if move.needs_vote:
+            return Violation("B001", called_by, "vote-missing", facts)
+        if outcome is not None:
+            return Violation("B001", called_by, "claim-without-vote", facts)
+        return None
+    if not move.needs_vote:
+        return Violation("B001", called_by, "no-vote-in-expert" if move.toilets else "no-toilet", facts)
+    problem = votes.check_ballots(state, mover, vote)
+    if problem is not None:
+        return problem
+    t = votes.tally(vote)
+    accepted = votes.vote_outcome(t, state.options)
+    claim = None if outcome is None else (outcome.accepted, outcome.yes, outcome.no)
+    if outcome is not None and (outcome.accepted != accepted
+                                or (outcome.yes is not None and (outcome.yes, outcome.no) != (t.yes, t.no))):
+        return Violation("B005", "B5", "claim", {"claim": claim, "yes": t.yes, "no": t.no, "accepted": accepted,
+                                                 "tally": t})
+    return VoteDecision(t, accepted, state.options.vote_outcome, state.options.ballot_order, called_by, claim)
+
+
+def play_turn(state: State, number: int, player: str, placement: Placement | None) -> Decision | Violation:
+    """Judge turn ``number`` and, when it is legal, play it: spend the cards voted
+    (B7), lay the tile unless the vote rejects it (B6), remove trapped gangs (A5),
+    note the first finished track (X2), pass the turn on (T1). A violation leaves
+    ``state`` as it was."""
+    judged = judge_turn(state, number, player, placement)
+    if isinstance(judged, Violation):
+        return judged
+    move, vote = judged
+    if isinstance(vote, Violation):
+        return vote
+    return _play(state, number, player, move, vote, None if placement is None else placement.vote)
+
+
+def play_move(state: State, move: Move, vote: Vote | None = None) -> Decision | Violation:
+    """Play ``move``, a placement :func:`placement.legal_moves` gave for the player to
+    move at this very position (so only the vote is judged), with the ballots
+    ``vote``; or the violation, leaving ``state`` unchanged."""
+    missing = choose_missing(state)
+    if missing is not None:
+        return missing
+    judged = judge_vote(state, state.to_move, move, vote)
+    if isinstance(judged, Violation):
+        return judged
+    return _play(state, state.number + 1, state.to_move, move, judged, vote)
+
+
+def _play(state: State, number: int, player: str, move: Move | None, vote: VoteDecision | None,
+          ballots: Vote | None) -> Decision:
+    hands_known = state.hands is not None
+    expert = state.variant == "expert"
+    if move is None:
+        decision = _pass_decision(state, number, player, hands_known)
+    else:
+        decision = _lay(state, number, player, move, vote, ballots, hands_known, expert)
+    state.number = number
+    state.seat = (state.seat + 1) % len(state.players)
+    if expert and not state.chosen and state.due is None:
+        corner = game.first_finished(state)
+        if corner is not None:
+            state.due = (corner, number)
+            if decision.move is not None:
+                decision = _with(decision, finished=corner, rule="X2")
+    return decision
+
+
+def _with(decision: Decision, rule: str, **facts) -> Decision:
+    return replace(decision, rules=decision.rules + (rule,), **facts)
+
+
+def _pass_decision(state: State, number: int, player: str, hands_known: bool) -> Decision:
+    if not hands_known:
+        some = legal_moves(state, None)
+        return Decision(number, player, None, False, ("T2",), could_lay=some[0] if some else None)
+    return Decision(number, player, None, True, ("T2",), forced=True,
+                    hand_empty=not any(state.hands[player].values()))
+
+
+def placement_rules(state: State, move: Move) -> tuple[list[str], tuple[Square, ...]]:
+    """The rules a legal placement applies before any vote -- T1, A1, A2, A6 when it
+    passes under a bridge, A3, A7 when a corner lies next to it -- and those corners."""
+    rules = ["T1", "A1", "A2"] + (["A6"] if move.bridges_passed else []) + ["A3"]
+    near = tuple(sorted({c for sq in move.squares for c in state.board.corners
+                         if abs(c[0] - sq[0]) + abs(c[1] - sq[1]) == 1 and c != move.gang},
+                        key=lambda c: (c[1], c[0])))
+    if near:
+        rules.append("A7")
+    return rules, near
+
+
+def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision | None, ballots: Vote | None,
+         hands_known: bool, expert: bool) -> Decision:
+    board = state.board
+    rules, near = placement_rules(state, move)
+    unvoted = bool(move.toilets) and vote is None
+    if vote is not None:
+        rules += [vote.called_by, "B2", "B3"]
+        if any(c.card.startswith("JEIN") for c in vote.tally.cards):
+            rules.append("B4")
+        rules.append("B5")
+        if not vote.accepted:
+            rules.append("B6")
+        rules.append("B7")
+        votes.spend_cards(state, ballots, number)
+    elif unvoted:
+        rules.append("X5")
+    if vote is not None and not vote.accepted:
+        return Decision(number, player, move, hands_known, tuple(rules), vote, unvoted, near, expert=expert)
+    destroyed = tuple((sq, *board.buildings[sq]) for sq in move.squares if sq in board.buildings)
+    stuck_before = _stuck(state) if not state.options.trap_counts_edge else None
+    gangs_before = dict(state.gangs)
+    gangs_before[move.corner] = move.squares[-1]
+    removed = tuple((c, gangs_before[c]) for c in apply_move(state, move, number, player))
+    rules.append("A4")
+    if removed:
+        rules.append("A5")
+    stuck = ()
+    if stuck_before is not None:
+        stuck = tuple((c, state.gangs[c]) for c in sorted(_stuck(state) - stuck_before, key=lambda c: (c[1], c[0])))
+        if stuck and "A5" not in rules:
+            rules.append("A5")
+    if destroyed:
+        rules.append("X3" if expert else "E2")
+    return Decision(number, player, move, hands_known, tuple(rules), vote, unvoted, near, destroyed, removed,
+                    stuck, expert=expert)
+
+
+def _stuck(state: State) -> set[Square]:
+    """Corners of live gangs with no way on for any tile (kept on the board only when
+    the edge does not close a side)."""
+    open_ = {m.corner for m in legal_moves(state, None, tiles=ALL_TILES)}
+    return {c for c, g in state.gangs.items() if g is not None and c not in open_}
