@@ -772,6 +772,9 @@ def _explain_move(e: UnexpectedInput, text: str, source: str) -> DnError:
     tok = getattr(e, "token", None)  # None: an unexpected character
     if tok is None:
         return _explain(e, text, source, "move")
+    # LALR shares the state after a placement between a move and a turn: its table
+    # would also offer a turn number or 'reveal'. What the move itself allows is asked.
+    e.expected = _expected_at(text, len(text) if tok.type == "$END" else tok.start_pos, "move") or e.expected
     if tok.type == "$END" and _end_position(text) == (1, 1):  # no code at all
         message, line, column = "the move is empty", 1, 1
     elif tok.type == "TURNNO" and _previous_token_text(text, tok.start_pos) is None:
