@@ -5,11 +5,17 @@ The grammar is the file ``grammar/drunter.lark``; Lark's LALR parser applies
 input becomes a :class:`errors.DnError` with code P001 (syntax) or an input code
 (I001 unreadable, I002 not UTF-8, I003 binary, I004 empty); nothing else escapes.
 
-Speed (bench/validate.py, bench/README.md): a valid record is read by our own lexer
+The grammar has two start symbols: ``start``, a whole record (:func:`parse_text`),
+and ``move``, one move alone (:func:`parse_move`).
+
+Speed (bench/validate.py, bench/README.md): a valid text is read by our own lexer
 (:class:`DnLexer`, built from the grammar's terminals) and our own loop over the
 LALR tables Lark built from the grammar (:class:`_Parser`), about three times as
-fast as Lark's; any record that does not parse goes through Lark itself, so every
-syntax error is reported exactly as before.
+fast as Lark's; any text that does not parse goes through Lark itself, so every
+syntax error is reported by Lark's parser. The loop reads Lark internals, so it is
+guarded: tests/test_parser_fast_path.py fails if an installed Lark no longer lets
+it run, and compares it input by input with Lark's own lexer and parser;
+pyproject.toml pins Lark to the releases those tests passed with.
 """
 from __future__ import annotations
 
