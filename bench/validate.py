@@ -7,7 +7,7 @@ Prints numbers, asserts nothing (issue 3, point 8; bench/README.md has the resul
    text in memory;
 2. times parsing them (``parser.parse_text``) and parsing + replaying them
    (``replay.replay``, i.e. what ``drunter validate`` does per file): records/s and
-   µs per turn;
+   µs per turn; and parsing each turn's move alone (``parser.parse_move``): µs per move;
 3. in the same run, times python-chess reading the same number of random 80-ply
    PGN games (``chess.pgn.read_game``) and walking each mainline with a legality
    check per move, and prints the ratio of our full validation time per game to
