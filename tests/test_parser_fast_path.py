@@ -8,9 +8,9 @@ pyproject.toml:
 * ``test_fast_path_is_in_use`` fails when an installed Lark no longer lets the fast
   path run (the parser would silently fall back to Lark's slower loop);
 * the differential tests feed generated and mutated inputs (30,000 in the slow
-  one, 1,000 in the quick one) to ``parse_text``/``parse_move`` as shipped and to the same functions running
-  on the reference: Lark's own basic lexer and LALR parser, on the grammar without
-  the speed-only SPAN terminal. Both sides run the same parse_text/parse_move, so
+  one, 1,000 in the quick one) to ``parse_text``/``parse_move`` as shipped and to
+  the same functions running on the reference: Lark's own basic lexer and LALR
+  parser, on the grammar without the speed-only SPAN terminal. Both sides run the same parse_text/parse_move, so
   comments, I00x checks and the wording of errors are shared: only the lexer and
   the parser underneath differ. Records must be equal field by field (positions and
   comments included), errors equal in code, line, column, message, hint and context;
