@@ -7,7 +7,7 @@ Prints numbers, asserts nothing (issue 3, point 8; bench/README.md has the resul
    text in memory;
 2. times parsing them (``parser.parse_text``) and parsing + replaying them
    (``replay.replay``, i.e. what ``drunter validate`` does per file): records/s and
-   µs per turn;
+   µs per turn; and parsing each turn's move alone (``parser.parse_move``): µs per move;
 3. in the same run, times python-chess reading the same number of random 80-ply
    PGN games (``chess.pgn.read_game``) and walking each mainline with a legality
    check per move, and prints the ratio of our full validation time per game to
@@ -51,9 +51,9 @@ from drunter_notation.cli.common import record_paths
 from drunter_notation.cli.simulate import game_rng
 from drunter_notation.cli.validate import summary_line
 from drunter_notation.errors import DnError
-from drunter_notation.notation.formatter import format_record
-from drunter_notation.notation.parser import parse_file, parse_text
 from drunter_notation.load import judge
+from drunter_notation.notation.formatter import format_placement, format_record
+from drunter_notation.notation.parser import parse_file, parse_move, parse_text
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.simulate import player_names, simulate_game
 
@@ -106,6 +106,11 @@ def best_times(repeat: int, *fns) -> list[float]:
 def parse_all(texts: list[str]) -> None:
     for text in texts:
         parse_text(text)
+
+
+def parse_moves(moves: list[str]) -> None:
+    for move in moves:
+        parse_move(move)
 
 
 def validate_all(texts: list[str]) -> None:
@@ -215,15 +220,17 @@ def main(argv=None) -> None:
     records = [parse_text(t) for t in texts]
     turns = sum(len(r.turns) for r in records)
     votes = sum(1 for r in records for t in r.turns if t.placement is not None and t.placement.vote is not None)
+    # every turn's move on its own, as a what-if move or a Game.push would hand it over
+    moves = [format_placement(t.placement) if t.placement is not None else "pass" for r in records for t in r.turns]
     size = sum(len(t.encode("utf-8")) for t in texts)
     del records
     print(f"simulated {n} 4-player games in {time.perf_counter() - t0:.1f} s: {turns / n:.1f} turns, "
           f"{votes / n:.1f} votes, {size / n / 1000:.2f} kB per record")
     pgns = random_pgns(n, args.seed)
 
-    parse_s, full_s, chess_s, chess_read_s = best_times(
+    parse_s, full_s, chess_s, chess_read_s, moves_s = best_times(
         args.repeat, lambda: parse_all(texts), lambda: validate_all(texts), lambda: chess_all(pgns),
-        lambda: chess_read_only(pgns))
+        lambda: chess_read_only(pgns), lambda: parse_moves(moves))
 
     def row(label: str, seconds: float, per: int, unit: str) -> None:
         print(f"  {label:<44} {n / seconds:>8.0f} records/s {seconds / n * 1e3:>7.3f} ms/record "
@@ -233,6 +240,8 @@ def main(argv=None) -> None:
     row("parse only (parse_text)", parse_s, turns, "turn")
     row("parse + replay (full validation)", full_s, turns, "turn")
     row("(replay alone: the difference)", full_s - parse_s, turns, "turn")
+    print(f"  {'parse_move, each move alone':<44} {len(moves) / moves_s:>8.0f} moves/s   "
+          f"{moves_s / len(moves) * 1e6:>7.1f} µs/move")
     print(f"python-chess, {n} games of {CHESS_PLIES} plies:")
     row("read_game + legality walk of the mainline", chess_s, n * CHESS_PLIES, "ply")
     row("read_game only", chess_read_s, n * CHESS_PLIES, "ply")

@@ -352,7 +352,7 @@ def test_json_is_the_same_as_data():
     (["--turn", "3", "--rules", "hig-1991", "--all-rulesets"], 2, "--rules and --all-rulesets exclude each other"),
     (["--turn", "3", "--move", "S1 c2 vote { Anna: JA Ben: NE }"], 1, "--move:1:23: error[P001]:"),
     (["--turn", "3", "--move", "3. Anna S1 c2"], 1, "without turn number and player"),
-    (["--turn", "3", "--move", "S1 c2 4. Ben pass"], 1, "a single placement or 'pass', not more"),
+    (["--turn", "3", "--move", "S1 c2 4. Ben pass"], 1, "a move is a single placement, 'pass' or 'choose', not more"),
     (["--turn", "3", "--move", ""], 1, "the move is empty"),
 ])
 def test_errors_are_one_line_with_exit_codes(args, code, text):

@@ -26,8 +26,8 @@ from drunter_notation.explain.findings import SENTENCES, arithmetic, card_lines,
 from drunter_notation.explain.words import and_list, names, plural, track
 from drunter_notation.load import resolve
 from drunter_notation.notation.formatter import format_item, format_placement
-from drunter_notation.notation.model import CARD_NAMES, Record, Turn, square_name
-from drunter_notation.notation.parser import parse_text
+from drunter_notation.notation.model import CARD_NAMES, Choose, Record, Turn, square_name
+from drunter_notation.notation.parser import parse_move
 from drunter_notation.replay import replay
 from drunter_notation.rules import turn as turns
 from drunter_notation.rules.options import BallotOrder, Ruleset, VoteOutcome
@@ -146,27 +146,11 @@ def _rulesets(ids: list[str], path: str) -> list[Ruleset]:
 def what_if_move(move_text: str, number: int) -> Turn:
     """The what-if ``move_text`` (a placement with its vote, or ``pass``) as a turn
     numbered ``number``; the player is filled in when judged. P001 in the move text."""
-    example = "give the placement part of a turn, e.g. --move \"W3 b1-d1\" or --move pass"
-    def bad(message: str, column: int = 1, hint: str | None = None) -> DnError:
-        return DnError(Diagnostic("error", "P001", message, 1, column, hint=hint or example, context=move_text),
-                       path="--move")
-    if not move_text.strip():
-        raise bad("the move is empty")
-    if "\n" in move_text or "\r" in move_text:
-        raise bad("the move must be one line")
-    if move_text.lstrip()[:1].isdigit() and "." in move_text.split()[0]:
-        raise bad("write the move without turn number and player")
-    prefix = f"{number}. Who "
-    try:
-        rec = parse_text(prefix + move_text, "--move")
-    except DnError as e:
-        d = e.diagnostic
-        column = d.column - len(prefix) if d.line == 1 and d.column > len(prefix) else 1
-        raise bad(d.message.replace("after 'Who'", "at the start of the move"), column, d.hint) from None
-    if rec.tags or rec.setup or rec.reveal or rec.score or len(rec.events) != 1 \
-            or not isinstance(rec.events[0], Turn):
-        raise bad("the move must be a single placement or 'pass', not more")
-    return dataclasses.replace(rec.events[0], player="", line=0, column=0)
+    parsed = parse_move(move_text, "--move")
+    if isinstance(parsed, Choose):
+        raise fail("P001", "a what-if move is a placement or 'pass', not 'choose'", path="--move", line=1,
+                   column=1, context=move_text)
+    return Turn(number, "", parsed)
 
 
 def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = None,

@@ -5,11 +5,17 @@ The grammar is the file ``grammar/drunter.lark``; Lark's LALR parser applies
 input becomes a :class:`errors.DnError` with code P001 (syntax) or an input code
 (I001 unreadable, I002 not UTF-8, I003 binary, I004 empty); nothing else escapes.
 
-Speed (bench/validate.py, bench/README.md): a valid record is read by our own lexer
+The grammar has two start symbols: ``start``, a whole record (:func:`parse_text`),
+and ``move``, one move alone (:func:`parse_move`).
+
+Speed (bench/validate.py, bench/README.md): a valid text is read by our own lexer
 (:class:`DnLexer`, built from the grammar's terminals) and our own loop over the
 LALR tables Lark built from the grammar (:class:`_Parser`), about three times as
-fast as Lark's; any record that does not parse goes through Lark itself, so every
-syntax error is reported exactly as before.
+fast as Lark's; any text that does not parse goes through Lark itself, so every
+syntax error is reported by Lark's parser. The loop reads Lark internals, so it is
+guarded: tests/test_parser_fast_path.py fails if an installed Lark no longer lets
+it run, and compares it input by input with Lark's own lexer and parser;
+pyproject.toml pins Lark to the releases those tests passed with.
 """
 from __future__ import annotations
 
@@ -616,14 +622,16 @@ class _Parser:
 
     def __init__(self):
         self.comments: list[Token] = []
-        self.lark = Lark(grammar_text(), parser="lalr", lexer=DnLexer, transformer=RecordBuilder(),
-                         maybe_placeholders=False, lexer_callbacks={"COMMENT": self.comments.append})
+        self.lark = Lark(grammar_text(), parser="lalr", start=list(START_SYMBOLS), lexer=DnLexer,
+                         transformer=RecordBuilder(), maybe_placeholders=False,
+                         lexer_callbacks={"COMMENT": self.comments.append})
         self.lexer: DnLexer = self.lark.parser.lexer  # the instance Lark made
-        self.start_row = self.end_row = None  # no fast path: Lark parses everything
+        # start symbol -> the rows the fast path starts and ends in; empty: Lark parses everything
+        self.rows: dict[str, tuple[dict, dict]] = {}
         try:  # Lark's parse table and callbacks are internals: without them, no fast path
             lalr = self.lark.parser.parser.parser
             table, callbacks = lalr.parse_table, lalr.callbacks
-            start, end = table.start_states["start"], table.end_states["start"]
+            ends = {s: (table.start_states[s], table.end_states[s]) for s in START_SYMBOLS}
         except (AttributeError, KeyError):  # pragma: no cover - a Lark release laid out differently
             return
         if any(isinstance(key, str) for key in callbacks):  # pragma: no cover - token callbacks: not copied
@@ -638,25 +646,34 @@ class _Parser:
             for sym, (action, arg) in row.items():
                 rows[state][str(sym)] = rows[arg] if action is Shift else \
                     (len(arg.expansion), callbacks[arg], str(arg.origin.name))
-        self.start_row, self.end_row = rows[start], rows[end]
+        self.rows = {s: (rows[first], rows[last]) for s, (first, last) in ends.items()}
 
     def parse(self, text: str) -> tuple[Record, list[Token]]:
         self.comments.clear()
-        record = self._drive(text) if self.start_row is not None else None
+        record = self._drive(text, "start")
         if record is None:  # not a valid record (or no fast path): Lark parses it and says why
             self.comments.clear()
-            record = self.lark.parse(text)
+            record = self.lark.parse(text, start="start")
         return record, list(self.comments)
 
-    def _drive(self, text: str) -> Record | None:
+    def parse_move(self, text: str) -> Placement | Choose | Token:
+        """``text`` from the start symbol ``move`` (a PASS token for ``pass``); comments are dropped."""
+        self.comments.clear()
+        move = self._drive(text, "move")
+        return move if move is not None else self.lark.parse(text, start="move")
+
+    def _drive(self, text: str, start: str):
         """Lark's LALR loop (lark.parsers.lalr_parser_state.ParserState.feed_token) over
-        our tables and the eagerly scanned tokens. None at the first character no
-        terminal matches or the first token the grammar does not allow there; a
-        callback's _Syntax passes through, raised at the same token as under Lark."""
+        our tables and the eagerly scanned tokens, from the start symbol ``start``. None
+        at the first character no terminal matches or the first token the grammar does
+        not allow there (or with no fast path); a callback's _Syntax passes through,
+        raised at the same token as under Lark."""
+        if start not in self.rows:
+            return None
         tokens, stop, _, _ = self.lexer.scan(text)
         if stop < len(text):
             return None
-        row, end_row = self.start_row, self.end_row
+        row, end_row = self.rows[start]
         state_stack = [row]
         value_stack: list = []
         for tok in chain(tokens, _END_OF_TEXT):
@@ -686,6 +703,8 @@ class _Parser:
         return None
 
 
+# The grammar's start symbols: a whole record, and one move alone (parse_move).
+START_SYMBOLS = ("start", "move")
 # The end-of-text marker fed to the LALR loop after the last token.
 _END_OF_TEXT = (Token("$END", ""),)
 
@@ -720,6 +739,59 @@ def parse_text(text: str, path: str = "<input>") -> Record:
     end_line, end_col = _end_position(text)
     record = replace(_attach_comments(record, comments, text), end_line=end_line, end_column=end_col)
     return record
+
+
+def parse_move(text: str, source: str = "--move") -> Placement | Choose | None:
+    """Parse one move alone -- a what-if move, a move pushed onto a game -- from the
+    grammar's start symbol ``move``; no record is built around it.
+
+    ``text`` is what follows the player in a turn line: a placement (tile, square or
+    ``b1-d1``, then as needed ``@corner``, ``vote { Anna: JA, ... }`` and a claim like
+    ``-> accepted 2:1``) or ``pass``; or ``choose``. Spaces, line breaks and
+    ``#`` comments may stand around and between its tokens (comments are dropped).
+    No turn number, no player, one move only.
+
+    Returns the :class:`Placement`, ``None`` for ``pass``, or a :class:`Choose`. Their
+    ``line``/``column`` are positions in ``text`` (1, 1 is its first character).
+
+    Anything else raises :class:`DnError` P001 with ``source`` as its path, the line
+    and column in ``text``, that line as context and a hint; nothing else escapes.
+    It runs on the same lexer and LALR tables as :func:`parse_text` (the fast path:
+    a few µs for a plain placement), so it may be called for every move of a game.
+    """
+    try:
+        move = _parser().parse_move(text)
+    except UnexpectedInput as e:
+        raise _explain_move(e, text, source) from None
+    except _Syntax as e:
+        raise fail("P001", e.message, path=source, line=e.line, column=e.column,
+                   hint=e.hint, context=_line_of(text, e.line)) from None
+    return None if move.__class__ is Token else move  # a PASS token
+
+
+# Tokens that start a move or a turn: found after a whole move, the text holds more than one.
+_ANOTHER_MOVE = frozenset({"TURNNO", "TILE", "PASS", "CHOOSE"})
+
+
+def _explain_move(e: UnexpectedInput, text: str, source: str) -> DnError:
+    """P001 for a bad move: :func:`_explain`'s words, with three common mistakes named."""
+    tok = getattr(e, "token", None)  # None: an unexpected character
+    if tok is None:
+        return _explain(e, text, source, "move")
+    # LALR shares the state after a placement between a move and a turn: its table
+    # would also offer a turn number or 'reveal'. What the move itself allows is asked.
+    e.expected = _expected_at(text, len(text) if tok.type == "$END" else tok.start_pos, "move") or e.expected
+    if tok.type == "$END" and _end_position(text) == (1, 1):  # no code at all
+        message, line, column = "the move is empty", 1, 1
+    elif tok.type == "TURNNO" and _previous_token_text(text, tok.start_pos) is None:
+        message, line, column = "write the move without turn number and player", tok.line, tok.column
+    elif tok.type in _ANOTHER_MOVE and "$END" in e.expected:
+        message = f"a move is a single placement, 'pass' or 'choose', not more: found '{tok}' after its end"
+        line, column = tok.line, tok.column
+    else:
+        return _explain(e, text, source, "move")
+    return fail("P001", message, path=source, line=line, column=column, hint=_TEXT_KINDS["move"][1],
+                context=_line_of(text, line))
 
 
 def parse_file(path: str | Path) -> Record:
@@ -758,32 +830,42 @@ def _line_of(text: str, line: int) -> str | None:
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
-def _describe(expected) -> str:
+def _describe(expected, whole: str = "record") -> str:
     names = sorted(set(expected), key=lambda n: _EXPECTED_ORDER.index(n) if n in _EXPECTED_ORDER else 99)
-    words = list(dict.fromkeys(EXPECTED_WORDS.get(n, n.lower()) for n in names))  # SQUARE, SPAN: once
+    words = list(dict.fromkeys(f"the end of the {whole}" if n == "$END" else EXPECTED_WORDS.get(n, n.lower())
+                               for n in names))  # SQUARE, SPAN: once
     if len(words) > 4:
         words = words[:4] + ["..."]
     return " or ".join(words)
 
 
-def _expected_at(text: str, pos: int) -> set[str]:
+def _expected_at(text: str, pos: int, start: str = "start") -> set[str]:
     """The terminals the parser would accept after ``text[:pos]`` (only used on errors)."""
     try:
-        ip = _parser().lark.parse_interactive(text[:pos])
+        ip = _parser().lark.parse_interactive(text[:pos], start=start)
         ip.exhaust_lexer()
         return set(ip.accepts())
     except (UnexpectedInput, _Syntax):
         return set()
 
 
-def _token_words(tok: Token) -> str:
+def _token_words(tok: Token, whole: str = "record") -> str:
     if tok.type == "$END":
-        return "the end of the record"
+        return f"the end of the {whole}"
     return f"'{tok}'"
 
 
-def _explain(e: UnexpectedInput, text: str, path: str) -> DnError:
+# Per start symbol: what its text is called in messages, and the hint of its P001 errors.
+_TEXT_KINDS = {
+    "start": ("record", "see docs/notation.md for the DN syntax"),
+    "move": ("move", "write a placement like W3 b1-d1 (with @corner, vote { ... } and -> accepted "
+                     "as needed), or 'pass', or 'choose'"),
+}
+
+
+def _explain(e: UnexpectedInput, text: str, path: str, start: str = "start") -> DnError:
     """A P001 error in words: what was found, what was expected, after what."""
+    whole, hint = _TEXT_KINDS[start]
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         if ch == '"':
@@ -793,26 +875,25 @@ def _explain(e: UnexpectedInput, text: str, path: str) -> DnError:
             prev = _previous_token_text(text, e.pos_in_stream)
             if prev:
                 message += f" after '{prev}'"
-            expected = _expected_at(text, e.pos_in_stream)
+            expected = _expected_at(text, e.pos_in_stream, start)
             if expected:
-                message += f"; expected {_describe(expected)}"
+                message += f"; expected {_describe(expected, whole)}"
         line, column = e.line, e.column
     elif isinstance(e, UnexpectedToken):
         tok = e.token
         prev = _previous_token_text(text, len(text) if tok.type == "$END" else tok.start_pos)
-        message = f"expected {_describe(e.expected)}"
+        message = f"expected {_describe(e.expected, whole)}"
         if prev:
             message += f" after '{prev}'"
-        message += f", found {_token_words(tok)}"
+        message += f", found {_token_words(tok, whole)}"
         if tok.type == "$END":
             line, column = _end_position(text)
         else:
             line, column = tok.line, tok.column
     else:  # UnexpectedEOF
         line, column = _end_position(text)
-        message = f"the record ends too early; expected {_describe(e.expected)}"
-    return fail("P001", message, path=path, line=line, column=column,
-                hint="see docs/notation.md for the DN syntax", context=_line_of(text, line))
+        message = f"the {whole} ends too early; expected {_describe(e.expected, whole)}"
+    return fail("P001", message, path=path, line=line, column=column, hint=hint, context=_line_of(text, line))
 
 
 _TOKEN_BEFORE = re.compile(r'("(?:[^"\\\n]|\\.)*"|[\w?]+(?:=\w+)?|->|\S)\s*$')

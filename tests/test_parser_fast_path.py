@@ -1,0 +1,324 @@
+"""The parser's fast path against Lark's own parser, and parse_move.
+
+The parser reads valid text with a lexer and an LALR loop of its own over the
+tables Lark builds (notation/parser.py: DnLexer, _Parser._drive). That loop relies
+on Lark internals, so it is kept only under three guards, all here or in
+pyproject.toml:
+
+* ``test_fast_path_is_in_use`` fails when an installed Lark no longer lets the fast
+  path run (the parser would silently fall back to Lark's slower loop);
+* the differential tests feed generated and mutated inputs (30,000 in the slow
+  one, 1,000 in the quick one) to ``parse_text``/``parse_move`` as shipped and to
+  the same functions running on the reference: Lark's own basic lexer and LALR
+  parser, on the grammar without the speed-only SPAN terminal. Both sides run the same parse_text/parse_move, so
+  comments, I00x checks and the wording of errors are shared: only the lexer and
+  the parser underneath differ. Records must be equal field by field (positions and
+  comments included), errors equal in code, line, column, message, hint and context;
+* pyproject.toml pins Lark to the releases this was run with.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis.extra.lark import from_lark
+from lark import Lark, Token
+
+from drunter_notation.errors import DnError
+from drunter_notation.notation import parser
+from drunter_notation.notation.model import Ballot, Card, Choose, Outcome, Placement, Tile, Vote
+from drunter_notation.notation.parser import (START_SYMBOLS, DnLexer, RecordBuilder, _rule_callbacks,
+                                              grammar_text, parse_move, parse_text)
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = sorted((ROOT / "replays").rglob("*.dn"))
+
+
+# --- (a) the fast path is taken -------------------------------------------------
+
+def test_fast_path_is_in_use(monkeypatch):
+    p = parser._parser()
+    assert isinstance(p.lexer, DnLexer), "Lark no longer uses our lexer"
+    assert set(p.rows) == set(START_SYMBOLS), "Lark's LALR tables could not be read: no fast path"
+    assert _rule_callbacks(p.lark, p.lark.options.transformer) is not None, "rule callbacks not rebuilt"
+
+    def lark_parse(*args, **kwargs):
+        raise AssertionError("Lark's own parser ran on valid input: the fast path fell back")
+    monkeypatch.setattr(p.lark, "parse", lark_parse)
+    for path in SAMPLES:
+        if "P001" not in path.name:  # the one sample with a syntax error
+            parse_text(path.read_text("utf-8"), str(path))
+    assert parse_move("W3 b1-d1 vote { A: JA } -> accepted 1:0").tile == Tile("W", 3)
+    assert parse_move("pass") is None
+
+
+# --- parse_move ---------------------------------------------------------------------
+
+def test_parse_move_values_and_positions():
+    p = parse_move("S2 a1 @b1\n  vote { Anna: JA, \"Ben B\": NE NE } -> accepted 2:1  # claimed")
+    assert p == Placement(Tile("S", 2), (0, 0), None, (1, 0),
+                          Vote((Ballot("Anna", (Card("JA"),)), Ballot("Ben B", (Card("NE"), Card("NE"))))),
+                          Outcome(True, 2, 1))
+    assert (p.line, p.column, p.vote.line, p.vote.column, p.outcome.line, p.outcome.column) == (1, 1, 2, 3, 2, 37)
+    assert parse_move("W3 b1-d1").end == (3, 0)
+    assert parse_move("  pass ") is None
+    assert isinstance(parse_move("choose"), Choose)
+
+
+@pytest.mark.parametrize("text, column, words", [
+    ("", 1, "the move is empty"),
+    ("  # nothing\n", 1, "the move is empty"),
+    ("3. Anna S1 c2", 1, "without turn number and player"),
+    ("S1 c2 4. Ben pass", 7, "a single placement, 'pass' or 'choose', not more: found '4.'"),
+    ("pass choose", 6, "not more: found 'choose'"),
+    ("S1 c2 vote { Anna: JA Ben: NE }", 23, "expected a vote card"),
+    ("Anna W3 b1", 1, "expected a tile like W3 or 'choose' or 'pass', found 'Anna'"),
+    ("W3 b1-", 7, "expected a square like c7 after '-', found the end of the move"),
+    ("W3x2 b1", 1, "a tile count like x4 belongs only in hand lines"),
+    ("W3 b1 $", 7, "unexpected character '$' after 'b1'"),
+])
+def test_parse_move_errors_are_placed_in_the_move(text, column, words):
+    with pytest.raises(DnError) as e:
+        parse_move(text, "--move")
+    d = e.value.diagnostic
+    assert (d.code, d.line, d.column) == ("P001", 1, column)
+    assert words in d.message and d.hint
+    assert e.value.format().startswith(f"--move:1:{column}: error[P001]:")
+
+
+# --- (b) differential: the fast path against Lark's own parser -----------------------
+
+def _reference_grammar() -> str:
+    """The grammar as if the speed-only SPAN terminal did not exist."""
+    text = grammar_text()
+    rule = '(SQUARE ("-" SQUARE)? | SPAN)'
+    assert rule in text and re.search(r"^SPAN\.2:", text, re.M), "the grammar changed: update this test"
+    text = re.sub(r"^SPAN\.2:.*\n", "", text.replace(rule, 'SQUARE ("-" SQUARE)?'), flags=re.M)
+    assert "SPAN" not in re.sub(r"//.*", "", text)
+    return text
+
+
+class LarkOnly:
+    """Lark's own lexer and parser, in the place of parser._parser(): the reference."""
+
+    def __init__(self):
+        self.comments: list[Token] = []
+        self.lark = Lark(_reference_grammar(), parser="lalr", lexer="basic", start=list(START_SYMBOLS),
+                         transformer=RecordBuilder(), maybe_placeholders=False,
+                         lexer_callbacks={"COMMENT": self.comments.append})
+
+    def parse(self, text):
+        self.comments.clear()
+        return self.lark.parse(text, start="start"), list(self.comments)
+
+    def parse_move(self, text):
+        return self.lark.parse(text, start="move")
+
+
+def _full(value):
+    """A value with every field, positions included (model equality leaves them out)."""
+    if dataclasses.is_dataclass(value):
+        return (type(value).__name__,) + tuple(_full(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if isinstance(value, tuple):
+        return tuple(_full(v) for v in value)
+    return value
+
+
+def _outcome(parse, text: str):
+    try:
+        return "ok", _full(parse(text))
+    except DnError as e:
+        d = e.diagnostic
+        return "error", d.code, d.line, d.column, d.message, d.hint, d.context
+
+
+# Texts for each terminal the generator may write; test_token_pools_cover_the_grammar checks there are no others.
+POOLS = {
+    "TILE": ["W3", "S1", "R2", "W2x4", "S3x12"],
+    "SQUARE": ["a1", "c7", "n14", "b10", "z99"],
+    "CARD": ["JA", "JAA", "JAAA", "NE", "NEE", "NEEE", "JEIN", "JEIN=yes", "JEIN = no", "?"],
+    "GOAL": ["museum", "church", "kirche", "schule", "all-threes", "one-each", "lowest-of-each"],
+    "NAME": ["Anna", "Ben", "Jörg", "Ann-Kathrin", "x", "hand2", "Museum_1", "passe"],
+    "STRING": ['"Anna"', '"W3"', '"a \\"b\\" \\\\"', '""', '"# no comment"', '"Players"'],
+    "TURNNO": ["1.", "12 .", "3\n.", "007."],
+    "TALLY": ["2:1", "3 : 2", "0:0"],
+    "INT": ["0", "7", "12"],
+    "RESULT": ["accepted", "rejected"],
+}
+SEPARATORS = [" "] * 12 + ["", "\n", "\t", "  # a note\n", "\r\n", "\n\n#\n"]
+# Text a mutation may put in: DN's punctuation, letters and digits, line breaks, odd characters.
+NOISE = list("[]{}:,-/@#\"?=.>\\ \n\tWSRabcz0129xJANE") + ["é", "\u00a0", "\u200b", "😀", "\r", "_"]
+
+
+def _reference_lark() -> Lark:
+    return LarkOnly().lark
+
+
+class Generator:
+    """Random DN texts from the grammar's rules (Lark's expanded form), deterministic per seed."""
+
+    def __init__(self, lark: Lark, rng: random.Random):
+        self.rng = rng
+        self.rules: dict[str, list[list]] = {}
+        for rule in lark.rules:
+            self.rules.setdefault(rule.origin.name, []).append(rule.expansion)
+        self.literals = {t.name: t.pattern.value for t in lark.terminals if t.pattern.type == "str"}
+        # the fewest levels each symbol needs: deep in the tree, the generator takes the shortest way out
+        self.height: dict[str, int] = {}
+        changed = True
+        while changed:
+            changed = False
+            for name, expansions in self.rules.items():
+                best = min((1 + max((self._height(s) for s in e), default=0) for e in expansions),
+                           default=10 ** 9)
+                if best < self.height.get(name, 10 ** 9):
+                    self.height[name], changed = best, True
+
+    def _height(self, sym) -> int:
+        return 0 if sym.is_term else self.height.get(sym.name, 10 ** 9)
+
+    def text(self, start: str, depth: int = 9) -> str:
+        out: list[str] = []
+        self._expand(start, depth, out)
+        sep = self.rng.choice
+        return "".join(tok + sep(SEPARATORS) for tok in out)
+
+    def _expand(self, name: str, depth: int, out: list[str]) -> None:
+        expansions = self.rules[name]
+        if depth <= 0:
+            expansions = [e for e in expansions if 1 + max((self._height(s) for s in e), default=0)
+                          <= self.height[name]]
+        for sym in self.rng.choice(expansions):
+            if not sym.is_term:
+                self._expand(sym.name, depth - 1, out)
+            elif sym.name in self.literals:
+                out.append(self.literals[sym.name])
+            else:
+                out.append(self.rng.choice(POOLS[sym.name]))
+
+
+_UNIT = re.compile(r'"[^"\n]*"|[\w?=]+|->|\S')
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """``text`` after one to three edits: a character replaced or inserted, a token
+    deleted, doubled or swapped with the next, or the text cut short."""
+    for _ in range(rng.randint(1, 3)):
+        units = [m.span() for m in _UNIT.finditer(text)]
+        kind = rng.randrange(6)
+        if kind == 0 and text:
+            i = rng.randrange(len(text))
+            text = text[:i] + rng.choice(NOISE) + text[i + 1:]
+        elif kind == 1:
+            i = rng.randrange(len(text) + 1)
+            text = text[:i] + rng.choice(NOISE) + text[i:]
+        elif kind == 2 and units:
+            a, b = rng.choice(units)
+            text = text[:a] + text[b:]
+        elif kind == 3 and units:
+            a, b = rng.choice(units)
+            text = text[:b] + rng.choice(["", " "]) + text[a:b] + text[b:]
+        elif kind == 4 and len(units) > 1:
+            k = rng.randrange(len(units) - 1)
+            (a, b), (c, d) = units[k], units[k + 1]
+            text = text[:a] + text[c:d] + text[b:c] + text[a:b] + text[d:]
+        else:
+            text = text[:rng.randrange(len(text) + 1)]
+    return text
+
+
+def _sample_piece(lines: list[str], rng: random.Random) -> str:
+    """A few lines of a sample record, sometimes with its first lines (the tags) in front:
+    short inputs, so that thousands of them run in seconds."""
+    i = rng.randrange(len(lines))
+    piece = lines[i:i + rng.randint(1, 6)]
+    if rng.random() < 0.3:
+        piece = lines[:2] + piece
+    return "\n".join(piece) + rng.choice(["", "\n"])
+
+
+def inputs(n: int, seed: int):
+    """``n`` (text, start symbol) pairs, two records to each move: every sample in
+    replays/, then in turns texts generated from the grammar, the same mutated,
+    mutated pieces of the samples and (one in twelve) whole samples mutated."""
+    rng = random.Random(seed)
+    gen = Generator(_reference_lark(), rng)
+    samples = [p.read_text("utf-8") for p in SAMPLES]
+    out = [(s, "start") for s in samples]
+    sample_lines = [s.split("\n") for s in samples]
+    while len(out) < n:
+        start = rng.choice(["start", "start", "move"])
+        kind = rng.randrange(12)
+        if kind < 4:
+            out.append((gen.text(start), start))
+        elif kind < 8:
+            out.append((mutate(gen.text(start), rng), start))
+        elif kind == 8 and start == "start":
+            out.append((mutate(rng.choice(samples), rng), start))
+        else:
+            piece = _sample_piece(rng.choice(sample_lines), rng)
+            if start == "move":  # the placement part of a turn line, when there is one
+                piece = re.sub(r"^\s*\d+\s*\.\s*\S+\s*", "", piece.split("\n")[0])
+            out.append((mutate(piece, rng), start))
+    return out
+
+
+def test_token_pools_cover_the_grammar():
+    lark = _reference_lark()
+    regex_terminals = {t.name for t in lark.terminals if t.pattern.type == "re"} - set(lark.lexer_conf.ignore)
+    assert regex_terminals == set(POOLS)
+
+
+FUNCTIONS = {"start": lambda text: parse_text(text, "t.dn"), "move": lambda text: parse_move(text, "--move")}
+
+
+def _both(reference: LarkOnly, text: str, start: str):
+    """What the parser as shipped makes of ``text``, and what it makes on the reference."""
+    fast = _outcome(FUNCTIONS[start], text)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(parser, "_parser", lambda: reference)
+        slow = _outcome(FUNCTIONS[start], text)
+    return fast, slow
+
+
+def _differential(n: int, seed: int) -> None:
+    reference = LarkOnly()
+    disagreements, kinds = [], {"ok": 0, "error": 0}
+    for text, start in inputs(n, seed):
+        fast, slow = _both(reference, text, start)
+        kinds[fast[0]] += 1
+        if fast != slow:
+            disagreements.append((start, text, fast, slow))
+    assert not disagreements, f"{len(disagreements)} of {n} differ; the first: {disagreements[0]!r}"
+    # both kinds well represented, or the comparison would prove little
+    assert min(kinds.values()) > n // 5, kinds
+
+
+def test_differential_quick():
+    _differential(1000, 7)
+
+
+@pytest.mark.slow
+def test_differential_30000_inputs():
+    _differential(30_000, 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("start", START_SYMBOLS)
+def test_differential_hypothesis(start):
+    """Hypothesis's own generator over the grammar: every terminal's whole regex (any
+    Unicode letter in a name, form feeds, ...), not only the pools above."""
+    reference = LarkOnly()
+
+    @settings(max_examples=300, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(from_lark(reference.lark, start=start) | from_lark(reference.lark, start=start).map(
+        lambda text: mutate(text, random.Random(len(text)))))
+    def check(text):
+        fast, slow = _both(reference, text, start)
+        assert fast == slow, text
+    check()
