@@ -1,9 +1,25 @@
 """drunter-notation: the DN game-record notation for Drunter & Drüber, its replay
-engine and rules checker, and reports.
+engine and rules checker, referee and reports.
 
-Layers (see docs/architecture.md): ``model``/``parser``/``formatter`` know only the
-notation; ``board``, ``state``, ``placement``, ``votes``, ``scoring`` and
-``rulesets`` are the pure rules core; ``replay`` drives the core over a record;
-``cli`` and ``report`` only read what the replay returns.
+The public API (``docs/api.md``)::
+
+    from drunter_notation import Game, DnError
+
+Layers (``docs/architecture.md``): ``notation`` (text and records), ``rules`` (the
+pure engine), ``data`` (the shipped boards and rulesets), ``replay`` and ``load``
+(judging a record), ``explain`` (every sentence), ``game`` (the API), then
+``report`` and ``cli``.
 """
 __version__ = "0.1.0"
+
+__all__ = ["Diagnostic", "DnError", "Game", "Move", "Result", "__version__"]
+
+_HOME = {"Diagnostic": "errors", "DnError": "errors", "Game": "game", "Move": "game", "Result": "game"}
+
+
+def __getattr__(name: str):
+    # Lazy, so that `drunter --version` and a plain import do not load the parser and engine.
+    if name in _HOME:
+        import importlib
+        return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -45,6 +45,7 @@ _CANNOT = {"I001", "I002", "I003", "I005", "H003", "H004", "U001"}
 
 CODES: dict[str, Code] = _table(
     ("P001", None, "syntax error: the text is not DN"),
+    ("P002", None, "a position string that is malformed or describes an impossible position"),
     ("I001", None, "the file cannot be read: missing, a directory, a special file, or no permission"),
     ("I002", None, "the file is not UTF-8 text"),
     ("I003", None, "the file is binary, not a DN record"),

@@ -13,59 +13,17 @@ import random
 from collections import Counter
 
 from drunter_notation.data.rulesets import DEFAULT_RULESET
+from drunter_notation.deal import deal_goals, deal_hands
 from drunter_notation.errors import fail
-from drunter_notation.notation.model import (BUILDINGS, CARD_NAMES, GOALS, SPECIAL_GOALS, Ballot, Card, Choose,
-                                             Goals, Hand, HandTile, Outcome, Placement, Record, Reveal, RevealEntry,
-                                             Score, ScoreEntry, Tag, Turn, Vote)
+from drunter_notation.notation.model import (CARD_NAMES, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome,
+                                             Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Turn,
+                                             Vote)
 from drunter_notation.rules import game, turn, votes
 from drunter_notation.rules.board import DEFAULT_BOARD, Board
-from drunter_notation.rules.options import ExpertDeal, Ruleset
+from drunter_notation.rules.options import Ruleset
 from drunter_notation.rules.placement import legal_moves
 from drunter_notation.rules.scoring import rank_players
-from drunter_notation.rules.state import LENGTHS, State, box_tiles, deal_for
-
-PLAYER_NAMES = ("Anna", "Ben", "Cleo", "Dora")  # the usual example names, in seat order
-
-
-def player_names(n: int) -> tuple[str, ...]:
-    """The first ``n`` default player names (``n`` from 2 to 4)."""
-    if not 2 <= n <= len(PLAYER_NAMES):
-        raise fail("H001", f"the game needs 2 to 4 players, not {n}")
-    return PLAYER_NAMES[:n]
-
-
-def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> dict[str, Counter]:
-    """S1: shuffle the board's box and deal each player, in seat order, the number of
-    triples, doubles and singles :func:`state.deal_for` fixes. Raises ``DnError`` D002
-    (exit code 2) when the box cannot be dealt evenly to this many players."""
-    deal = deal_for(board, len(players))
-    if deal is None:
-        raise fail("D002", f"the box of board {board.id!r} cannot be dealt evenly to {len(players)} players", hint="choose another number of players or another board")
-    box = [t for t, n in sorted(box_tiles(board).items(), key=lambda item: item[0].order()) for _ in range(n)]
-    rng.shuffle(box)
-    hands = {p: Counter() for p in players}
-    for length in LENGTHS:
-        pile = [t for t in box if t.length == length]
-        k = deal[length]
-        for i, p in enumerate(players):
-            hands[p].update(pile[i * k:(i + 1) * k])
-    return hands
-
-
-def deal_goals(ruleset: Ruleset, players: tuple[str, ...], variant: str,
-               rng: random.Random) -> dict[str, tuple[str, ...]]:
-    """S3/X1: one distinct building card each (base), or two distinct goal cards each
-    from the ten, no card dealt twice (expert; one special and one building card each
-    under ``expert_deal = "one-special-one-building"``)."""
-    n = len(players)
-    if variant == "base":
-        return {p: (card,) for p, card in zip(players, rng.sample(BUILDINGS, n))}
-    if ruleset.options.expert_deal is ExpertDeal.ONE_SPECIAL_ONE_BUILDING:
-        pairs = zip(rng.sample(SPECIAL_GOALS, n), rng.sample(BUILDINGS, n))
-        return {p: tuple(rng.sample(pair, 2)) for p, pair in zip(players, pairs)}
-    cards = rng.sample(GOALS, 2 * n)
-    return {p: (cards[2 * i], cards[2 * i + 1]) for i, p in enumerate(players)}
-
+from drunter_notation.rules.state import State
 
 def _ballots(state: State, placer: str, rng: random.Random) -> Vote:
     """B2: in voting order, each player lays one or two random cards still held

@@ -36,7 +36,8 @@ from drunter_notation.notation.parser import parse_text
 from drunter_notation.load import judge as judge_record
 from drunter_notation.rules.options import Options, Ruleset
 from drunter_notation.data.rulesets import load_ruleset
-from drunter_notation.simulate import PLAYER_NAMES, simulate_game
+from drunter_notation.deal import PLAYER_NAMES
+from drunter_notation.simulate import simulate_game
 from drunter_notation.rules.state import new_state
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,15 +13,10 @@ from drunter_notation.errors import DnError, fail
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.rules.board import DEFAULT_BOARD
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
-from drunter_notation.simulate import player_names, simulate_game
+from drunter_notation.deal import game_rng, player_names
+from drunter_notation.simulate import simulate_game
 from drunter_notation.codes import Exit
 from drunter_notation.cli.common import DiagnosticError, write_atomic
-
-
-def game_rng(seed: int, i: int) -> random.Random:
-    """The generator of game ``i`` (1-based) of a run with ``seed``: string-seeded, so the
-    same seed and index give the same game on every platform and Python version."""
-    return random.Random(f"{seed}-{i}")
 
 
 def _board_tag(board_ref: str, out: str | None) -> str:

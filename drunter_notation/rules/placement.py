@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
-from drunter_notation.rules.geometry import bridge_limit, bridges_between, free_run, longest, reaches, ways
+from drunter_notation.rules.board import DIRECTIONS
+from drunter_notation.rules.geometry import bridge_limit, bridges_between, longest, reaches
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
 ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
@@ -41,6 +42,9 @@ class Move(NamedTuple):
         sq = self.squares
         text = f"{self.tile} {square_name(sq[0])}" + ("" if len(sq) == 1 else f"-{square_name(sq[-1])}")
         return text + f" @{square_name(self.corner)}" if self.needs_corner else text
+
+    def __repr__(self) -> str:
+        return f"<Move {self}>"
 
     @property
     def bridges(self) -> tuple[Square, ...]:
@@ -178,7 +182,10 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
     types to try; default the player's hand when hands are known, else every tile
     type. Includes placements covering toilets (legal, subject to the vote); a
     single reachable from two wall gangs appears once per track, both with
-    ``needs_corner``. Does not check whose turn it is."""
+    ``needs_corner``. Does not check whose turn it is.
+
+    The hot path of every playout: the bridge walk and free run of :mod:`.geometry`
+    are fused into one loop here, with no call per direction."""
     if tiles is None:
         if state.hands is not None:
             tiles = [t for t, n in state.hands[player or state.to_move].items() if n > 0]
@@ -187,36 +194,55 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
     by_kind: dict[str, list[Tile]] = {}
     for t in sorted(set(tiles)):
         by_kind.setdefault(KINDS[t.kind], []).append(t)
-    toilets = state.board.toilets
+    board = state.board
+    toilets, corners, width, height = board.toilets, board.corners, board.width, board.height
+    covered, bridges, gangs = state.covered, state.bridges, state.gangs
     votes = state.toilet_votes
+    limit = bridge_limit(state)
     moves = []
-    seen: dict[tuple, int] = {}  # (tile, squares) -> index of the first move laying it
-    twins = []
+    live: dict[str, int] = {}
+    for corner, kind in state.track_kind.items():
+        if gangs[corner] is not None:
+            live[kind] = live.get(kind, 0) + 1
     for corner, kind in state.track_kind.items():
         mine = by_kind.get(kind)
-        gang = state.gangs[corner]
+        gang = gangs[corner]
         if not mine or gang is None:
             continue
-        most = max(t.length for t in mine)
-        for anchor, (dc, dr), passed in ways(state, gang):
-            run = free_run(state, anchor, (dc, dr), most)
+        most = mine[-1].length  # sorted by length within a kind
+        gc, gr = gang
+        for d in DIRECTIONS:
+            dc, dr = d
+            c, r, passed = gc + dc, gr + dr, 0
+            while passed < limit and (c, r) in bridges:
+                c, r, passed = c + dc, r + dr, passed + 1
+            line = []
+            while len(line) < most and 0 <= c < width and 0 <= r < height:
+                sq = (c, r)
+                if sq in covered or sq in corners:
+                    break
+                line.append(sq)
+                c, r = c + dc, r + dr
+            run = len(line)
             if not run:
                 continue
-            line = tuple([(anchor[0] + k * dc, anchor[1] + k * dr) for k in range(run)])
+            wet = [sq for sq in line if sq in toilets] if toilets else ()
             for t in mine:
-                if t.length <= run:
-                    squares = line[:t.length]
-                    covered = tuple([sq for sq in squares if sq in toilets])
-                    key = (t, squares)
-                    if key in seen:
-                        twins.append(seen[key])
-                        twins.append(len(moves))
-                    else:
-                        seen[key] = len(moves)
-                    moves.append(Move(t, squares, corner, (dc, dr), covered, passed, gang, False,
-                                      bool(covered) and votes))
-    for i in twins:  # A006: the same squares fit two tracks, so the text names the corner
-        moves[i] = moves[i]._replace(needs_corner=True)
+                n = t.length
+                if n > run:
+                    break
+                squares = tuple(line[:n])
+                covered_toilets = tuple([sq for sq in wet if sq in squares]) if wet else ()
+                moves.append(Move(t, squares, corner, d, covered_toilets, passed, gang, False,
+                                  votes and bool(covered_toilets)))
+    if any(n > 1 for n in live.values()):  # A006: the same squares may fit two tracks of one kind
+        seen: dict[tuple, int] = {}
+        for i, m in enumerate(moves):
+            key = (m.tile, m.squares)
+            j = seen.setdefault(key, i)
+            if j != i:
+                moves[i] = m._replace(needs_corner=True)
+                moves[j] = moves[j]._replace(needs_corner=True)
     return moves
 
 

@@ -1,0 +1,88 @@
+"""Benchmark: complete random games through the public API, next to python-chess.
+
+Plays complete random 4-player games of Drunter & Drüber through ``Game.legal_moves()``
+and ``Game.push()`` (a uniformly random legal move, random ballots when a vote is
+held) and, in the same run, python-chess random games of 80 plies through
+``Board.legal_moves`` and ``Board.push``. Prints games per second of each and the
+ratio. Timings are the best of ``--repeat`` runs, interleaved so both see the same
+machine load; nothing is asserted.
+
+    python bench/playout.py [--games 200] [--repeat 3] [--seed 1]
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+
+import chess
+
+import drunter_notation
+from drunter_notation import Game
+
+PLAYERS = ("Anna", "Ben", "Cleo", "Dora")
+
+
+def dn_game(seed: int) -> int:
+    """One complete random 4-player game through the API; returns the turns played."""
+    rng = random.Random(seed)
+    g = Game.new(PLAYERS, seed=seed)
+    while not g.is_over():
+        if g.choice_due:
+            g.push("choose")
+            continue
+        moves = g.legal_moves()
+        if not moves:
+            g.push("pass")
+            continue
+        move = rng.choice(moves)
+        vote = None
+        if move.needs_vote:
+            vote = {p: [rng.choice([c for c, n in g.state.cards[p].items() if n])] for p in g.players}
+        g.push(move, vote=vote, jein={p: rng.choice(("yes", "no")) for p in g.players} if vote else None)
+    return g.turn - 1
+
+
+def chess_game(seed: int, plies: int = 80) -> int:
+    """One random game of python-chess, ``plies`` half-moves or until it ends."""
+    rng = random.Random(seed)
+    board = chess.Board()
+    n = 0
+    while n < plies and not board.is_game_over(claim_draw=False):
+        board.push(rng.choice(list(board.legal_moves)))
+        n += 1
+    return n
+
+
+def best(fn, games: int, seed: int, repeat: int, results: list) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        total = sum(fn(seed + i) for i in range(games))
+        times.append(time.perf_counter() - start)
+    results.append(total)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    print(f"drunter-notation {drunter_notation.__version__}, python-chess {chess.__version__}, "
+          f"Python {platform.python_version()}; {args.games} games each, best of {args.repeat}")
+    dn_turns, chess_plies = [], []
+    dn = best(dn_game, args.games, args.seed, args.repeat, dn_turns)
+    ch = best(chess_game, args.games, args.seed, args.repeat, chess_plies)
+    dn_rate, ch_rate = args.games / dn, args.games / ch
+    print(f"  Game API, 4-player random games   {dn_rate:8.1f} games/s  "
+          f"{dn / dn_turns[0] * 1e6:7.1f} µs/turn  ({dn_turns[0] / args.games:.1f} turns/game)")
+    print(f"  python-chess, 80-ply random games {ch_rate:8.1f} games/s  "
+          f"{ch / chess_plies[0] * 1e6:7.1f} µs/ply   ({chess_plies[0] / args.games:.1f} plies/game)")
+    print(f"ratio, games/s of the Game API / python-chess: {dn_rate / ch_rate:.2f} (goal >= 2)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""Dealing (rules S1, S3, X1): the tiles of the box, building and goal cards, from a
+seeded random generator, so the same seed deals the same game everywhere."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from drunter_notation.errors import fail
+from drunter_notation.notation.model import BUILDINGS, GOALS, SPECIAL_GOALS
+from drunter_notation.rules.board import Board
+from drunter_notation.rules.options import ExpertDeal, Ruleset
+from drunter_notation.rules.state import LENGTHS, box_tiles, deal_for
+
+
+def game_rng(seed: int | str, i: int = 1) -> random.Random:
+    """The generator of game ``i`` (1-based) of a run with ``seed``: string-seeded, so the
+    same seed and index give the same game on every platform and Python version."""
+    return random.Random(f"{seed}-{i}")
+
+
+PLAYER_NAMES = ("Anna", "Ben", "Cleo", "Dora")  # the usual example names, in seat order
+
+
+def player_names(n: int) -> tuple[str, ...]:
+    """The first ``n`` default player names (``n`` from 2 to 4)."""
+    if not 2 <= n <= len(PLAYER_NAMES):
+        raise fail("H001", f"the game needs 2 to 4 players, not {n}")
+    return PLAYER_NAMES[:n]
+
+
+def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> dict[str, Counter]:
+    """S1: shuffle the board's box and deal each player, in seat order, the number of
+    triples, doubles and singles :func:`state.deal_for` fixes. Raises ``DnError`` D002
+    (exit code 2) when the box cannot be dealt evenly to this many players."""
+    deal = deal_for(board, len(players))
+    if deal is None:
+        raise fail("D002", f"the box of board {board.id!r} cannot be dealt evenly to {len(players)} players",
+                   hint="choose another number of players or another board")
+    box = [t for t, n in sorted(box_tiles(board).items(), key=lambda item: item[0].order()) for _ in range(n)]
+    rng.shuffle(box)
+    hands = {p: Counter() for p in players}
+    for length in LENGTHS:
+        pile = [t for t in box if t.length == length]
+        k = deal[length]
+        for i, p in enumerate(players):
+            hands[p].update(pile[i * k:(i + 1) * k])
+    return hands
+
+
+def deal_goals(ruleset: Ruleset, players: tuple[str, ...], variant: str,
+               rng: random.Random) -> dict[str, tuple[str, ...]]:
+    """S3/X1: one distinct building card each (base), or two distinct goal cards each
+    from the ten, no card dealt twice (expert; one special and one building card each
+    under ``expert_deal = "one-special-one-building"``)."""
+    n = len(players)
+    if variant == "base":
+        return {p: (card,) for p, card in zip(players, rng.sample(BUILDINGS, n))}
+    if ruleset.options.expert_deal is ExpertDeal.ONE_SPECIAL_ONE_BUILDING:
+        pairs = zip(rng.sample(SPECIAL_GOALS, n), rng.sample(BUILDINGS, n))
+        return {p: tuple(rng.sample(pair, 2)) for p, pair in zip(players, pairs)}
+    cards = rng.sample(GOALS, 2 * n)
+    return {p: (cards[2 * i], cards[2 * i + 1]) for i, p in enumerate(players)}

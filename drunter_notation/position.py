@@ -1,0 +1,220 @@
+"""Position strings: a whole position on one line, like chess's FEN.
+
+Everything needed to judge the next move, in eleven fields separated by single
+spaces (the format is explained with examples in ``docs/notation.md``)::
+
+    dn1 BOARD RULES VARIANT PLAYERS NEXT TILES REMOVED HANDS CARDS CHOICE
+
+``format_position`` writes one from a position; ``parse_position`` reads one back,
+checking every field and the board's geometry (a bad string is a located P002,
+an unknown board H003, an unknown ruleset H004), never an exception of Python's.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from urllib.parse import quote, unquote
+
+from drunter_notation.data.boardfile import load_board
+from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation.errors import DnError, fail
+from drunter_notation.notation.model import CARD_NAMES, KINDS, Square, Tile, square_name
+from drunter_notation.rules.board import Board
+from drunter_notation.rules.options import Ruleset
+from drunter_notation.rules.state import LaidTile, State
+from drunter_notation.rules.turn import new_game
+
+TAG = "dn1"
+FIELDS = ("tag", "board", "rules", "variant", "players", "next", "tiles", "removed", "hands", "cards", "choice")
+MAX_TURN = 10_000  # far beyond any real game: the box holds at most a few hundred tiles
+MAX_COUNT = 999
+_SQ = r"[a-z](?:[1-9]\d?)"
+_TILE = re.compile(rf"([WSR])([123])({_SQ})(?:-({_SQ}))?@({_SQ}):(\d{{1,5}})")
+_HAND = re.compile(r"([WSR][123])(?:x(\d{1,3}))?")
+_SPENT = re.compile(r"(JA|JAA|JAAA|NE|NEE|NEEE|JEIN):(\d{1,5})")
+_REMOVED = re.compile(rf"({_SQ}):(\d{{1,5}})")
+_NAME_SAFE = "-_.'~"  # kept as they are in a name; everything else is %-encoded
+
+
+def _square(text: str) -> Square:
+    return (ord(text[0]) - ord("a"), int(text[1:]) - 1)
+
+
+def _split(text: str, sep: str) -> list[str]:
+    return [] if text in ("-", ".") else text.split(sep)
+
+
+def format_position(state: State, board_ref: str, ruleset: Ruleset) -> str:
+    """The position string of ``state``; ``board_ref`` is the board's id or file path."""
+    tiles = ",".join(
+        f"{t.tile}{square_name(t.squares[0])}" + (f"-{square_name(t.squares[-1])}" if len(t.squares) > 1 else "")
+        + f"@{square_name(t.corner)}:{t.turn}" for t in state.tiles) or "-"
+    removed = ",".join(f"{square_name(c)}:{n}" for c, n in state.removed_on.items()) or "-"
+    if state.hands is None:
+        hands = "-"
+    else:
+        hands = "/".join("".join(f"{t}x{n}" if n > 1 else str(t)
+                                 for t, n in sorted(state.hands[p].items(), key=lambda i: i[0].order()) if n > 0)
+                         or "." for p in state.players)
+    cards = "/".join(",".join(f"{c}:{state.spent_on[(p, c)]}" for c in CARD_NAMES
+                              if c != "?" and state.cards[p][c] == 0) or "." for p in state.players)
+    if state.variant != "expert":
+        choice = "-"
+    elif state.chosen:
+        choice = "made"
+    elif state.due is not None:
+        choice = f"due:{square_name(state.due[0])}:{state.due[1]}"
+    else:
+        choice = "open"
+    players = ",".join(quote(p, safe=_NAME_SAFE) for p in state.players)
+    return " ".join((TAG, quote(board_ref, safe="/._-~"), ruleset.id, state.variant, players,
+                     str(state.number + 1), tiles, removed, hands, cards, choice))
+
+
+class _Reader:
+    """Reads one position string field by field; every problem is a located P002."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.parts = text.split(" ")
+        self.starts = []
+        at = 0
+        for p in self.parts:
+            self.starts.append(at + 1)
+            at += len(p) + 1
+
+    def bad(self, index: int, message: str) -> DnError:
+        field = FIELDS[index] if index < len(FIELDS) else "end"
+        column = self.starts[index] if index < len(self.starts) else len(self.text) + 1
+        return fail("P002", f"position string, field {index + 1} ({field}): {message}", path="--position",
+                    line=1, column=column, context=self.text[:200],
+                    hint=f"write {' '.join(FIELDS[1:]).upper()} after '{TAG}', separated by single spaces")
+
+
+def parse_position(text: str, base_dir=None) -> tuple[State, str, Ruleset]:
+    """The position a position string describes, the board reference it names and the
+    ruleset. Raises DnError: P002 for a malformed string or an impossible position,
+    H003 for an unknown board, H004 for an unknown ruleset."""
+    r = _Reader(text.strip())
+    parts = r.parts
+    if len(text) > 100_000:
+        raise r.bad(0, "longer than 100,000 characters")
+    if not parts or parts[0] != TAG:
+        raise r.bad(0, f"must start with '{TAG}'")
+    if len(parts) != len(FIELDS):
+        raise r.bad(min(len(parts), len(FIELDS)), f"has {len(parts)} fields, not {len(FIELDS)}")
+    board_ref = unquote(parts[1])
+    try:
+        board: Board = load_board(board_ref, base_dir)
+        ruleset = load_ruleset(parts[2])
+    except DnError as e:
+        raise DnError(e.diagnostic, path="--position") from None
+    variant = parts[3]
+    if variant not in ("base", "expert"):
+        raise r.bad(3, f"the variant is 'base' or 'expert', not '{variant}'")
+    players = tuple(unquote(p) for p in parts[4].split(","))
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players) or not all(p.strip() for p in players):
+        raise r.bad(4, "name 2 to 4 different players, separated by commas")
+    if not (parts[5].isdigit() and len(parts[5]) <= 5) or not 1 <= int(parts[5]) <= MAX_TURN:
+        raise r.bad(5, f"the number of the next turn, 1 to {MAX_TURN}")
+    number = int(parts[5]) - 1
+    hands = _hands(r, parts[8], players)
+    st = new_game(board, ruleset.options, players, hands, variant)
+    st.due, st.chosen = None, False
+    st.number, st.seat = number, number % len(players)
+    _lay_tiles(r, parts[6], st)
+    for item in _split(parts[7], ","):
+        m = _REMOVED.fullmatch(item)
+        corner = _square(m[1]) if m else None
+        if m is None or corner not in board.corners or not 1 <= int(m[2]) <= number:
+            raise r.bad(7, f"'{item[:20]}' is not CORNER:TURN of a removed gang")
+        st.gangs[corner] = None
+        st.removed_on[corner] = int(m[2])
+    _spent_cards(r, parts[9], st)
+    _choice(r, parts[10], st)
+    return st, board_ref, ruleset
+
+
+def _hands(r: _Reader, text: str, players) -> dict[str, Counter] | None:
+    if text == "-":
+        return None
+    each = text.split("/")
+    if len(each) != len(players):
+        raise r.bad(8, f"one hand per player separated by '/', {len(players)} in all")
+    hands = {}
+    for p, h in zip(players, each):
+        c = Counter()
+        if h != ".":
+            pos = 0
+            for m in _HAND.finditer(h):
+                if m.start() != pos:
+                    break
+                c[Tile(m[1][0], int(m[1][1]))] += int(m[2] or 1)
+                pos = m.end()
+            if pos != len(h) or any(n > MAX_COUNT for n in c.values()):
+                raise r.bad(8, f"'{h[:20]}' is not a hand like W3x2W1S2 (or '.' for none)")
+        hands[p] = c
+    return hands
+
+
+def _lay_tiles(r: _Reader, text: str, st: State) -> None:
+    board = st.board
+    matches = []
+    for item in _split(text, ","):
+        m = _TILE.fullmatch(item)
+        if m is None:
+            raise r.bad(6, f"'{item[:20]}' is not a tile like S2b1-c1@a1:1")
+        matches.append((int(m[6]), item, m))
+    for _, item, m in sorted(matches, key=lambda x: x[0]):  # laid in turn order: the last one holds the gang
+        tile = Tile(m[1], int(m[2]))
+        anchor, end, corner, turn = _square(m[3]), _square(m[4]) if m[4] else None, _square(m[5]), int(m[6])
+        end = end or anchor
+        d = (end[0] - anchor[0], end[1] - anchor[1])
+        steps = max(abs(d[0]), abs(d[1]))
+        if (d[0] and d[1]) or steps != tile.length - 1:
+            raise r.bad(6, f"'{item[:20]}' is not a straight line of {tile.length} squares")
+        unit = (d[0] // steps, d[1] // steps) if steps else (0, 0)
+        squares = tuple((anchor[0] + k * unit[0], anchor[1] + k * unit[1]) for k in range(tile.length))
+        if board.corners.get(corner) != KINDS[tile.kind]:
+            raise r.bad(6, f"'{item[:20]}': {square_name(corner)} starts no {KINDS[tile.kind]} track")
+        if not 1 <= turn <= st.number:
+            raise r.bad(6, f"'{item[:20]}': laid on turn {turn}, but only {st.number} turns were played")
+        for sq in squares:
+            if not board.on_board(sq) or sq in board.corners or sq in st.covered:
+                raise r.bad(6, f"'{item[:20]}': {square_name(sq)} is off the board, a corner or covered twice")
+        index = len(st.tiles)
+        st.tiles.append(LaidTile(tile, squares, corner, turn, st.players[(turn - 1) % len(st.players)]))
+        for sq in squares:
+            st.covered[sq] = index
+        if len(squares) == 3:
+            st.bridges.add(squares[1])
+        st.gangs[corner] = squares[-1]
+
+
+def _spent_cards(r: _Reader, text: str, st: State) -> None:
+    each = text.split("/")
+    if len(each) != len(st.players):
+        raise r.bad(9, f"the spent vote cards of each player separated by '/', {len(st.players)} in all")
+    for p, spent in zip(st.players, each):
+        for item in _split(spent, ","):
+            m = _SPENT.fullmatch(item)
+            if m is None or st.cards[p][m[1]] == 0 or not 1 <= int(m[2]) <= st.number:
+                raise r.bad(9, f"'{item[:20]}' is not CARD:TURN of a card spent once (or '.' for none)")
+            del st.cards[p][m[1]]
+            st.spent_on[(p, m[1])] = int(m[2])
+
+
+def _choice(r: _Reader, text: str, st: State) -> None:
+    if st.variant != "expert":
+        if text != "-":
+            raise r.bad(10, "a base game has no expert choice: write '-'")
+        return
+    if text == "made":
+        st.chosen = True
+    elif text.startswith("due:"):
+        m = _REMOVED.fullmatch(text[4:])
+        if m is None or _square(m[1]) not in st.board.corners or int(m[2]) > st.number:
+            raise r.bad(10, "write due:CORNER:TURN for a choice due since that turn")
+        st.due = (_square(m[1]), int(m[2]))
+    elif text != "open":
+        raise r.bad(10, "the expert choice is 'open', 'due:CORNER:TURN' or 'made'")
