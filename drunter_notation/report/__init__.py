@@ -25,6 +25,7 @@ import jinja2
 from markupsafe import Markup
 
 from drunter_notation.errors import Diagnostic
+from drunter_notation.explain.boardtext import BUILDING_LETTER
 from drunter_notation.replay import Timeline
 from drunter_notation.report import svg
 from drunter_notation.report.diagram import flow_diagram
@@ -60,8 +61,8 @@ def render_report(timeline: Timeline, source_text: str) -> str:
               for f in view.frames]
     return environment().get_template("report.html.j2").render(
         v=view, t=timeline, frames_json=script_json(frames), diagram=flow_diagram(timeline),
-        building_colours=svg.BUILDING_COLOUR.items(),
-        kind_colours=[(kind, fill) for kind, (fill, _) in svg.KIND_COLOUR.items()])
+        building_colours=[(b, colour, BUILDING_LETTER[b]) for b, colour in svg.BUILDING_COLOUR.items()],
+        kind_colours=[(kind, fill, line) for kind, (fill, line) in svg.KIND_COLOUR.items()])
 
 
 def render_error(path: str, diagnostic: Diagnostic, source_text: str) -> str:
