@@ -115,7 +115,7 @@ def test_invalid_record_shows_the_violation_at_its_turn():
     assert item, "the turn list marks turn 5 with its code"
     detail = re.search(r'<section class="detail violation off" data-frame="5"[^>]*>(.*?)<table class="hands">', html, re.S)[1]
     assert "A004" in detail and "overlaps the street tile laid on turn 1" in detail and "HiG 1991" in detail
-    assert re.search(r'<g class="mark off" data-frame="5"><rect class="bad" x="\d+" y="\d+"', html)
+    assert re.search(r'<g class="mark off" data-frame="5"><rect class="bad" data-sym="violation" x="\d+" y="\d+"', html)
     assert '<li class="unjudged"' in html and "6. Ben W1 l1" in html  # listed, not judged
 
 
