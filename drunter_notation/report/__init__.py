@@ -29,17 +29,23 @@ from drunter_notation.explain.boardtext import BUILDING_LETTER
 from drunter_notation.replay import Timeline
 from drunter_notation.report import svg
 from drunter_notation.report.diagram import flow_diagram
-from drunter_notation.report.index import IndexEntry, failed_entry, index_entry, summarize
+from drunter_notation.report.index import IndexEntry, display_names, failed_entry, index_entry, summarize
 from drunter_notation.report.view import build_view
 
 __all__ = ["IndexEntry", "failed_entry", "index_entry", "render_error", "render_index", "render_report"]
 
 
+OUTCOME_COLOUR = {"accepted, more yes": "#1d7a46", "accepted on a tie": "#7fbf9a",
+                  "rejected on a tie": "#e6a39b", "rejected, more no": "#c0392b"}
+
+
 @functools.cache
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.PackageLoader("drunter_notation.report", "templates"),
-                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                              undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("drunter_notation.report", "templates"),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["count"] = count
+    return env
 
 
 def script_json(data) -> Markup:
@@ -72,9 +78,27 @@ def render_error(path: str, diagnostic: Diagnostic, source_text: str) -> str:
                                                               title=path.rsplit("/", 1)[-1])
 
 
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    """``n`` with the word in the right number: ``1 game``, ``3 games``."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"
+
+
 def render_index(entries: list[IndexEntry]) -> str:
-    """The index page over ``entries``: a row per game linking its report, the
-    summary figures and a coverage heatmap per board."""
+    """The archive's index page over ``entries``: per board, ruleset and variant
+    the figures and plots of its valid complete games and a coverage heatmap; then
+    every game, the partial and the invalid records in tables of their own, each
+    named relative to the folder common to all records."""
     s = summarize(entries)
-    heatmaps = [(h, svg.heatmap(h.board, h.counts, h.games)) for h in s.heat]
-    return environment().get_template("index.html.j2").render(entries=entries, s=s, heatmaps=heatmaps)
+    names = display_names(entries)
+    plots = [{
+        "heat": svg.heatmap(g.board, g.heat, len(g.games)),
+        "seats": svg.bar_chart("wins by seat", [(seat, wins, f"of {count(n, 'game')}") for seat, wins, n in g.seats]),
+        "cards": svg.bar_chart("wins by building card", [(c, n, "") for c, n in g.wins_by_card],
+                               svg.BUILDING_COLOUR),
+        "lengths": svg.bar_chart("games by length", [(span, n, "") for span, n in g.lengths]),
+        "outcomes": svg.bar_chart("vote outcomes", [(o, n, "") for o, n in g.outcomes], OUTCOME_COLOUR),
+    } for g in s.groups]
+    games = sorted((e for g in s.groups for e in g.games), key=lambda e: (e.date or "", names[e.record]))
+    return environment().get_template("index.html.j2").render(
+        s=s, plots=plots, games=games, names=names,
+        partial=sorted(s.partial, key=lambda e: names[e.record]), invalid=sorted(s.invalid, key=lambda e: names[e.record]))

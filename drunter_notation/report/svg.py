@@ -317,3 +317,26 @@ def heatmap(board: Board, counts: dict[Square, int], games: int) -> Markup:
     out.append(coordinates(g, all_sides=False) + "</svg>")
     return Markup("".join(out))
 
+
+
+def bar_chart(label: str, bars: list[tuple[str, int, str]], colours: dict[str, str] | None = None,
+              width: int = 340) -> Markup:
+    """Horizontal bars, one per ``(name, value, note)``: the name on the left, the
+    value (and the note, e.g. "of 5 games") after the bar. ``label`` names the chart
+    for screen readers; ``colours`` may give a bar its own colour by name."""
+    row, left, right = 22, 130, 90
+    top = max([v for _, v, _ in bars] + [1])
+    scale = (width - left - right) / top
+    out = [f'<svg class="bars" viewBox="0 0 {width} {row * len(bars) + 4}" width="{width}"'
+           f' height="{row * len(bars) + 4}" role="img" aria-label="{esc(label)}">']
+    for i, (name, value, note) in enumerate(bars):
+        y = 2 + i * row
+        colour = (colours or {}).get(name, "#0b62c4")
+        out.append(f'<g><title>{esc(name)}: {value}{" " + esc(note) if note else ""}</title>'
+                   f'<text class="bl" x="{left - 8}" y="{y + row / 2}">{esc(name)}</text>'
+                   f'<rect x="{left}" y="{y + 4}" width="{max(value * scale, 1 if value else 0):.1f}"'
+                   f' height="{row - 8}" rx="2" fill="{colour}"/>'
+                   f'<text class="bv" x="{left + value * scale + 6:.1f}" y="{y + row / 2}">{value}'
+                   f'{" " + esc(note) if note else ""}</text></g>')
+    out.append("</svg>")
+    return Markup("".join(out))
