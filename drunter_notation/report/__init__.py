@@ -1,4 +1,4 @@
-"""HTML replay reports and the corpus index (issue 5).
+"""HTML replay reports and the archive's index page.
 
 Pure functions from replayed records to one self-contained HTML page each: inline
 CSS, JS and SVG, no network, no external fonts. Templates live in ``templates/``
@@ -10,11 +10,13 @@ each tagged with its index, plus per-frame marks (squares covered this turn, a
 rejected or violating placement); one JSON blob (numbers only: tiles shown and gang
 positions per frame) lets a small inline script step through the frames. The text
 of each frame (move, vote, destroyed buildings, hands) is pre-rendered HTML the
-script shows and hides. A 70-turn, 4-player game gives a page of about 200 KB (a quarter of it the
-Graphviz diagram), rendered in about 50 ms.
+script shows and hides. A 70-turn, 4-player game gives a page of about 270 KB (a fifth of it the
+Graphviz diagram), rendered in about 60 ms.
 
 A record that does not parse gets a small page of its own with the syntax error
-(:func:`render_error`); the CLI writes it like any report.
+(:func:`render_error`); the CLI writes it like any report. The index page
+(:func:`render_index`) is built from :class:`IndexEntry` values alone, which the
+CLI keeps in the output folder's manifest (see :mod:`.index`).
 """
 from __future__ import annotations
 
