@@ -1,16 +1,18 @@
 """SVG pictures for the reports: the board with its tiles and gangs, the points
-chart and the coverage heatmap.
+chart, the coverage heatmap and the index's bar plots.
 
 Every function returns :class:`markupsafe.Markup` built from numbers, fixed words
 and text passed through :func:`esc` -- player names and other user text never
 reach the page unescaped. Squares are ``(column, row)`` 0-based; north is up.
 
 The board is drawn once per report: the empty board, then *every* tile of the game
-in the order laid (``<g class="tile" data-i="k">``), then per-frame marks
+in the order laid (``<g class="tile" data-i="k">``, each with its owner's chip and
+labels for what it buried), then per-frame marks
 (``<g class="mark off" data-frame="f">``), then the four gangs. The page's script
 shows the first *n* tiles and the current frame's marks and moves the gangs (see
 ``templates/report.html.j2``); tiles are never taken off the board, so this is
-exact and keeps a 60-turn report small.
+exact and keeps a 60-turn report small. Every symbol carries ``data-sym``, the
+name of its entry in the page's legend.
 """
 from __future__ import annotations
 
