@@ -22,14 +22,14 @@ from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.model import (Ballot, Card, Hand, HandTile, Outcome, Placement, Record, Reveal,
                                              RevealEntry, Score, ScoreEntry, Tag, Turn, Vote, square_name)
-from drunter_notation.rules import placement as pl
-from drunter_notation.rules import votes
-from drunter_notation.rules.state import State, new_state
+from drunter_notation.rules import game, turn, votes
+from drunter_notation.rules.placement import Move, legal_moves
 from drunter_notation.rules.scoring import rank_players
-from drunter_notation.simulate import _needs_corner, deal_goals, deal_hands
+from drunter_notation.rules.state import State
+from drunter_notation.simulate import deal_goals, deal_hands
 
 
-def buried(state: State, move: pl.Move) -> list[tuple[str, int, str]]:
+def buried(state: State, move: Move) -> list[tuple[str, int, str]]:
     """(type, value, square) of every building the move would cover."""
     return [(*state.board.buildings[sq], square_name(sq)) for sq in move.squares
             if sq in state.board.buildings and sq not in state.covered]
@@ -40,9 +40,9 @@ def harm(card: str, hits) -> int:
     return sum(value for btype, value, _ in hits if btype == card)
 
 
-def choose_move(state: State, moves: list[pl.Move], card: str, rng: random.Random) -> pl.Move:
+def choose_move(state: State, moves: list[Move], card: str, rng: random.Random) -> Move:
     """Bury the others' buildings, spare one's own, avoid a vote that could go wrong."""
-    def worth(m: pl.Move) -> float:
+    def worth(m: Move) -> float:
         hits = buried(state, m)
         return (sum(v for _, v, _ in hits) - 4 * harm(card, hits) - 0.5 * bool(m.toilets)
                 + rng.random() * 2.5)
@@ -98,34 +98,27 @@ def play(players: tuple[str, ...], rules: str, seed: int, tags: list[Tag]) -> Re
     board, ruleset = load_board("schilda"), load_ruleset(rules)
     hands = deal_hands(board, players, rng)
     cards = {p: c[0] for p, c in deal_goals(ruleset, players, "base", rng).items()}
-    state = new_state(board, ruleset.options, players, hands, "base")
+    state = turn.new_game(board, ruleset.options, players, hands, "base")
     events: list[Turn] = []
-    number = 0
-    while not pl.game_over(state):
-        number += 1
-        mover = state.to_move
-        moves = pl.legal_moves(state, mover)
-        placement, notes = None, ()
-        if moves:
-            move = choose_move(state, moves, cards[mover], rng)
-            hits = buried(state, move)
-            vote = outcome = None
-            accepted = True
-            if votes.needs_vote(state, move):
-                vote = Vote(tuple(ballot(state, v, mover, cards[v], hits, rng)
-                                  for v in votes.voting_order(state, mover)))
-                t = votes.tally(vote)
-                accepted = votes.vote_outcome(t, state.options)
-                outcome = Outcome(accepted, t.yes, t.no)
-                votes.spend_cards(state, vote, number)
-            notes = comment(mover, hits, accepted if vote else None, vote)
-            sq = move.squares
-            placement = Placement(move.tile, sq[0], sq[-1] if len(sq) > 1 else None,
-                                  move.corner if _needs_corner(state, move) else None, vote, outcome)
-            if accepted:
-                pl.apply_move(state, move, number, mover)
-        state.seat = (state.seat + 1) % len(players)
-        events.append(Turn(number, mover, placement, comments=notes))
+    while not game.game_over(state):
+        mover, number = state.to_move, state.number + 1
+        moves = legal_moves(state, mover)
+        if not moves:
+            turn.play_turn(state, number, mover, None)
+            events.append(Turn(number, mover, None))
+            continue
+        move = choose_move(state, moves, cards[mover], rng)
+        hits = buried(state, move)
+        vote = Vote(tuple(ballot(state, v, mover, cards[v], hits, rng) for v in votes.voting_order(state, mover))
+                    ) if move.needs_vote else None
+        decision = turn.play_move(state, move, vote)
+        outcome = None if vote is None else Outcome(decision.accepted, decision.vote.tally.yes,
+                                                    decision.vote.tally.no)
+        sq = move.squares
+        placement = Placement(move.tile, sq[0], sq[-1] if len(sq) > 1 else None,
+                              move.corner if move.needs_corner else None, vote, outcome)
+        events.append(Turn(number, mover, placement,
+                           comments=comment(mover, hits, decision.accepted if vote else None, vote)))
     ranking = rank_players(board, state.covered, players, cards, state.cards)
     scores = {s.player: s.score for s in ranking.standings}
     tags = tags + [Tag("Players", ", ".join(players))]
