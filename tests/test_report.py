@@ -1,4 +1,4 @@
-"""HTML replay reports and the corpus index (issue 5): content, escaping, CLI."""
+"""HTML replay reports and the archive index: content, escaping, the manifest, CLI."""
 from __future__ import annotations
 
 import json
@@ -18,6 +18,7 @@ from drunter_notation.notation.parser import parse_text
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.load import judge
 from drunter_notation.report import failed_entry, index_entry, render_error, render_index, render_report
+from drunter_notation.report.index import display_names, entries_from_manifest, manifest_text, merge
 from drunter_notation.report.diagram import NO_DOT
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.simulate import simulate_game
@@ -77,7 +78,7 @@ def test_report_has_a_frame_per_event_and_the_end(game):
         assert f'data-frame="{number}"><button type="button" data-frame="{number}">{number}. ' in html
 
 
-def test_report_shows_votes_scores_and_hides_cards(game):
+def test_report_shows_votes_scores_and_cards(game):
     text, html = game
     t = judge(parse_text(text), keep_states=True)
     vote = next(s for s in t.steps if s.tally is not None)
@@ -85,9 +86,10 @@ def test_report_shows_votes_scores_and_hides_cards(game):
     for line in card_lines(vote.tally):
         assert line in html
     assert t.tie_break in html
+    # no spoiler toggle (docs/report.md says why): the reveal is shown like any line
     revealed = re.search(r"^reveal .*$", text, re.M)[0]
-    assert f'<span class="spoiler">{revealed}</span>' in html  # only behind the spoiler toggle
-    assert 'id="spoiler"' in html
+    assert f'<div class="dn">{revealed}' in html
+    assert "spoiler" not in html and "cards hidden" not in html
 
 
 def test_user_text_is_escaped_everywhere():
@@ -112,9 +114,9 @@ def test_invalid_record_shows_the_violation_at_its_turn():
     item = re.search(r'<li class="violation" data-frame="5"><button[^>]*><span class="code">A004</span>'
                      r"5\. Anna S1 c1</button></li>", html)
     assert item, "the turn list marks turn 5 with its code"
-    detail = re.search(r'<div class="detail violation off" data-frame="5">(.*?)<table class="hands">', html, re.S)[1]
+    detail = re.search(r'<section class="detail violation off" data-frame="5"[^>]*>(.*?)<table class="hands">', html, re.S)[1]
     assert "A004" in detail and "overlaps the street tile laid on turn 1" in detail and "HiG 1991" in detail
-    assert re.search(r'<g class="mark off" data-frame="5"><rect class="bad" x="\d+" y="\d+"', html)
+    assert re.search(r'<g class="mark off" data-frame="5"><rect class="bad" data-sym="violation" x="\d+" y="\d+"', html)
     assert '<li class="unjudged"' in html and "6. Ben W1 l1" in html  # listed, not judged
 
 
@@ -161,22 +163,76 @@ def test_diagram_marks_votes_endings_and_the_violation(game):
     assert "A004: " in re.search(r'<div class="diagram">(.*?)</div>', report_of(INVALID), re.S)[1]
 
 
-def test_index_has_a_row_per_game_and_a_heatmap():
+def test_index_counts_complete_valid_games_and_lists_the_others_apart():
     texts = [game_text(seed=s) for s in (3, 4)]
     timelines = [judge(parse_text(t), keep_states=True) for t in texts]
-    entries = [index_entry(t, f"g{i}.html", f"g{i}.dn") for i, t in enumerate(timelines)]
-    entries.append(index_entry(judge(parse_text(INVALID), keep_states=True), "bad.html", "bad.dn"))
+    entries = [index_entry(t, f"g{i}.html", f"/club/g{i}.dn") for i, t in enumerate(timelines)]
+    entries.append(index_entry(judge(parse_text(INVALID), keep_states=True), "bad.html", "/club/old/bad.dn"))
+    partial = INVALID.replace("5. Anna S1 c1\n6. Ben W1 l1\n", "")
+    entries.append(index_entry(judge(parse_text(partial), keep_states=True), "part.html", "/club/part.dn"))
     with pytest.raises(DnError) as e:
         parse_text("1. ?", "worse.dn")
-    entries.append(failed_entry("worse.html", "worse.dn", e.value.diagnostic))
+    entries.append(failed_entry("worse.html", "/club/worse.dn", e.value.diagnostic))
     html = render_index(entries)
-    assert html.count('<tr class="game">') == 4
-    for href in ("g0.html", "g1.html", "bad.html", "worse.html"):
-        assert f'<a href="{href}">' in html
-    assert html.count('<svg class="heatmap"') == 1  # every game is on schilda
-    votes = sum(t.summary()["votes"] for t in timelines)
+    assert html.count('<tr class="game ') == 5
+    for href, name in (("g0.html", "g0.dn"), ("g1.html", "g1.dn"), ("bad.html", "old/bad.dn"),
+                       ("worse.html", "worse.dn"), ("part.html", "part.dn")):
+        assert f'<a href="{href}">{name}</a>' in html
+    sections = re.split(r'<h2 id="(?:partial|invalid)">', html)
+    assert len(sections) == 3 and "bad.dn" in sections[2] and "part.dn" in sections[1]
+    assert "bad.dn" not in sections[0] and "part.dn" not in sections[0]
+    assert html.count('<svg class="heatmap"') == 1  # both complete games are on schilda under hig-1991
+    votes = sum(t.summary()["votes"] for t in timelines)  # the invalid game's votes are not counted
     assert f'<div class="n">{votes} / ' in html
-    assert "http" not in html
+    assert "2 complete valid games, 1 partial record, 2 invalid records" in html
+    for plot in ("wins by seat", "wins by building card", "games by length", "vote outcomes"):
+        assert f'aria-label="{plot}"' in html
+    assert "http" not in html and "<script" not in html
+
+
+def test_statistics_are_per_board_and_ruleset():
+    tiny = (REPLAYS / "tiny-hand-made.dn").read_text(encoding="utf-8")
+    timelines = [judge(parse_text(game_text(seed=3)), keep_states=True),
+                 judge(parse_text(tiny), str(REPLAYS / "tiny-hand-made.dn"), keep_states=True),
+                 judge(parse_text(game_text(seed=4)), rules="webley-en", keep_states=True)]
+    assert all(t.valid for t in timelines)
+    html = render_index([index_entry(t, f"{i}.html", f"/c/{i}.dn") for i, t in enumerate(timelines)])
+    titles = re.findall(r'<section class="group" id="group-\d+">\s*<h2>(.*?)</h2>', html)
+    assert sorted(titles) == ["Schilda · hig-1991 · base — 1 game", "Schilda · webley-en · base — 1 game",
+                              "Tiny test board · hig-1991 · base — 1 game"]
+    assert "(1 games)" not in html and "1 players" not in html
+
+
+def test_names_are_relative_to_the_common_root_and_distinct():
+    diag = parse_error("1. ?")
+    entries = [failed_entry("a.html", "/club/2024/disputes/forced-pass.dn", diag),
+               failed_entry("b.html", "/club/2024/edge/forced-pass.dn", diag)]
+    assert display_names(entries) == {"/club/2024/disputes/forced-pass.dn": "disputes/forced-pass.dn",
+                                      "/club/2024/edge/forced-pass.dn": "edge/forced-pass.dn"}
+    assert display_names(entries[:1]) == {"/club/2024/disputes/forced-pass.dn": "forced-pass.dn"}
+
+
+def parse_error(text: str):
+    with pytest.raises(DnError) as e:
+        parse_text(text)
+    return e.value.diagnostic
+
+
+def test_manifest_round_trip_keeps_every_figure():
+    t = judge(parse_text(game_text(seed=3)), keep_states=True)
+    entries = [index_entry(t, "g.html", "/c/g.dn"), failed_entry("w.html", "/c/w.dn", parse_error("1. ?")),
+               index_entry(judge(parse_text(INVALID), keep_states=True), "bad.html", "/c/bad.dn")]
+    back = entries_from_manifest(json.loads(manifest_text(entries)))
+    assert sorted(back, key=lambda e: e.href) == sorted(entries, key=lambda e: e.href)
+    assert render_index(back) == render_index(entries)
+
+
+def test_merge_replaces_the_same_page_or_record():
+    diag = parse_error("1. ?")
+    old = [failed_entry("a.html", "/c/a.dn", diag), failed_entry("b.html", "/c/b.dn", diag)]
+    new = [failed_entry("a.html", "/c/a.dn", diag), failed_entry("b2.html", "/c/b.dn", diag),
+           failed_entry("c.html", "/c/c.dn", diag)]
+    assert sorted(e.href for e in merge(old, new)) == ["a.html", "b2.html", "c.html"]
 
 
 # --- the command ---------------------------------------------------------------
@@ -195,9 +251,9 @@ def test_cli_writes_reports_and_index(tmp_path, monkeypatch):
     assert "games/old/b.dn:7:1: error[A004]" in result.stderr
     assert result.stdout.splitlines() == ["wrote reports/a.html (valid, %d turns)" % len(parse_text(
         game_text(seed=5)).turns), "wrote reports/old/b.html (invalid: A004 at turn 5)",
-        "wrote reports/index.html (2 games)"]
+        "wrote reports/index.html (2 records in the archive)"]
     index = (tmp_path / "reports" / "index.html").read_text()
-    assert '<a href="a.html">' in index and '<a href="old/b.html">' in index
+    assert '<a href="a.html">a.dn</a>' in index and '<a href="old/b.html">old/b.dn</a>' in index
     assert "A004" in (tmp_path / "reports" / "old" / "b.html").read_text()
 
 
@@ -209,7 +265,7 @@ def test_cli_output_file_and_atomic_replace(tmp_path):
     result = run(rec, "-o", out)
     assert result.exit_code == 0, result.output
     assert out.read_text().startswith("<!DOCTYPE html>")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.dn", "out.html"]  # no temp file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.dn", "manifest.json", "out.html"]  # no temp file left
 
 
 def test_cli_syntax_error_writes_the_error_page(tmp_path):
@@ -245,10 +301,56 @@ def test_cli_unknown_board_writes_nothing(tmp_path):
     assert not (tmp_path / "r" / "g.html").exists()
 
 
-def test_cli_same_name_twice_is_a_usage_error(tmp_path):
-    for d in ("x", "y"):
-        (tmp_path / d).mkdir()
-        (tmp_path / d / "g.dn").write_text(INVALID)
-    result = run(tmp_path / "x" / "g.dn", tmp_path / "y" / "g.dn", "--out-dir", tmp_path / "r")
-    assert result.exit_code == 2 and "would both be reported" in result.stderr
-    assert not (tmp_path / "r").exists()
+def test_games_reported_one_at_a_time_build_one_archive(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("a.dn").write_text(game_text(seed=5))
+    Path("b.dn").write_text(INVALID)
+    assert run("a.dn").exit_code == 0  # no --index yet: the manifest still records the report
+    result = run("b.dn", "--index")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == "wrote reports/index.html (2 records in the archive)"
+    index = Path("reports/index.html").read_text()
+    assert '<a href="a.html">a.dn</a>' in index and '<a href="b.html">b.dn</a>' in index
+    assert "1 complete valid game, 0 partial records, 1 invalid record" in index
+    # reporting a game again replaces its entry; it is not counted twice
+    assert run("a.dn", "--index").exit_code == 0
+    assert Path("reports/index.html").read_text().count('<a href="a.html">') == 1
+
+
+def test_same_named_games_in_different_folders_get_distinct_pages_and_names(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for d in ("disputes", "edge"):
+        Path(d).mkdir()
+        Path(d, "forced-pass.dn").write_text(INVALID)
+    assert run("disputes/forced-pass.dn").exit_code == 1
+    result = run("edge/forced-pass.dn", "--index")
+    assert "wrote reports/forced-pass-2.html" in result.stdout
+    index = Path("reports/index.html").read_text()
+    assert '<a href="forced-pass.html">disputes/forced-pass.dn</a>' in index
+    assert '<a href="forced-pass-2.html">edge/forced-pass.dn</a>' in index
+    # in one run too, and a record keeps its page when reported again
+    result = run("disputes/forced-pass.dn", "edge/forced-pass.dn", "--out-dir", "r2")
+    assert [line.split()[1] for line in result.stdout.splitlines()] == ["r2/forced-pass.html", "r2/forced-pass-2.html"]
+    result = run("edge/forced-pass.dn", "--out-dir", "r2")
+    assert result.stdout.startswith("wrote r2/forced-pass-2.html")
+
+
+def test_an_unreadable_manifest_stops_the_run(tmp_path):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "manifest.json").write_text("{not json")
+    rec = tmp_path / "g.dn"
+    rec.write_text(INVALID)
+    result = run(rec, "--out-dir", out, "--index")
+    assert result.exit_code == 2 and "error[I005]" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert "Traceback" not in result.output and sorted(p.name for p in out.iterdir()) == ["manifest.json"]
+
+
+def test_a_page_deleted_by_hand_leaves_the_archive(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("a.dn").write_text(INVALID)
+    Path("b.dn").write_text(INVALID)
+    run("a.dn", "b.dn")
+    Path("reports/a.html").unlink()
+    run("b.dn", "--index")
+    assert "a.dn" not in Path("reports/index.html").read_text()

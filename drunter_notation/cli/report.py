@@ -1,45 +1,81 @@
-"""``drunter report``: one self-contained HTML replay page per record, and an index.
+"""``drunter report``: one self-contained HTML replay page per record, and the archive index.
 
 Every record that can be read gets a page: an invalid one shows its turns up to the
 violation, one that does not parse shows the syntax error (P001). Records that
 cannot be judged at all -- an unreadable file, an unknown board or ruleset (exit
 status 2, as for ``validate``) -- get no page: the error line says why.
+
+The output folder is an archive: ``manifest.json`` beside the pages lists every
+report written there, by any run, and ``--index`` rebuilds ``index.html`` from it.
+A record keeps its page across runs; a new record whose page name is taken by
+another record gets the name with ``-2``, ``-3``... added.
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from urllib.parse import quote
 
 import click
 
-from drunter_notation.errors import DnError
+from drunter_notation.errors import DnError, fail
 from drunter_notation.notation.parser import parse_file
 from drunter_notation.load import judge
-from drunter_notation.report import IndexEntry, failed_entry, index_entry, render_error, render_index, render_report
+from drunter_notation.report import IndexEntry, count, failed_entry, index_entry, render_error, render_index, render_report
+from drunter_notation.report.index import entries_from_manifest, manifest_text, merge
 from drunter_notation.data.rulesets import load_ruleset
-from drunter_notation.cli.common import record_paths, report_error, write_atomic
+from drunter_notation.cli.common import DiagnosticError, record_paths, report_error, write_atomic
 from drunter_notation.cli.validate import EXIT_2_CODES
 
 DEFAULT_OUT_DIR = "reports"
+MANIFEST = "manifest.json"
 
 
-def plan(files: tuple[str, ...], out_dir: Path) -> list[tuple[str, Path]]:
-    """(record path, report path) for every record: ``<out>/<stem>.html`` for a file
-    named, ``<out>/<path inside the directory>.html`` for files found in a directory
-    (so reports of ``replays/`` mirror its folders). Raises click.UsageError when
-    two records would write the same report."""
-    pairs: dict[Path, str] = {}
+def load_archive(folder: Path) -> list[IndexEntry]:
+    """The entries of ``folder``'s manifest (none when there is no manifest yet).
+    Raises DiagnosticError (I005) for a manifest that cannot be read: the run must
+    not replace it with one that forgets the earlier reports."""
+    path = folder / MANIFEST
+    if not path.exists():
+        return []
+    try:
+        return entries_from_manifest(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+        reason = e.strerror if isinstance(e, OSError) else str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise DiagnosticError(fail("I005", f"cannot read the report manifest ({reason})",
+                                   hint="move it away to start a new archive in this folder"), str(path))
+
+
+def _href(out: Path, folder: Path) -> str:
+    return Path(os.path.relpath(out, folder)).as_posix()
+
+
+def plan(files: tuple[str, ...], out_dir: Path, archive: list[IndexEntry] = ()) -> list[tuple[str, Path]]:
+    """(record path, report path) for every record. A record already in the
+    archive keeps its page; otherwise ``<out>/<stem>.html`` for a file named,
+    ``<out>/<path inside the directory>.html`` for files found in a directory (so
+    reports of ``replays/`` mirror its folders), with ``-2``, ``-3``... added when
+    another record holds that name in the archive or in this run."""
+    kept = {e.record: e.href for e in archive}
+    taken = {e.href: e.record for e in archive}
+    jobs: dict[str, tuple[str, Path]] = {}  # by absolute record path: a record named twice is reported once
     for arg in files:
         root = Path(arg)
         for path in record_paths((arg,)):
+            record = os.path.abspath(path)
+            if record in jobs:
+                continue
+            if record in kept:
+                jobs[record] = (path, out_dir / kept[record])
+                continue
             rel = Path(path).relative_to(root) if root.is_dir() else Path(Path(path).name)
-            out = out_dir / rel.with_suffix(".html")
-            if pairs.get(out, path) != path:
-                raise click.UsageError(f"{pairs[out]} and {path} would both be reported to {out}; "
-                                       "report them in separate runs with different --out-dir")
-            pairs[out] = path
-    return [(path, out) for out, path in pairs.items()]
+            stem, n = rel.with_suffix(""), 1
+            while taken.get(href := _href(out_dir / f"{stem}{'' if n == 1 else f'-{n}'}.html", out_dir),
+                            record) != record:
+                n += 1
+            taken[href] = record
+            jobs[record] = (path, out_dir / href)
+    return list(jobs.values())
 
 
 def _text(path: str) -> str:
@@ -60,16 +96,19 @@ def _write(out: Path, html: str) -> None:
               help=f"Folder for the reports (default: {DEFAULT_OUT_DIR}/).")
 @click.option("--rules", metavar="ID", help="Ruleset to judge by, overriding the records' Rules tags.")
 @click.option("--index", "with_index", is_flag=True,
-              help="Also write index.html in the output folder, over the reports written in this run.")
+              help=f"Also write index.html in the output folder, over every report its {MANIFEST} lists "
+                   "(earlier runs' too).")
 @click.pass_context
 def report(ctx: click.Context, files, output, out_dir, rules, with_index):
     """Write an HTML replay report for each DN record.
 
     FILES may be record files or directories (walked for *.dn). Each report is one
     self-contained page (no network needed) that steps through the game with the
-    arrow keys. Exit status: 0 all records valid, 1 some record breaks a rule or does
-    not parse (its report shows where), 2 unreadable file, unknown board or ruleset
-    (no report), or a usage error.
+    arrow keys, or by swiping the board. The output folder keeps a manifest of every
+    report written there, so games reported one at a time build one archive.
+    Exit status: 0 all records valid, 1 some record breaks a rule or does not parse
+    (its report shows where), 2 unreadable file, unknown board or ruleset (no
+    report), an unreadable manifest, or a usage error.
     """
     if output is not None and out_dir is not None:
         raise click.UsageError("give -o/--output or --out-dir, not both")
@@ -77,10 +116,10 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index):
         try:
             load_ruleset(rules)
         except DnError as e:
-            report_error(e, "--rules")
-            ctx.exit(2)
+            raise DiagnosticError(e, "--rules")
     folder = output.parent if output is not None else (out_dir or Path(DEFAULT_OUT_DIR))
-    jobs = plan(files, folder)
+    archive = load_archive(folder)
+    jobs = plan(files, folder, archive)
     if output is not None:
         if len(jobs) != 1:
             raise click.UsageError(f"-o/--output takes exactly one record; {len(jobs)} were given")
@@ -91,7 +130,7 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index):
     status = 0
     entries: list[IndexEntry] = []
     for path, out in jobs:
-        href = quote(Path(os.path.relpath(out, folder)).as_posix())
+        href = _href(out, folder)
         try:
             record = parse_file(path)
         except DnError as e:
@@ -99,8 +138,8 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index):
             status = max(status, e.exit_code)
             if e.exit_code == 2:
                 continue
-            html, entry, note = render_error(path, e.diagnostic, _text(path)), failed_entry(
-                href, Path(path).name, e.diagnostic), f"{e.diagnostic.code}, not readable as DN"
+            html, entry = render_error(path, e.diagnostic, _text(path)), failed_entry(href, path, e.diagnostic)
+            note = f"{e.diagnostic.code}, not readable as DN"
         else:
             t = judge(record, path, rules=rules, keep_states=True)
             for d in t.errors:
@@ -110,24 +149,30 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index):
                 status = max(status, 2 if fatal else 1)
                 if fatal:
                     continue
-            html, entry = render_report(t, _text(path)), index_entry(t, href, Path(path).name)
+            html, entry = render_report(t, _text(path)), index_entry(t, href, path)
             s = t.summary()
             note = (f"invalid: {t.errors[0].code}" + (f" at turn {t.stopped_at}" if t.stopped_at else "")
                     if t.errors else f"{'valid' if t.complete else 'valid partial record'}, {s['turns']} turns")
         try:
             _write(out, html)
         except OSError as e:
-            click.echo(f"{out}: cannot write the report: {e.strerror}", err=True)
+            report_error(fail("I005", f"cannot write the report: {e.strerror}"), str(out))
             status = 2
             continue
         entries.append(entry)
         click.echo(f"wrote {out} ({note})")
+    if not entries and not with_index:
+        ctx.exit(status)  # nothing written: the archive stays as it was
+    # the manifest lists the pages still on disk: a page deleted by hand leaves the archive
+    archive = [e for e in merge(archive, entries) if (folder / e.href).is_file()]
+    written = [(folder / MANIFEST, manifest_text(archive))]
     if with_index:
-        index = folder / "index.html"
+        written.append((folder / "index.html", render_index(archive)))
+    for target, text in written:
         try:
-            _write(index, render_index(entries))
+            _write(target, text)
         except OSError as e:
-            click.echo(f"{index}: cannot write the index: {e.strerror}", err=True)
-            ctx.exit(2)
-        click.echo(f"wrote {index} ({len(entries)} games)")
+            raise DiagnosticError(fail("I005", f"cannot write {target.name}: {e.strerror}"), str(target))
+    if with_index:
+        click.echo(f"wrote {folder / 'index.html'} ({count(len(archive), 'record')} in the archive)")
     ctx.exit(status)

@@ -1,4 +1,4 @@
-"""HTML replay reports and the corpus index (issue 5).
+"""HTML replay reports and the archive's index page.
 
 Pure functions from replayed records to one self-contained HTML page each: inline
 CSS, JS and SVG, no network, no external fonts. Templates live in ``templates/``
@@ -10,11 +10,13 @@ each tagged with its index, plus per-frame marks (squares covered this turn, a
 rejected or violating placement); one JSON blob (numbers only: tiles shown and gang
 positions per frame) lets a small inline script step through the frames. The text
 of each frame (move, vote, destroyed buildings, hands) is pre-rendered HTML the
-script shows and hides. A 70-turn, 4-player game gives a page of about 200 KB (a quarter of it the
-Graphviz diagram), rendered in about 50 ms.
+script shows and hides. A 70-turn, 4-player game gives a page of about 270 KB (a fifth of it the
+Graphviz diagram), rendered in about 60 ms.
 
 A record that does not parse gets a small page of its own with the syntax error
-(:func:`render_error`); the CLI writes it like any report.
+(:func:`render_error`); the CLI writes it like any report. The index page
+(:func:`render_index`) is built from :class:`IndexEntry` values alone, which the
+CLI keeps in the output folder's manifest (see :mod:`.index`).
 """
 from __future__ import annotations
 
@@ -25,20 +27,27 @@ import jinja2
 from markupsafe import Markup
 
 from drunter_notation.errors import Diagnostic
+from drunter_notation.explain.boardtext import BUILDING_LETTER
 from drunter_notation.replay import Timeline
 from drunter_notation.report import svg
 from drunter_notation.report.diagram import flow_diagram
-from drunter_notation.report.index import IndexEntry, failed_entry, index_entry, summarize
+from drunter_notation.report.index import IndexEntry, display_names, failed_entry, index_entry, summarize
 from drunter_notation.report.view import build_view
 
 __all__ = ["IndexEntry", "failed_entry", "index_entry", "render_error", "render_index", "render_report"]
 
 
+OUTCOME_COLOUR = {"accepted, more yes": "#1d7a46", "accepted on a tie": "#7fbf9a",
+                  "rejected on a tie": "#e6a39b", "rejected, more no": "#c0392b"}
+
+
 @functools.cache
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.PackageLoader("drunter_notation.report", "templates"),
-                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                              undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("drunter_notation.report", "templates"),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["count"] = count
+    return env
 
 
 def script_json(data) -> Markup:
@@ -60,8 +69,8 @@ def render_report(timeline: Timeline, source_text: str) -> str:
               for f in view.frames]
     return environment().get_template("report.html.j2").render(
         v=view, t=timeline, frames_json=script_json(frames), diagram=flow_diagram(timeline),
-        building_colours=svg.BUILDING_COLOUR.items(),
-        kind_colours=[(kind, fill) for kind, (fill, _) in svg.KIND_COLOUR.items()])
+        building_colours=[(b, colour, BUILDING_LETTER[b]) for b, colour in svg.BUILDING_COLOUR.items()],
+        kind_colours=[(kind, fill, line) for kind, (fill, line) in svg.KIND_COLOUR.items()])
 
 
 def render_error(path: str, diagnostic: Diagnostic, source_text: str) -> str:
@@ -71,9 +80,27 @@ def render_error(path: str, diagnostic: Diagnostic, source_text: str) -> str:
                                                               title=path.rsplit("/", 1)[-1])
 
 
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    """``n`` with the word in the right number: ``1 game``, ``3 games``."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"
+
+
 def render_index(entries: list[IndexEntry]) -> str:
-    """The index page over ``entries``: a row per game linking its report, the
-    summary figures and a coverage heatmap per board."""
+    """The archive's index page over ``entries``: per board, ruleset and variant
+    the figures and plots of its valid complete games and a coverage heatmap; then
+    every game, the partial and the invalid records in tables of their own, each
+    named relative to the folder common to all records."""
     s = summarize(entries)
-    heatmaps = [(h, svg.heatmap(h.board, h.counts, h.games)) for h in s.heat]
-    return environment().get_template("index.html.j2").render(entries=entries, s=s, heatmaps=heatmaps)
+    names = display_names(entries)
+    plots = [{
+        "heat": svg.heatmap(g.board, g.heat, len(g.games)),
+        "seats": svg.bar_chart("wins by seat", [(seat, wins, f"of {count(n, 'game')}") for seat, wins, n in g.seats]),
+        "cards": svg.bar_chart("wins by building card", [(c, n, "") for c, n in g.wins_by_card],
+                               svg.BUILDING_COLOUR),
+        "lengths": svg.bar_chart("games by length", [(span, n, "") for span, n in g.lengths]),
+        "outcomes": svg.bar_chart("vote outcomes", [(o, n, "") for o, n in g.outcomes], OUTCOME_COLOUR),
+    } for g in s.groups]
+    games = sorted((e for g in s.groups for e in g.games), key=lambda e: (e.date or "", names[e.record]))
+    return environment().get_template("index.html.j2").render(
+        s=s, plots=plots, games=games, names=names,
+        partial=sorted(s.partial, key=lambda e: names[e.record]), invalid=sorted(s.invalid, key=lambda e: names[e.record]))

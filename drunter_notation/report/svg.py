@@ -1,16 +1,18 @@
 """SVG pictures for the reports: the board with its tiles and gangs, the points
-chart and the coverage heatmap.
+chart, the coverage heatmap and the index's bar plots.
 
 Every function returns :class:`markupsafe.Markup` built from numbers, fixed words
 and text passed through :func:`esc` -- player names and other user text never
 reach the page unescaped. Squares are ``(column, row)`` 0-based; north is up.
 
 The board is drawn once per report: the empty board, then *every* tile of the game
-in the order laid (``<g class="tile" data-i="k">``), then per-frame marks
+in the order laid (``<g class="tile" data-i="k">``, each with its owner's chip and
+labels for what it buried), then per-frame marks
 (``<g class="mark off" data-frame="f">``), then the four gangs. The page's script
 shows the first *n* tiles and the current frame's marks and moves the gangs (see
 ``templates/report.html.j2``); tiles are never taken off the board, so this is
-exact and keeps a 60-turn report small.
+exact and keeps a 60-turn report small. Every symbol carries ``data-sym``, the
+name of its entry in the page's legend.
 """
 from __future__ import annotations
 
@@ -27,6 +29,9 @@ BUILDING_COLOUR = {"museum": "#7b52ab", "tavern": "#a0672b", "school": "#2471a3"
                    "townhall": "#b03a48", "firehouse": "#e07b16", "church": "#23875a"}
 # (fill, outline) per track kind: grey stone wall, sandy street, blue river.
 KIND_COLOUR = {"wall": ("#8d8a86", "#4e4b48"), "street": ("#e3c27a", "#9c7a2e"), "river": ("#6fb3e0", "#2a74a8")}
+# One colour per seat for the owner chip on each tile: dark enough for white initials,
+# and none a building's red, since red on the board means a violation.
+SEAT_COLOUR = ("#1f3a93", "#0f7c6e", "#8e3b8c", "#5b4a1e")
 MARGIN = 22  # room for the coordinates around the grid
 
 
@@ -64,12 +69,18 @@ class Geometry:
 @dataclass(frozen=True)
 class TileDrawing:
     """One laid tile: kind name, squares anchor first, the direction it runs in
-    (the step from gang to anchor) and its tooltip text."""
+    (the step from gang to anchor), its tooltip text, who laid it (seat and the
+    short tag on its chip), the buildings it destroyed as (square, type, value)
+    and the toilets it covered."""
 
     kind: str
     squares: tuple[Square, ...]
     direction: Square
     label: str
+    seat: int = 0
+    owner: str = ""
+    destroyed: tuple[tuple[Square, str, int], ...] = ()
+    toilets: tuple[Square, ...] = ()
 
 
 def _box(g: Geometry, squares, inset: float) -> tuple[float, float, float, float]:
@@ -80,8 +91,8 @@ def _box(g: Geometry, squares, inset: float) -> tuple[float, float, float, float
             max(xs) - min(xs) + g.cell - 2 * inset, max(ys) - min(ys) + g.cell - 2 * inset)
 
 
-def _rects(g: Geometry, squares, cls: str) -> str:
-    return "".join(f'<rect class="{cls}" x="{x}" y="{y}" width="{g.cell}" height="{g.cell}"/>'
+def _rects(g: Geometry, squares, cls: str, sym: str) -> str:
+    return "".join(f'<rect class="{cls}" data-sym="{sym}" x="{x}" y="{y}" width="{g.cell}" height="{g.cell}"/>'
                    for x, y in (g.corner(s) for s in squares))
 
 
@@ -104,19 +115,19 @@ def static_board(board: Board, g: Geometry) -> str:
             if sq in board.corners:
                 kind = board.corners[sq]
                 fill, line = KIND_COLOUR[kind]
-                out.append(f'<g class="sq corner"><title>{name}: corner, start of the {kind}</title>'
+                out.append(f'<g class="sq corner" data-sym="corner"><title>{name}: corner, start of the {kind}</title>'
                            f'<rect x="{x}" y="{y}" width="{c}" height="{c}" fill="{fill}" stroke="{line}"'
                            f' stroke-width="2"/><text x="{cx}" y="{cy}" class="big">{TRACK_LETTER[kind]}</text></g>')
             elif sq in board.buildings:
                 btype, value = board.buildings[sq]
                 colour = BUILDING_COLOUR[btype]
-                out.append(f'<g class="sq bld"><title>{name}: {btype} {value}</title>'
+                out.append(f'<g class="sq bld" data-sym="building"><title>{name}: {btype} {value}</title>'
                            f'<rect x="{x}" y="{y}" width="{c}" height="{c}" fill="{colour}" fill-opacity="0.22"'
                            f' stroke="{colour}"/><text x="{cx}" y="{cy - c * 0.12}" class="big" fill="{colour}">'
                            f'{BUILDING_LETTER[btype]}</text><text x="{cx}" y="{cy + c * 0.28}" class="small"'
                            f' fill="{colour}">{value}</text></g>')
             elif sq in board.toilets:
-                out.append(f'<g class="sq wc"><title>{name}: toilet (covering it is put to a vote)</title>'
+                out.append(f'<g class="sq wc" data-sym="toilet"><title>{name}: toilet (covering it is put to a vote)</title>'
                            f'<rect x="{x}" y="{y}" width="{c}" height="{c}"/>'
                            f'<text x="{cx}" y="{cy}" class="small">WC</text></g>')
     out.append(coordinates(g, all_sides=True))
@@ -140,40 +151,84 @@ def coordinates(g: Geometry, all_sides: bool) -> str:
 
 def tile_svg(t: TileDrawing, g: Geometry, index: int) -> str:
     """A tile by kind: its body, a bar on the anchor's marked side (facing the
-    gang), railings on the bridge field of a triple, an arrowhead on the end."""
+    gang), railings on the bridge field of a triple, an arrowhead on the end; on
+    top, what it buried (each destroyed building's letter and value struck
+    through, each covered toilet) and its owner's chip on the anchor."""
     c = g.cell
     fill, line = KIND_COLOUR[t.kind]
     x, y, w, h = _box(g, t.squares, 2)
     dx, dy = t.direction[0], -t.direction[1]  # screen y grows downwards
-    parts = [f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{line}"'
+    # a plain square under the tile hides the colour and outline of what it covers
+    parts = [f'<rect class="under" x="{x - 2}" y="{y - 2}" width="{w + 4}" height="{h + 4}"/>'
+             f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="4" fill="{fill}" stroke="{line}"'
              ' stroke-width="1.5"/>']
     ax, ay = g.centre(t.squares[0])
     half = c / 2 - 4
     # the anchor bar: across the tile, on the side facing the gang
     bx, by = ax - dx * half, ay - dy * half
     px, py = -dy * half, dx * half
-    parts.append(f'<line x1="{bx - px}" y1="{by - py}" x2="{bx + px}" y2="{by + py}" stroke="{line}"'
-                 f' stroke-width="4" stroke-linecap="round"/>')
+    parts.append(f'<line data-sym="anchor" x1="{bx - px}" y1="{by - py}" x2="{bx + px}" y2="{by + py}"'
+                 f' stroke="{line}" stroke-width="4" stroke-linecap="round"/>')
     if len(t.squares) == 3:
         mx, my = g.centre(t.squares[1])
         q = c / 2 - 7
-        for side in (-1, 1):
-            ox, oy = -dy * q * side, dx * q * side
-            parts.append(f'<line x1="{mx + ox - dx * q}" y1="{my + oy - dy * q}" x2="{mx + ox + dx * q}"'
-                         f' y2="{my + oy + dy * q}" stroke="#fff" stroke-width="2.5"/>')
+        rails = "".join(f'<line x1="{mx + ox - dx * q}" y1="{my + oy - dy * q}" x2="{mx + ox + dx * q}"'
+                        f' y2="{my + oy + dy * q}"/>' for ox, oy in ((-dy * q * k, dx * q * k) for k in (-1, 1)))
+        parts.append(f'<g data-sym="bridge" stroke="#fff" stroke-width="2.5">{rails}</g>')
     ex, ey = g.centre(t.squares[-1])
     tip, base = c * 0.3, c * 0.1
     pts = [(ex + dx * tip, ey + dy * tip), (ex - dx * base - dy * c * 0.16, ey - dy * base + dx * c * 0.16),
            (ex - dx * base + dy * c * 0.16, ey - dy * base - dx * c * 0.16)]
-    parts.append('<polygon points="' + " ".join(f"{px_:.1f},{py_:.1f}" for px_, py_ in pts)
+    parts.append('<polygon data-sym="end" points="' + " ".join(f"{px_:.1f},{py_:.1f}" for px_, py_ in pts)
                  + f'" fill="{line}" opacity="0.8"/>')
-    return (f'<g class="tile {t.kind}" data-i="{index}"><title>{esc(t.label)}</title>' + "".join(parts) + "</g>")
+    # the owner's chip sits in the anchor's front left corner, clear of the bar, the arrow and the gang
+    chip = (ax + (dx * 0.28 - dy * 0.32) * c, ay + (dy * 0.28 + dx * 0.32) * c)
+    # labels of what lies buried go to the half of the square the chip leaves free
+    below = {sq: not (sq == t.squares[0] and chip[1] > ay) for sq in t.squares}
+    parts += [buried_building(g, sq, btype, value, below[sq]) for sq, btype, value in t.destroyed]
+    parts += [buried_toilet(g, sq, below[sq]) for sq in t.toilets]
+    parts.append(owner_chip(chip, c, t.seat, t.owner))
+    return (f'<g class="tile {t.kind}" data-i="{index}" data-sym="tile-{t.kind}"><title>{esc(t.label)}</title>'
+            + "".join(parts) + "</g>")
+
+
+def buried_building(g: Geometry, sq: Square, btype: str, value: int, below: bool) -> str:
+    """A destroyed building's letter and value on a white label, struck through,
+    in the lower (``below``) or upper half of its square."""
+    c = g.cell
+    cx, cy = g.centre(sq)
+    colour = BUILDING_COLOUR[btype]
+    w, h, ty = c * 0.62, c * 0.32, cy + c * (0.25 if below else -0.25)
+    return (f'<g class="buried" data-sym="destroyed"><rect x="{cx - w / 2:.1f}" y="{ty - h / 2:.1f}" width="{w:.1f}"'
+            f' height="{h:.1f}" rx="2" fill="#fff" fill-opacity="0.92" stroke="{colour}"/>'
+            f'<text class="small" x="{cx}" y="{ty:.1f}" fill="{colour}">{BUILDING_LETTER[btype]}{value}</text>'
+            f'<line x1="{cx - w / 2 + 2:.1f}" y1="{ty:.1f}" x2="{cx + w / 2 - 2:.1f}" y2="{ty:.1f}"'
+            f' stroke="{colour}" stroke-width="1.6"/></g>')
+
+
+def buried_toilet(g: Geometry, sq: Square, below: bool) -> str:
+    """A covered toilet: a small WC label in the toilet's colours (placed as :func:`buried_building`)."""
+    c = g.cell
+    cx, cy = g.centre(sq)
+    w, h, ty = c * 0.5, c * 0.28, cy + c * (0.25 if below else -0.25)
+    return (f'<g class="buried wc" data-sym="covered-toilet"><rect x="{cx - w / 2:.1f}" y="{ty - h / 2:.1f}"'
+            f' width="{w:.1f}" height="{h:.1f}" rx="2" fill="#eef4f5" stroke="#6b8f96"/>'
+            f'<text x="{cx}" y="{ty:.1f}">WC</text></g>')
+
+
+def owner_chip(at: tuple[float, float], cell: int, seat: int, tag: str) -> str:
+    """Who laid a tile: a disc in their seat colour with their short tag."""
+    x, y = at
+    return (f'<g class="owner" data-sym="owner"><circle cx="{x:.1f}" cy="{y:.1f}" r="{cell * 0.16:.1f}"'
+            f' fill="{SEAT_COLOUR[seat % len(SEAT_COLOUR)]}" stroke="#fff" stroke-width="1"/>'
+            f'<text x="{x:.1f}" y="{y:.1f}">{esc(tag)}</text></g>')
 
 
 def marks_svg(g: Geometry, frame: int, covered=(), rejected=(), bad=()) -> str:
     """The marks of one frame: squares covered this turn, a rejected placement's
     squares (dashed), the squares of a violating placement (red)."""
-    body = _rects(g, covered, "hl") + _rects(g, rejected, "rej") + _rects(g, bad, "bad")
+    body = (_rects(g, covered, "hl", "covered-now") + _rects(g, rejected, "rej", "rejected")
+            + _rects(g, bad, "bad", "violation"))
     return f'<g class="mark off" data-frame="{frame}">{body}</g>' if body else ""
 
 
@@ -182,7 +237,7 @@ def gang_svg(kind: str, corner: Square, g: Geometry, index: int) -> str:
     fill, line = KIND_COLOUR[kind]
     r = g.cell * 0.27
     x, y = g.centre(corner)
-    return (f'<g class="gang" id="gang-{index}" transform="translate({x},{y})">'
+    return (f'<g class="gang" data-sym="gang" id="gang-{index}" transform="translate({x},{y})">'
             f'<title>gang of the {kind} from {square_name(corner)}</title>'
             f'<circle r="{r:.1f}" fill="{line}" stroke="#fff" stroke-width="2"/>'
             f'<text class="gl" y="1">{TRACK_LETTER[kind]}</text>'
@@ -264,3 +319,26 @@ def heatmap(board: Board, counts: dict[Square, int], games: int) -> Markup:
     out.append(coordinates(g, all_sides=False) + "</svg>")
     return Markup("".join(out))
 
+
+
+def bar_chart(label: str, bars: list[tuple[str, int, str]], colours: dict[str, str] | None = None,
+              width: int = 340) -> Markup:
+    """Horizontal bars, one per ``(name, value, note)``: the name on the left, the
+    value (and the note, e.g. "of 5 games") after the bar. ``label`` names the chart
+    for screen readers; ``colours`` may give a bar its own colour by name."""
+    row, left, right = 22, 130, 90
+    top = max([v for _, v, _ in bars] + [1])
+    scale = (width - left - right) / top
+    out = [f'<svg class="bars" viewBox="0 0 {width} {row * len(bars) + 4}" width="{width}"'
+           f' height="{row * len(bars) + 4}" role="img" aria-label="{esc(label)}">']
+    for i, (name, value, note) in enumerate(bars):
+        y = 2 + i * row
+        colour = (colours or {}).get(name, "#0b62c4")
+        out.append(f'<g><title>{esc(name)}: {value}{" " + esc(note) if note else ""}</title>'
+                   f'<text class="bl" x="{left - 8}" y="{y + row / 2}">{esc(name)}</text>'
+                   f'<rect x="{left}" y="{y + 4}" width="{max(value * scale, 1 if value else 0):.1f}"'
+                   f' height="{row - 8}" rx="2" fill="{colour}"/>'
+                   f'<text class="bv" x="{left + value * scale + 6:.1f}" y="{y + row / 2}">{value}'
+                   f'{" " + esc(note) if note else ""}</text></g>')
+    out.append("</svg>")
+    return Markup("".join(out))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from drunter_notation.errors import Diagnostic
 from drunter_notation.notation.formatter import format_item
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Record, Square, Turn, square_name
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Square, Turn, square_name
 from drunter_notation.rules.placement import DIRECTION_NAMES
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.replay import Step, Timeline
@@ -24,13 +24,17 @@ from drunter_notation.report import svg
 
 @dataclass(frozen=True)
 class HandRow:
-    """One player's stock in a position: tiles and vote cards as text."""
+    """One player's stock in a position: tiles and vote cards as text; ``seat`` and
+    ``tag`` are their colour and chip on the board; ``marked``: the player the
+    frame is about (who moved, or who moves first)."""
 
     player: str
     tiles: str | None  # None when the record has no hands
     cards: str
     votes: int
-    to_move: bool
+    seat: int
+    tag: str
+    marked: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,12 +58,12 @@ class Frame:
     kind: str  # "start", "turn", "choose", "violation" or "end"
     title: str
     dn: str | None = None
-    spoiler: bool = False  # the DN text reveals building cards
     comments: tuple[str, ...] = ()
     facts: list[str] = field(default_factory=list)
     vote: VoteView | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     hands: list[HandRow] = field(default_factory=list)
+    marked: str = ""  # what the ▶ in the hands table says of the marked player, e.g. "played this turn"
     tiles: int = 0
     gangs: list[tuple[float, float, bool]] = field(default_factory=list)
     label: str = ""  # short name on the chart's x axis and the slider
@@ -73,7 +77,6 @@ class ListItem:
     dn: str
     classes: str
     code: str | None = None
-    spoiler: bool = False
 
 
 @dataclass
@@ -92,6 +95,7 @@ class ReportView:
     source: list[tuple[int, str, str]]  # (line number, text, css classes)
     tags: list[tuple[str, str]]
     standings: list[dict] = field(default_factory=list)
+    seats: list[dict] = field(default_factory=list)  # per seat: its colour and the tag on its chips
 
 
 def violation(t: Timeline) -> tuple[Turn | Choose, Diagnostic] | None:
@@ -144,13 +148,25 @@ def _tile_text(counter: Counter) -> str:
     return " ".join(f"{t}×{n}" if n > 1 else str(t) for t, n in order if n > 0) or "–"
 
 
-def hand_rows(state: State) -> list[HandRow]:
+def owner_tags(players) -> dict[str, str]:
+    """The shortest prefix (one or two characters) that tells each player apart on a tile's chip."""
+    tags = {}
+    for p in players:
+        others = [q for q in players if q != p]
+        tags[p] = next((p[:k] for k in (1, 2) if not any(q[:k].casefold() == p[:k].casefold() for q in others)),
+                       str(players.index(p) + 1))
+    return tags
+
+
+def hand_rows(state: State, marked: str | None = None) -> list[HandRow]:
+    """The hands table of a position; ``marked`` is the player the frame is about."""
+    tags = owner_tags(state.players)
     rows = []
     for i, p in enumerate(state.players):
         cards = state.cards[p]
         tiles = None if state.hands is None else _tile_text(state.hands[p])
         held = " ".join(n for n in CARD_NAMES if cards.get(n)) or "–"
-        rows.append(HandRow(p, tiles, held, votes_left(cards), i == state.seat))
+        rows.append(HandRow(p, tiles, held, votes_left(cards), i, tags[p], p == marked))
     return rows
 
 
@@ -172,20 +188,22 @@ class _Builder:
         self.tiles: list[svg.TileDrawing] = []
         self.marks: list[str] = []
         self.states: list[State] = []
+        self.tags = owner_tags(t.players)
 
     # -- frames ------------------------------------------------------------
-    def add(self, frame: Frame, state: State, covered=(), rejected=(), bad=()):
+    def add(self, frame: Frame, state: State, covered=(), rejected=(), bad=(), marked: str | None = None):
         frame.tiles = len(state.tiles)
         frame.gangs = [(*self.geom.centre(gang_square(state, c)), state.gangs[c] is not None) for c in state.gangs]
-        frame.hands = hand_rows(state)
+        frame.hands = hand_rows(state, marked)
         self.frames.append(frame)
         self.marks.append(svg.marks_svg(self.geom, frame.index, covered, rejected, bad))
 
     def build(self) -> ReportView:
         t = self.t
         if t.initial is not None:
-            self.add(Frame(0, "start", "Before turn 1", label="0",
-                           facts=[f"{t.players[0]} starts; the four gangs stand on their corners."]), t.initial)
+            self.add(Frame(0, "start", "Before turn 1", label="0", marked="moves first",
+                           facts=[f"{t.players[0]} starts; the four gangs stand on their corners."]), t.initial,
+                     marked=t.players[0])
             self.items.append(ListItem(0, "start", "start"))
             self.states.append(t.initial)
             prev = t.initial
@@ -211,7 +229,7 @@ class _Builder:
             self.items.append(ListItem(i, format_item(ev), "choose"))
             return
         frame = Frame(i, "turn", f"Turn {ev.number} — {ev.player}", format_item(ev), comments=_comments(ev),
-                      label=str(ev.number))
+                      label=str(ev.number), marked="played this turn")
         classes = ["turn"]
         covered = rejected = ()
         if step.move is None:
@@ -241,8 +259,9 @@ class _Builder:
                                    "stays where it is (B6).")
             else:
                 covered = m.squares
-                self.tiles.append(svg.TileDrawing(KINDS[m.tile.kind], m.squares, m.direction,
-                                                  f"turn {ev.number} · {ev.player} · {where}"))
+                self.tiles.append(svg.TileDrawing(
+                    KINDS[m.tile.kind], m.squares, m.direction, f"turn {ev.number} · {ev.player} · {where}",
+                    before.players.index(ev.player), self.tags[ev.player], tuple(step.destroyed), tuple(m.toilets)))
                 for sq, btype, value in step.destroyed:
                     frame.facts.append(f"Destroys the {btype} at {square_name(sq)} ({value} "
                                        f"point{'s' if value != 1 else ''}).")
@@ -250,7 +269,7 @@ class _Builder:
             frame.facts.append(f"The gang of {_track(st, corner)} cannot go on: removed at "
                                f"{square_name(gang_square(st, corner))}, its track is finished (A5).")
             classes.append("ending")
-        self.add(frame, st, covered=covered, rejected=rejected)
+        self.add(frame, st, covered=covered, rejected=rejected, marked=ev.player)
         self.items.append(ListItem(i, format_item(ev), " ".join(classes)))
 
     def vote_view(self, ev: Turn, step: Step) -> VoteView:
@@ -264,23 +283,24 @@ class _Builder:
     def stopped(self, event, diag: Diagnostic, before: State):
         i = len(self.frames)
         title = f"Turn {event.number} — {event.player}" if isinstance(event, Turn) else "choose"
+        player = event.player if isinstance(event, Turn) else None
         frame = Frame(i, "violation", title + f" — {diag.code}", format_item(event), comments=_comments(event),
-                      diagnostics=[diag], label="✗",
+                      diagnostics=[diag], label="✗", marked="tried this turn" if player else "",
                       facts=["The replay stops here; later turns are not judged."])
-        self.add(frame, before, bad=attempted_squares(event, self.t.board))
+        self.add(frame, before, bad=attempted_squares(event, self.t.board), marked=player)
         self.items.append(ListItem(i, format_item(event), "violation", diag.code))
 
     def end(self, final: State):
         t, rec = self.t, self.t.record
         i = len(self.frames)
         lines = [format_item(rec.reveal)] + ([format_item(rec.score)] if rec.score is not None else [])
-        frame = Frame(i, "end", "End of the game", "\n".join(lines), spoiler=True, comments=_comments(rec.reveal),
+        frame = Frame(i, "end", "End of the game", "\n".join(lines), comments=_comments(rec.reveal),
                       diagnostics=list(t.errors), label="end")
         if t.tie_break:
             frame.facts.append(t.tie_break)
         self.add(frame, final)
         self.items.append(ListItem(i, lines[0], "end" + (" violation" if t.errors else ""),
-                                   t.errors[0].code if t.errors else None, spoiler=True))
+                                   t.errors[0].code if t.errors else None))
 
     def not_judged(self):
         rec = self.t.record
@@ -288,7 +308,7 @@ class _Builder:
         for ev in rec.events[judged:]:
             self.items.append(ListItem(None, format_item(ev), "unjudged"))
         if rec.reveal is not None and not any(f.kind == "end" for f in self.frames):
-            self.items.append(ListItem(None, format_item(rec.reveal), "unjudged", spoiler=True))
+            self.items.append(ListItem(None, format_item(rec.reveal), "unjudged"))
 
     # -- the page ----------------------------------------------------------
     def view(self) -> ReportView:
@@ -305,8 +325,10 @@ class _Builder:
             chart = svg.points_chart(series, [f.label for f in self.frames[:len(self.states)]])
         event = rec.tag("Event")
         title = event.value if event else t.path.rsplit("/", 1)[-1]
+        seats = [{"colour": svg.SEAT_COLOUR[i % len(svg.SEAT_COLOUR)], "tag": self.tags[p]}
+                 for i, p in enumerate(t.players)]
         return ReportView(title, t, self.frames, self.items, board, chart, *self.status(), general,
-                          self.source_lines(), [(tag.key, tag.value) for tag in rec.tags], self.standings())
+                          self.source_lines(), [(tag.key, tag.value) for tag in rec.tags], self.standings(), seats)
 
     def status(self) -> tuple[str, str]:
         t = self.t
@@ -329,11 +351,8 @@ class _Builder:
                  "card": revealed[s.player].chosen, "other": revealed[s.player].other} for s in t.standings]
 
     def source_lines(self) -> list[tuple[int, str, str]]:
-        rec: Record = self.t.record
         bad = {d.line for d in self.t.errors}
-        reveal_line = rec.reveal.line if rec.reveal is not None else None
-        return [(n, text, " ".join(c for c, on in (("bad", n in bad), ("spoiler", n == reveal_line)) if on))
-                for n, text in enumerate(self.source_text.splitlines(), 1)]
+        return [(n, text, "bad" if n in bad else "") for n, text in enumerate(self.source_text.splitlines(), 1)]
 
 
 def build_view(t: Timeline, source_text: str) -> ReportView:
