@@ -7,7 +7,7 @@ held) and, in the same run, python-chess random games of 80 plies through
 ratio. Timings are the best of ``--repeat`` runs, interleaved so both see the same
 machine load; nothing is asserted.
 
-    python bench/playout.py [--games 200] [--repeat 3] [--seed 1]
+    python bench/playout.py [--games 100] [--repeat 7] [--seed 1]
 """
 from __future__ import annotations
 
@@ -55,32 +55,29 @@ def chess_game(seed: int, plies: int = 80) -> int:
     return n
 
 
-def best(fn, games: int, seed: int, repeat: int, results: list) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        total = sum(fn(seed + i) for i in range(games))
-        times.append(time.perf_counter() - start)
-    results.append(total)
-    return min(times)
+def timed(fn, games: int, seed: int) -> tuple[float, int]:
+    start = time.perf_counter()
+    total = sum(fn(seed + i) for i in range(games))
+    return time.perf_counter() - start, total
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     print(f"drunter-notation {drunter_notation.__version__}, python-chess {chess.__version__}, "
           f"Python {platform.python_version()}; {args.games} games each, best of {args.repeat}")
-    dn_turns, chess_plies = [], []
-    dn = best(dn_game, args.games, args.seed, args.repeat, dn_turns)
-    ch = best(chess_game, args.games, args.seed, args.repeat, chess_plies)
+    dn_game(0)  # warm up: the parser and the board's tables are built once per process
+    runs = [(timed(dn_game, args.games, args.seed), timed(chess_game, args.games, args.seed))
+            for _ in range(args.repeat)]  # interleaved, so both see the same machine load
+    (dn, dn_turns), (ch, chess_plies) = min(r[0] for r in runs), min(r[1] for r in runs)
     dn_rate, ch_rate = args.games / dn, args.games / ch
     print(f"  Game API, 4-player random games   {dn_rate:8.1f} games/s  "
-          f"{dn / dn_turns[0] * 1e6:7.1f} µs/turn  ({dn_turns[0] / args.games:.1f} turns/game)")
+          f"{dn / dn_turns * 1e6:7.1f} µs/turn  ({dn_turns / args.games:.1f} turns/game)")
     print(f"  python-chess, 80-ply random games {ch_rate:8.1f} games/s  "
-          f"{ch / chess_plies[0] * 1e6:7.1f} µs/ply   ({chess_plies[0] / args.games:.1f} plies/game)")
+          f"{ch / chess_plies * 1e6:7.1f} µs/ply   ({chess_plies / args.games:.1f} plies/game)")
     print(f"ratio, games/s of the Game API / python-chess: {dn_rate / ch_rate:.2f} (goal >= 2)")
 
 

@@ -85,9 +85,10 @@ class Game:
         self.cards = cards  # building card (base) or the two goal cards (expert), per player
         self.kept: dict[str, str] = {}  # expert: the goal card each player keeps at 'choose' (X2)
         self.tags = tags  # extra tags for the record (Event, Date, ...)
-        self.events: list[Turn | Choose] = []
-        self.decisions: list[turn.Decision | None] = []  # the engine's decision per event (None: choose)
-        self._before: list[State] = []  # the position before each event, for pop()
+        # One entry per event: (event or None, move, ballots, decision, snapshot, due, chosen). A
+        # pushed Move's event is written only when asked for (events); pop() undoes with the
+        # decision, or restores the snapshot of the position before (turns read from a record).
+        self._log: list[tuple] = []
         self._legal: list[Move] | None = None  # legal_moves() of this position, so a push can trust them
 
     # -- making one ------------------------------------------------------------------------
@@ -117,13 +118,13 @@ class Game:
         else:
             goals = deal_goals(ruleset, players, variant, rng) if rng else None
         game_tags = tuple(Tag(k, v) for k, v in (tags or {}).items())
-        # The record of the start, judged as validate would: bad hands or cards are its D and X findings.
         start = cls(loaded_board, board, ruleset, turn.new_game(loaded_board, ruleset.options, players, dealt,
                                                                   variant), hands=dealt, cards=goals,
                     tags=game_tags)
-        t = judge(start.to_record(reveal=False), rules=ruleset.id, board=board)
-        if not t.valid:
-            raise DnError(t.errors[0])
+        if hands is not None or cards is not None:  # judged as validate would judge the record's start
+            t = judge(start.to_record(reveal=False), rules=ruleset.id, board=board)
+            if not t.valid:
+                raise DnError(t.errors[0])
         return start
 
     @classmethod
@@ -145,9 +146,7 @@ class Game:
                 cards=cards, tags=tuple(Tag(x.key, x.value) for x in record.tags if x.key not in known))
         before = t.initial
         for step in t.steps:
-            g._before.append(before)
-            g.events.append(_bare(step.event))
-            g.decisions.append(step.decision)
+            g._log.append((_bare(step.event), None, None, step.decision, before, None, False))
             before = step.state
         g.state = t.state
         if record.reveal is not None and t.variant == "expert":
@@ -167,7 +166,7 @@ class Game:
         g = Game(self.board, self.board_ref, self.ruleset, self.state.copy(), hands=self.dealt,
                  cards=self.cards, tags=self.tags)
         g.kept = dict(self.kept)
-        g.events, g.decisions, g._before = list(self.events), list(self.decisions), list(self._before)
+        g._log = list(self._log)
         return g
 
     # -- the position ----------------------------------------------------------------------
@@ -204,7 +203,11 @@ class Game:
 
     def is_over(self) -> bool:
         """No player can place a tile any more (E1)."""
-        return rules_game.game_over(self.state) and not self.choice_due
+        if self.choice_due:
+            return False
+        if self.state.hands is not None and any(not m.toilets for m in self.legal_moves()):
+            return False  # the mover can place, and such a placement counts in every ruleset
+        return rules_game.game_over(self.state)
 
     def position(self) -> str:
         """The one-line position string (see ``docs/notation.md``)."""
@@ -242,11 +245,16 @@ class Game:
         else:
             raise TypeError(f"push() takes a Move or DN text, not {type(move).__name__}")
         ballots = self._ballots(vote, jein) if vote is not None else None
-        before = self.state.copy()
-        number, player = self.state.number + 1, self.state.to_move
+        st = self.state
+        due, chosen = st.due, st.chosen
+        number, player = st.number + 1, st.to_move
         if isinstance(move, Move) and any(m is move for m in self.legal_moves()):
-            decision = turn.play_move(self.state, move, ballots)
-            placement = _placement(move, ballots, decision)
+            decision = turn.play_move(st, move, ballots)
+            if isinstance(decision, Violation):
+                self._raise(decision)
+            self._log.append((None, move, ballots, decision, None, due, chosen))
+            self._legal = None
+            return decision
         else:
             if isinstance(move, Move):  # a move from elsewhere: judged like typed text
                 placement = _placement(move, ballots, None)
@@ -260,28 +268,35 @@ class Game:
                                       placement.vote, Outcome(decision.vote.accepted, t.yes, t.no))
         if isinstance(decision, Violation):
             self._raise(decision)
-        self._record(before, Turn(number, player, placement), decision)
+        self._log.append((Turn(number, player, placement), None, placement and placement.vote, decision, None,
+                          due, chosen))
+        self._legal = None
         return decision
 
     def _choose(self, keep: Mapping[str, str] | None) -> None:
-        before = self.state.copy()
+        kept = {}
+        if self.cards is not None and self.variant == "expert":
+            for p in self.players:
+                kept[p] = (keep or {}).get(p, self.cards[p][0])
+                if kept[p] not in self.cards[p]:
+                    raise fail("X003", f"{p} cannot keep {kept[p]}: they hold {' and '.join(self.cards[p])}")
+        due = self.state.due
         problem = turn.play_choose(self.state)
         if problem is not None:
             self._raise(problem)
-        if self.cards is not None and self.variant == "expert":
-            for p in self.players:
-                wanted = (keep or {}).get(p, self.cards[p][0])
-                if wanted not in self.cards[p]:
-                    self.state = before
-                    raise fail("X003", f"{p} cannot keep {wanted}: they hold {' and '.join(self.cards[p])}")
-                self.kept[p] = wanted
-        self._record(before, Choose(), None)
-
-    def _record(self, before: State, event, decision) -> None:
-        self._before.append(before)
-        self.events.append(event)
-        self.decisions.append(decision)
+        self.kept = kept
+        self._log.append((Choose(), None, None, None, None, due, False))
         self._legal = None
+
+    @property
+    def events(self) -> list[Turn | Choose]:
+        """The turns (and ``choose``) played so far, as a record writes them."""
+        return [_event(entry) for entry in self._log]
+
+    @property
+    def decisions(self) -> list[turn.Decision | None]:
+        """The engine's decision on each event so far (None for ``choose``)."""
+        return [entry[3] for entry in self._log]
 
     def _raise(self, v: Violation) -> None:
         rule = v.rule or None
@@ -312,11 +327,16 @@ class Game:
     def pop(self) -> Turn | Choose:
         """Undo the last turn (or choose) and return it. Raises IndexError when there
         is nothing to undo."""
-        if not self.events:
+        if not self._log:
             raise IndexError("pop from a game with no turns behind it")
-        self.state = self._before.pop()
-        self.decisions.pop()
-        event = self.events.pop()
+        event = _event(self._log[-1])
+        _, _, ballots, decision, snapshot, due, chosen = self._log.pop()
+        if snapshot is not None:
+            self.state = snapshot.copy()  # copies share the snapshot: never hand it out to be changed
+        elif decision is None:  # choose
+            self.state.due, self.state.chosen = due, chosen
+        else:
+            turn.unplay(self.state, decision, ballots, due, chosen)
         if isinstance(event, Choose):
             self.kept = {}
         self._legal = None
@@ -377,6 +397,12 @@ def _check_cards(cards: dict[str, tuple[str, ...]], players: tuple[str, ...], va
         what = "one building card" if want == 1 else "two goal cards"
         raise fail("X001" if want == 2 else "E001", f"cards= gives each player {what}, no card twice "
                    f"(known: {', '.join(known)})")
+
+
+def _event(entry: tuple) -> Turn | Choose:
+    """The event of a log entry, written when first asked for."""
+    event, move, ballots, decision = entry[:4]
+    return event if event is not None else Turn(decision.number, decision.player, _placement(move, ballots, decision))
 
 
 def _bare(event):

@@ -5,6 +5,7 @@ Pure values; reading board files lives in :mod:`drunter_notation.boardfile`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from drunter_notation.notation.model import Square
 
@@ -30,6 +31,50 @@ class Board:
     box: dict[str, tuple[int, int, int]] = field(default_factory=lambda: dict(DEFAULT_BOX))
     note: str = ""
     path: str | None = None  # the file it was read from; None for a built-in board
+
+    @cached_property
+    def corners_next_to(self) -> dict[Square, tuple[Square, ...]]:
+        """Square -> the corners next to it (A7), for the squares that have any."""
+        out: dict[Square, tuple[Square, ...]] = {}
+        for c in self.corners:
+            for dc, dr in DIRECTIONS:
+                sq = (c[0] + dc, c[1] + dr)
+                out[sq] = out.get(sq, ()) + (c,)
+        return out
+
+    @cached_property
+    def rays(self) -> dict[tuple[Square, Square], tuple[tuple[tuple[Square, ...], tuple[Square, ...]], ...]]:
+        """(square, direction) -> the squares a tile of length 1, 2, 3 laid from there
+        would cover, each with the toilets among them; a ray stops at the edge and at
+        a corner (A3, A7). The free-run walk of every playout, worked out once per board."""
+        out = {}
+        for c in range(self.width):
+            for r in range(self.height):
+                for dc, dr in DIRECTIONS:
+                    prefixes, squares = [], ()
+                    for k in range(3):
+                        sq = (c + k * dc, r + k * dr)
+                        if not self.on_board(sq) or sq in self.corners:
+                            break
+                        squares += (sq,)
+                        prefixes.append((squares, tuple(s for s in squares if s in self.toilets)))
+                    if prefixes:
+                        out[((c, r), (dc, dr))] = tuple(prefixes)
+        return out
+
+    @cached_property
+    def exits(self) -> dict[Square, tuple]:
+        """Square -> per direction (d, the next square, its :attr:`rays` entry or None):
+        where a gang standing there could go on, when no bridge field is in the way."""
+        rays = self.rays
+        return {(c, r): tuple((d, (c + d[0], r + d[1]), rays.get(((c + d[0], r + d[1]), d))) for d in DIRECTIONS)
+                for c in range(self.width) for r in range(self.height)}
+
+    @cached_property
+    def memo(self) -> dict:
+        """A cache the engine fills with values that depend on this board alone (the
+        placements a gang could make from a square), so a playout builds each once."""
+        return {}
 
     def on_board(self, sq: Square) -> bool:
         return 0 <= sq[0] < self.width and 0 <= sq[1] < self.height

@@ -15,6 +15,8 @@ from drunter_notation.rules.geometry import bridge_limit, bridges_between, longe
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
 ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
+_BY_KIND = tuple((KINDS[k], tuple(Tile(k, n) for n in (1, 2, 3))) for k in KINDS)  # shortest first
+_TILES_OF = dict(_BY_KIND)
 DIRECTION_NAMES = {(0, 1): "north", (1, 0): "east", (0, -1): "south", (-1, 0): "west"}
 
 
@@ -186,20 +188,22 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
 
     The hot path of every playout: the bridge walk and free run of :mod:`.geometry`
     are fused into one loop here, with no call per direction."""
-    if tiles is None:
-        if state.hands is not None:
-            tiles = [t for t, n in state.hands[player or state.to_move].items() if n > 0]
-        else:
-            tiles = ALL_TILES
-    by_kind: dict[str, list[Tile]] = {}
-    for t in sorted(set(tiles)):
-        by_kind.setdefault(KINDS[t.kind], []).append(t)
-    board = state.board
-    toilets, corners, width, height = board.toilets, board.corners, board.width, board.height
+    if tiles is None and state.hands is not None:
+        hand = state.hands[player or state.to_move]
+        by_kind = {}
+        for kind, group in _BY_KIND:
+            mine = [t for t in group if hand.get(t, 0) > 0]
+            if mine:
+                by_kind[kind] = mine
+    else:
+        chosen = ALL_TILES if tiles is None else set(tiles)
+        by_kind = {kind: [t for t in group if t in chosen] for kind, group in _BY_KIND}
+    rays, exits, memo = state.board.rays, state.board.exits, state.board.memo
     covered, bridges, gangs = state.covered, state.bridges, state.gangs
     votes = state.toilet_votes
     limit = bridge_limit(state)
     moves = []
+    append = moves.append
     live: dict[str, int] = {}
     for corner, kind in state.track_kind.items():
         if gangs[corner] is not None:
@@ -209,40 +213,44 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
         gang = gangs[corner]
         if not mine or gang is None:
             continue
-        most = mine[-1].length  # sorted by length within a kind
-        gc, gr = gang
-        for d in DIRECTIONS:
-            dc, dr = d
-            c, r, passed = gc + dc, gr + dr, 0
-            while passed < limit and (c, r) in bridges:
-                c, r, passed = c + dc, r + dr, passed + 1
-            line = []
-            while len(line) < most and 0 <= c < width and 0 <= r < height:
-                sq = (c, r)
-                if sq in covered or sq in corners:
-                    break
-                line.append(sq)
-                c, r = c + dc, r + dr
-            run = len(line)
-            if not run:
+        most = mine[-1].length  # shortest first within a kind
+        for d, start, ray in exits[gang]:
+            if start in bridges:  # A6: the track may pass under, up to the ruleset's limit
+                (c, r), (dc, dr), passed = start, d, 0
+                while passed < limit and (c, r) in bridges:
+                    c, r, passed = c + dc, r + dr, passed + 1
+                ray = rays.get(((c, r), d))
+                if ray is None:
+                    continue
+                protos = [Move(t, squares, corner, d, wet, passed, gang, False, votes and bool(wet))
+                          for t, (squares, wet) in zip(_TILES_OF[kind], ray)]
+            elif ray is None:
                 continue
-            wet = [sq for sq in line if sq in toilets] if toilets else ()
-            for t in mine:
-                n = t.length
-                if n > run:
+            else:  # the common case: the same placements every time a gang stands here
+                key = (corner, gang, d, votes)
+                protos = memo.get(key)
+                if protos is None:
+                    protos = memo[key] = [Move(t, squares, corner, d, wet, 0, gang, False, votes and bool(wet))
+                                          for t, (squares, wet) in zip(_TILES_OF[kind], ray)]
+            run = 0
+            for squares, _ in ray:
+                if run == most or squares[-1] in covered:
                     break
-                squares = tuple(line[:n])
-                covered_toilets = tuple([sq for sq in wet if sq in squares]) if wet else ()
-                moves.append(Move(t, squares, corner, d, covered_toilets, passed, gang, False,
-                                  votes and bool(covered_toilets)))
-    if any(n > 1 for n in live.values()):  # A006: the same squares may fit two tracks of one kind
+                run += 1
+            for t in mine:
+                if t.length > run:
+                    break
+                append(protos[t.length - 1])
+    if any(n > 1 for n in live.values()):
+        # A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
+        # square behind its anchor holds one gang, never a bridge field another gang passes)
         seen: dict[tuple, int] = {}
         for i, m in enumerate(moves):
-            key = (m.tile, m.squares)
-            j = seen.setdefault(key, i)
-            if j != i:
-                moves[i] = m._replace(needs_corner=True)
-                moves[j] = moves[j]._replace(needs_corner=True)
+            if m.tile.length == 1 and live[KINDS[m.tile.kind]] > 1:
+                j = seen.setdefault((m.tile, m.squares[0]), i)
+                if j != i:
+                    moves[i] = m._replace(needs_corner=True)
+                    moves[j] = moves[j]._replace(needs_corner=True)
     return moves
 
 

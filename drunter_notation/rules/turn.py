@@ -12,7 +12,7 @@ present iff needed, B002 ballots, B004 jokers, B003 cards, B005 the claim.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from drunter_notation.notation.model import Outcome, Placement, Square, Vote
 from drunter_notation.rules import game, votes
@@ -22,11 +22,10 @@ from drunter_notation.rules.placement import ALL_TILES, Move, apply_move, check_
 from drunter_notation.rules.state import State, Violation, new_state
 
 
-@dataclass(frozen=True)
-class VoteDecision:
+class VoteDecision(NamedTuple):
     """A vote held on a placement: the tally card by card, the ruleset's options that
     decided it (B2, B5), the outcome, and the rule that called the vote (B1, or X5 in
-    the expert variant)."""
+    the expert variant). (Tuples, not dataclasses: one is made per turn of a playout.)"""
 
     tally: votes.Tally
     accepted: bool
@@ -36,8 +35,7 @@ class VoteDecision:
     claim: tuple[bool, int | None, int | None] | None  # (accepted, yes, no) as the record claims
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """One legal turn as the engine judged and played it.
 
     ``rules`` lists the rule IDs applied, in order; every other field is a fact one
@@ -237,8 +235,38 @@ def _play(state: State, number: int, player: str, move: Move | None, vote: VoteD
     return decision
 
 
+def unplay(state: State, decision: Decision, ballots: Vote | None, due, chosen: bool) -> None:
+    """Take back the turn ``decision`` that :func:`play_turn` or :func:`play_move` just
+    played with ``ballots``; ``due`` and ``chosen`` are the expert choice state before
+    it. The exact inverse, so an undo costs what the turn cost, not a copy."""
+    state.number = decision.number - 1
+    state.seat = (state.seat - 1) % len(state.players)
+    state.due, state.chosen = due, chosen
+    move = decision.move
+    if move is not None and decision.stays:
+        for corner, square in decision.removed:
+            state.gangs[corner] = square
+            del state.removed_on[corner]
+        state.tiles.pop()
+        for sq in move.squares:
+            del state.covered[sq]
+        if len(move.squares) == 3:
+            state.bridges.discard(move.squares[1])
+        state.gangs[move.corner] = move.gang
+        if state.hands is not None:
+            hand = state.hands[decision.player]
+            hand[move.tile] = hand.get(move.tile, 0) + 1
+    if ballots is not None and decision.vote is not None:
+        for ballot in ballots.ballots:
+            held = state.cards[ballot.player]
+            for card in ballot.cards:
+                if card.name != "?":  # a card is spent once, so it had no earlier turn of spending
+                    held[card.name] = held.get(card.name, 0) + 1
+                    del state.spent_on[(ballot.player, card.name)]
+
+
 def _with(decision: Decision, rule: str, **facts) -> Decision:
-    return replace(decision, rules=decision.rules + (rule,), **facts)
+    return decision._replace(rules=decision.rules + (rule,), **facts)
 
 
 def _pass_decision(state: State, number: int, player: str, hands_known: bool) -> Decision:
@@ -253,8 +281,8 @@ def placement_rules(state: State, move: Move) -> tuple[list[str], tuple[Square, 
     """The rules a legal placement applies before any vote -- T1, A1, A2, A6 when it
     passes under a bridge, A3, A7 when a corner lies next to it -- and those corners."""
     rules = ["T1", "A1", "A2"] + (["A6"] if move.bridges_passed else []) + ["A3"]
-    near = tuple(sorted({c for sq in move.squares for c in state.board.corners
-                         if abs(c[0] - sq[0]) + abs(c[1] - sq[1]) == 1 and c != move.gang},
+    next_to = state.board.corners_next_to
+    near = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
                         key=lambda c: (c[1], c[0])))
     if near:
         rules.append("A7")
