@@ -30,7 +30,7 @@ from drunter_notation.notation.model import (BUILDINGS, CARD_NAMES, GOALS, Ballo
                                              HandTile, Outcome, Placement, Record, Reveal, RevealEntry, Score,
                                              ScoreEntry, Tag, Tile, Turn, Vote)
 from drunter_notation.notation.parser import parse_move, parse_text
-from drunter_notation.position import format_position, parse_position
+from drunter_notation.position import board_ref, format_position, parse_position
 from drunter_notation.rules import game as rules_game
 from drunter_notation.rules import turn
 from drunter_notation.rules.board import DEFAULT_BOARD, Board
@@ -78,7 +78,8 @@ class Game:
                  hands: dict[str, Counter] | None = None, cards: dict[str, tuple[str, ...]] | None = None,
                  tags: tuple[Tag, ...] = ()):
         self.board = board
-        self.board_ref = board_ref
+        self.board_ref = board_ref  # the board's id or file path, as given
+        self.board_tag = board_ref  # the record's Board tag (a path from the record's folder)
         self.ruleset = ruleset
         self.state = state
         self.dealt = hands  # the hands as dealt (the record's hand lines)
@@ -142,8 +143,9 @@ class Game:
         if record.reveal is not None:
             cards = {e.player: (e.chosen,) if e.other is None else (e.chosen, e.other) for e in record.reveal.entries}
         known = ("Players", "Board", "Rules", "Variant", "Result")
-        g = cls(t.board, board_tag.value if board_tag else DEFAULT_BOARD, t.ruleset, t.initial.copy(), hands=hands,
+        g = cls(t.board, board_ref(t.board), t.ruleset, t.initial.copy(), hands=hands,
                 cards=cards, tags=tuple(Tag(x.key, x.value) for x in record.tags if x.key not in known))
+        g.board_tag = board_tag.value if board_tag else DEFAULT_BOARD
         before = t.initial
         for step in t.steps:
             g._log.append((_bare(step.event), None, None, step.decision, before, None, False))
@@ -166,6 +168,7 @@ class Game:
         g = Game(self.board, self.board_ref, self.ruleset, self.state.copy(), hands=self.dealt,
                  cards=self.cards, tags=self.tags)
         g.kept = dict(self.kept)
+        g.board_tag = self.board_tag
         g._log = list(self._log)
         return g
 
@@ -211,7 +214,7 @@ class Game:
 
     def position(self) -> str:
         """The one-line position string (see ``docs/notation.md``)."""
-        return format_position(self.state, self.board_ref, self.ruleset)
+        return format_position(self.state, self.ruleset)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Game) and self.position() == other.position()
@@ -362,8 +365,8 @@ class Game:
         cards are known) the reveal, scores and Result."""
         expert = self.variant == "expert"
         tags = list(self.tags) + [Tag("Players", ", ".join(self.players))]
-        if self.board_ref != DEFAULT_BOARD:
-            tags.append(Tag("Board", self.board_ref))
+        if self.board_tag != DEFAULT_BOARD:
+            tags.append(Tag("Board", self.board_tag))
         if self.ruleset.id != DEFAULT_RULESET:
             tags.append(Tag("Rules", self.ruleset.id))
         if expert:

@@ -11,6 +11,7 @@ an unknown board H003, an unknown ruleset H004), never an exception of Python's.
 """
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from urllib.parse import quote, unquote
@@ -44,8 +45,14 @@ def _split(text: str, sep: str) -> list[str]:
     return [] if text in ("-", ".") else text.split(sep)
 
 
-def format_position(state: State, board_ref: str, ruleset: Ruleset) -> str:
-    """The position string of ``state``; ``board_ref`` is the board's id or file path."""
+def board_ref(board: Board) -> str:
+    """How a position names its board: a built-in's id, or the file's path from the
+    working folder."""
+    return os.path.relpath(board.path) if board.path else board.id
+
+
+def format_position(state: State, ruleset: Ruleset) -> str:
+    """The position string of ``state`` under ``ruleset``."""
     tiles = ",".join(
         f"{t.tile}{square_name(t.squares[0])}" + (f"-{square_name(t.squares[-1])}" if len(t.squares) > 1 else "")
         + f"@{square_name(t.corner)}:{t.turn}" for t in state.tiles) or "-"
@@ -67,7 +74,7 @@ def format_position(state: State, board_ref: str, ruleset: Ruleset) -> str:
     else:
         choice = "open"
     players = ",".join(quote(p, safe=_NAME_SAFE) for p in state.players)
-    return " ".join((TAG, quote(board_ref, safe="/._-~"), ruleset.id, state.variant, players,
+    return " ".join((TAG, quote(board_ref(state.board), safe="/._-~"), ruleset.id, state.variant, players,
                      str(state.number + 1), tiles, removed, hands, cards, choice))
 
 

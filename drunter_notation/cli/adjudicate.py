@@ -1,58 +1,79 @@
-"""``drunter adjudicate``: settle a rule dispute about one turn of a record (issue 4).
+"""``drunter adjudicate``: settle a rule dispute about one turn, from a record or a
+position string.
 
-Prints the position before turn N, the move (as recorded, or a what-if given with
+Prints the position before the turn, the move (as recorded, or a what-if given with
 ``--move``) and one verdict per ruleset: legal or not, every rule applied with its
 place in that ruleset's source, a vote's tally card by card, the legal alternatives
 to an illegal move, whether a pass was forced. With ``--all-rulesets`` a last line
 says whether the rulesets agree. Exit status: 0 when the command worked, whatever
-the verdict; 1 for a syntax error in the record or in ``--move``; 2 for a usage
-error, an unreadable file, no such turn, an unknown board or ruleset. Errors are
-one line on stderr, never a traceback.
+the verdict; 1 for a syntax error in the record, the position or ``--move``; 2 for
+a usage error, an unreadable file, no such turn, an unknown board or ruleset.
 """
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
-from drunter_notation.explain.adjudicate import adjudicate as judge, all_ruleset_ids, as_json, as_text
+from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.codes import Exit
+from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError
+from drunter_notation.explain.adjudicate import (adjudicate as judge, adjudicate_position, all_ruleset_ids,
+                                                 as_json, as_text)
 from drunter_notation.notation.parser import parse_file
+from drunter_notation.position import parse_position
 
 
 @click.command()
-@click.argument("file")
-@click.option("--turn", "turn", type=int, required=True, metavar="N", help="The turn to judge.")
-@click.option("--rules", "rules", metavar="ID", help="Judge under this ruleset (default: the record's own).")
+@click.argument("file", required=False)
+@click.option("--turn", "turn", type=click.IntRange(1, 100_000), metavar="N",
+              help="The turn of FILE to judge (the position before it).")
+@click.option("--position", "position", metavar='"dn1 ..."',
+              help="Judge --move at this position string instead of a record's turn.")
+@click.option("--rules", "rules", metavar="ID", help="Judge under this ruleset (default: the record's or "
+                                                      "position's own).")
 @click.option("--all-rulesets", "all_rulesets", is_flag=True, help="Judge under every shipped ruleset.")
 @click.option("--move", "move_text", metavar='"W3 b1-d1 [vote {...}]"',
-              help="A move that was not played, judged at the position before turn N (a what-if).")
+              help="A move to judge at the position (with FILE: a what-if instead of turn N as recorded).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def adjudicate(file, turn, rules, all_rulesets, move_text, fmt):
-    """Judge turn N of FILE (or a what-if --move) under one or all rulesets.
+def adjudicate(file, turn, position, rules, all_rulesets, move_text, fmt):
+    """Judge turn N of FILE, or --move at a --position, under one or all rulesets.
+
+    \b
+      drunter adjudicate game.dn --turn 12 --all-rulesets
+      drunter adjudicate game.dn --turn 12 --move "W3 b1-d1"
+      drunter adjudicate --position "dn1 schilda ..." --move "S2 c3-c4 vote {...}"
 
     Exit status: 0 the verdicts were given (legal or not), 1 a syntax error in the
-    record or in --move, 2 a usage error, unreadable file, missing turn, unknown
-    board or ruleset.
+    record, the position or --move, 2 a usage error, unreadable file, missing turn,
+    unknown board or ruleset.
     """
     if rules and all_rulesets:
-        _usage("--rules and --all-rulesets exclude each other")
+        raise click.UsageError("--rules and --all-rulesets exclude each other")
+    if (file is None) == (position is None):
+        raise click.UsageError("give a record FILE with --turn N, or --position \"...\" with --move")
+    if file is not None and turn is None:
+        raise click.UsageError("--turn N is needed with a record FILE")
+    if position is not None and (move_text is None or turn is not None):
+        raise click.UsageError("--position takes --move (the move to judge) and no --turn")
     try:
-        record = parse_file(file)
-        ids = all_ruleset_ids() if all_rulesets else ([rules] if rules else None)
-        verdicts = judge(record, file, turn, ids, move_text)
+        if position is not None:
+            state, _, own = parse_position(position)
+            rulesets = [load_ruleset(r) for r in all_ruleset_ids()] if all_rulesets else [
+                load_ruleset(rules) if rules else own]
+            verdicts = adjudicate_position(state, rulesets, move_text)
+            where, turn = "position", state.number + 1
+        else:
+            record = parse_file(file)
+            ids = all_ruleset_ids() if all_rulesets else ([rules] if rules else None)
+            verdicts = judge(record, file, turn, ids, move_text)
+            where = file
     except DnError as e:
-        click.echo(e.format(e.path or file), err=True)
-        sys.exit(e.exit_code)
+        usage = e.diagnostic.code == "H004" and (rules is not None)  # a ruleset the option named
+        raise DiagnosticError(e, e.path or file or "--position", Exit.CANNOT if usage else None) from None
     if fmt == "json":
-        click.echo(json.dumps(as_json(file, turn, move_text, verdicts, all_rulesets), ensure_ascii=False,
+        click.echo(json.dumps(as_json(where, turn, move_text, verdicts, all_rulesets), ensure_ascii=False,
                               indent=2))
     else:
-        click.echo(as_text(file, turn, move_text, verdicts, all_rulesets), nl=False)
-    sys.exit(0)
-
-
-def _usage(message: str) -> None:
-    click.echo(f"drunter adjudicate: error: {message}", err=True)
-    sys.exit(2)
+        click.echo(as_text(where, turn, move_text, verdicts, all_rulesets), nl=False)

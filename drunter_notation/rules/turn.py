@@ -144,12 +144,12 @@ def judge_turn(state: State, number: int, player: str, placement: Placement | No
         return Violation("T002", "T1", "not-a-player" if player not in state.players else "not-your-turn",
                          {"player": player, "mover": mover, "number": number})
     if placement is None:
+        if game.game_over(state):
+            return _over(state, number)
         if state.hands is not None and game.must_place(state, mover):
             moves = counting_moves(state, mover)
             return Violation("T004", "T2", "must-place", {"player": mover, "move": moves[0],
                                                           "others": len(moves) - 1})
-        if game.game_over(state):
-            return _over(state, number)
         return None, None
     tile = placement.tile
     if state.hands is not None and state.hands[mover][tile] <= 0:
