@@ -360,7 +360,8 @@ def test_errors_are_one_line_with_exit_codes(args, code, text):
     assert result.exit_code == code, result.output
     assert text in result.output
     assert "Traceback" not in result.output
-    assert len(result.output.strip().splitlines()) == 1
+    first, *context = result.output.strip("\n").splitlines()
+    assert text in first and all(line.startswith("    ") for line in context)  # only the caret's lines
 
 
 def test_unreadable_and_unparsable_records(tmp_path):
@@ -370,7 +371,8 @@ def test_unreadable_and_unparsable_records(tmp_path):
     bad.write_text('[Players "Anna, Ben"]\n1. Anna W9 b1\n', encoding="utf-8")
     result = judge(bad, "--turn", "1")
     assert result.exit_code == 1 and "error[P001]" in result.output
-    assert len(result.output.strip().splitlines()) == 1
+    first, *context = result.output.strip("\n").splitlines()
+    assert "error[P001]" in first and all(line.startswith("    ") for line in context)
 
 
 # --- the pure API ---------------------------------------------------------------------

@@ -107,6 +107,8 @@ def test_an_illegal_push_is_judged_as_validate_judges_it(p, turns, kind, length,
         return
     anchor = (col, row)
     end = None if length == 1 else (col + d[0] * (length - 1), row + d[1] * (length - 1))
+    if end is not None and min(end) < 0:
+        end = (col - d[0] * (length - 1), row - d[1] * (length - 1))  # DN writes no square left of a or below 1
     placement = Placement(Tile(kind, length), anchor, end)
     text = format_placement(placement)
     before = snapshot(g.state)

@@ -15,7 +15,7 @@ import json
 
 import click
 
-from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.cli.common import DiagnosticError, UsageLine
 from drunter_notation.codes import Exit
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError
@@ -50,13 +50,13 @@ def adjudicate(file, turn, position, rules, all_rulesets, move_text, fmt):
     unknown board or ruleset.
     """
     if rules and all_rulesets:
-        raise click.UsageError("--rules and --all-rulesets exclude each other")
+        raise UsageLine("--rules and --all-rulesets exclude each other")
     if (file is None) == (position is None):
-        raise click.UsageError("give a record FILE with --turn N, or --position \"...\" with --move")
+        raise UsageLine("give a record FILE with --turn N, or --position \"...\" with --move")
     if file is not None and turn is None:
-        raise click.UsageError("--turn N is needed with a record FILE")
+        raise UsageLine("--turn N is needed with a record FILE")
     if position is not None and (move_text is None or turn is not None):
-        raise click.UsageError("--position takes --move (the move to judge) and no --turn")
+        raise UsageLine("--position takes --move (the move to judge) and no --turn")
     try:
         if position is not None:
             state, _, own = parse_position(position)

@@ -25,6 +25,14 @@ class DiagnosticError(click.ClickException):
         report_error(self.error, None, self.message)
 
 
+class UsageLine(click.UsageError):
+    """A usage error as one line (``drunter adjudicate: error: ...; see --help``), exit 2."""
+
+    def show(self, file=None) -> None:
+        where = self.ctx.command_path if self.ctx is not None else "drunter"
+        click.echo(f"{where}: error: {self.message}; see {where} --help", err=True)
+
+
 def run_group(group: click.Group) -> None:
     """Run the CLI; a DnError that escapes a command is one line on stderr, never a traceback."""
     try:
