@@ -7,6 +7,7 @@ input: the CLI turns a ``DnError`` into one line, never a traceback.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from drunter_notation.codes import CODES
@@ -86,3 +87,9 @@ def fail(code: str, message: str, *, path: str | None = None, line: int = 0, col
     """Build a :class:`DnError` for one error-severity diagnostic (``raise fail(...)``)."""
     return DnError(Diagnostic("error", code, message, line, column, hint=hint, context=context),
                    path=path)
+
+
+def did_you_mean(word: str, known) -> str:
+    """``" (did you mean 'hig-1991'?)"`` for the closest of ``known``, or ``""``."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -284,12 +284,26 @@ def test_rules_diff_hig_webley_json_and_markdown():
     assert "`yes-over-no-unless-all-abstain`" in tie and "(Webley, Covering Toilets, para. 3)" in tie
 
 
-def test_rules_diff_options_only():
-    out = invoke("diff", "hig-1991", "webley-en", "--options-only", "--format", "json").output
-    topics_shown = [row["topic"] for row in json.loads(out)["rows"]]
-    assert topics_shown == ["ballot-order", "vote-outcome", "expert-voting"]
+def test_rules_diff_leads_with_what_changes_a_verdict():
+    data = json.loads(invoke("diff", "hig-1991", "webley-en", "--format", "json").output)
+    assert [row["topic"] for row in data["rows"]] == ["ballot-order", "vote-outcome", "expert-voting"]
+    assert data["wording_only_not_shown"] > 0
+    text = invoke("diff", "hig-1991", "webley-en", "--width", "120").output
+    assert f"({data['wording_only_not_shown']} more points where only the wording" in text
+    everything = json.loads(invoke("diff", "hig-1991", "webley-en", "--all", "--format", "json").output)
+    topics_all = [row["topic"] for row in everything["rows"]]
+    assert topics_all[:3] == ["ballot-order", "vote-outcome", "expert-voting"]
+    assert len(topics_all) == 3 + data["wording_only_not_shown"] and everything["wording_only_not_shown"] == 0
     same = invoke("diff", "deskovehry-cz", "deskovehry-cz", "--format", "markdown")
     assert same.exit_code == 0 and "do not differ" in same.output
+
+
+def test_rules_show_unknown_names_the_command_not_an_input_file():
+    result = invoke("show", "hig1991")
+    assert result.exit_code == 2
+    assert result.output.startswith("drunter rules show: error[H004]: unknown ruleset 'hig1991'"
+                                    " (did you mean 'hig-1991'?)")
+    assert "<input>" not in result.output
 
 
 # --- docs/rules.md stays in step with the data ---------------------------------------

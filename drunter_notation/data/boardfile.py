@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from drunter_notation.rules.board import TRACK_KINDS, Board
-from drunter_notation.errors import fail
+from drunter_notation.errors import did_you_mean, fail
 from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
 
 FORMAT = "drunter-board/1"
@@ -67,7 +67,8 @@ def _builtin_board(ref: str) -> Board:
     ids = builtin_boards()
     if ref not in ids:
         shown = ref if len(ref) <= 40 else ref[:37] + "..."
-        raise fail("H003", f"unknown board {shown!r}; built-in boards: {', '.join(ids)}", hint="a board file is named by a path ending in .toml")
+        raise fail("H003", f"unknown board {shown!r}{did_you_mean(ref, ids)}; built-in boards: {', '.join(ids)}",
+                   hint="a board file is named by a path ending in .toml")
     resource = _BUILTIN.joinpath(f"{ref}.toml")
     label = f"built-in board {ref}"
     data = _read_bytes(resource.read_bytes, label, None)
@@ -86,7 +87,7 @@ def load_board_file(path: Path, shown: str | None = None) -> Board:
     """
     path = Path(path)
     label = f"board file {shown or path}"
-    data = _read_bytes(path.read_bytes, label, str(path))
+    data = _read_bytes(path.read_bytes, label, str(path), str(path) if shown and shown != str(path) else None)
     return parse_board(data, label=label, path=str(path))
 
 
@@ -259,12 +260,13 @@ def _is_int(value: Any) -> bool:
 # ------------------------------------------------------------------ messages
 
 
-def _read_bytes(read, label: str, path: str | None) -> bytes:
-    """``read()``, with every OS failure turned into one H003 line."""
+def _read_bytes(read, label: str, path: str | None, looked_for: str | None = None) -> bytes:
+    """``read()``, with every OS failure turned into one H003 line; ``looked_for`` is
+    the path tried when the label names the file otherwise (relative to a record)."""
     try:
         return read()
     except FileNotFoundError:
-        _bad(label, path, None, "file not found")
+        _bad(label, path, None, "file not found" + (f" (looked for at {looked_for})" if looked_for else ""))
     except IsADirectoryError:
         _bad(label, path, None, "is a directory, not a board file")
     except PermissionError:
