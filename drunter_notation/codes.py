@@ -85,6 +85,7 @@ CODES: dict[str, Code] = _table(
     ("W001", None, "hands are not recorded: some checks cannot be made"),
     ("W002", None, "partial record (no reveal): the end of the game is not checked"),
     ("W003", None, "a claim (Result tag, score line) cannot be checked without a reveal"),
+    ("W004", None, "an unknown tag that looks like a slip of a known one (players, Rule): it is not used"),
 )
 
 

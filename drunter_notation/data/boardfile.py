@@ -1,8 +1,8 @@
-"""Loading and checking board files (DN-SPEC §4).
+"""Loading and checking board files (the format and its checks: docs/boards.md).
 
 A board is named by a built-in id (a file ``drunter_notation/data/boards/<id>.toml``
 shipped with the package) or, when the reference ends in ``.toml``, by a path to a
-board file. Every check of §4 is made on load; any failure -- including a missing,
+board file. Every check is made on load; any failure -- including a missing,
 unreadable or non-TOML file -- raises a :class:`~drunter_notation.errors.DnError`
 with code H003 and exit code 2, whose message names the file, the offending key
 and what is wrong. Messages never quote more of the file than that key (and a
@@ -113,7 +113,7 @@ def parse_board(data: bytes, label: str = "board file", path: str | None = None)
 
 
 def _check(doc: dict[str, Any], label: str, path: str | None) -> Board:
-    """The Board described by the parsed TOML ``doc``, after every §4 check."""
+    """The Board described by the parsed TOML ``doc``, after every check of docs/boards.md."""
     def bad(key: str | None, problem: str, hint: str | None = None) -> NoReturn:
         _bad(label, path, key, problem, hint)
 

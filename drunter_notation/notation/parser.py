@@ -855,6 +855,12 @@ def _token_words(tok: Token, whole: str = "record") -> str:
     return f"'{tok}'"
 
 
+# Word processors and phones turn "b1-d1" into these; DN spans take the ASCII hyphen-minus only.
+_LOOKALIKE_DASHES = {"\u2010": "a hyphen", "\u2011": "a non-breaking hyphen", "\u2012": "a figure dash",
+                     "\u2013": "an en dash", "\u2014": "an em dash", "\u2015": "a horizontal bar",
+                     "\u2212": "a minus sign", "\ufe63": "a small hyphen-minus", "\uff0d": "a full-width hyphen-minus"}
+
+
 # Per start symbol: what its text is called in messages, and the hint of its P001 errors.
 _TEXT_KINDS = {
     "start": ("record", "see docs/notation.md for the DN syntax"),
@@ -870,6 +876,9 @@ def _explain(e: UnexpectedInput, text: str, path: str, start: str = "start") -> 
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         if ch == '"':
             message = "unterminated quoted string: the closing '\"' is missing on this line"
+        elif ch in _LOOKALIKE_DASHES:
+            message = (f"{_LOOKALIKE_DASHES[ch]} {ch!r} (U+{ord(ch):04X}) where DN has a plain hyphen;"
+                       " use - (as in b1-d1 and ->)")
         else:
             message = f"unexpected character {ch!r}"
             prev = _previous_token_text(text, e.pos_in_stream)
