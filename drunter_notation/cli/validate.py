@@ -189,8 +189,9 @@ def validate(files, fmt, rules, board, expect, jobs):
             mismatches += not outcome.matches
             kinds[outcome.kind] += 1
     if expect:
-        click.echo(f"{mismatches} of {_n(len(todo), 'file')} do not get their declared verdict"
-                   if mismatches else "every file gets its declared verdict")
+        which = f"{mismatches} of {_n(len(todo), 'file')} " + ("does not get its" if mismatches == 1 else
+                                                                 "do not get their")
+        click.echo(f"{which} declared verdict" if mismatches else "every file gets its declared verdict")
         sys.exit(1 if mismatches else 0)
     if fmt == "text" and len(todo) > 1:
         click.echo(f"{_n(len(todo), 'file')}: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items()))
