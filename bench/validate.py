@@ -1,6 +1,6 @@
 """Benchmark: how fast does drunter-notation validate records, next to python-chess?
 
-Prints numbers, asserts nothing (issue 3, point 8; bench/README.md has the results):
+Prints numbers, asserts nothing (bench/README.md has the results):
 
 1. simulates ``--games`` complete 4-player games (seeded exactly as
    ``drunter simulate --players 4 --seed S`` does) and keeps them as canonical DN

@@ -1,6 +1,6 @@
 """Diagnostics and the project's one error type.
 
-A :class:`Diagnostic` is a finding about a record or board (DN-SPEC §3). A
+A :class:`Diagnostic` is a finding about a record or board (docs/diagnostics.md). A
 :class:`DnError` carries one diagnostic out of code that cannot go on (a syntax
 error, an unreadable file, an unknown board). Nothing else is ever raised for bad
 input: the CLI turns a ``DnError`` into one line, never a traceback.
@@ -18,7 +18,7 @@ class Diagnostic:
     """One finding. ``line``/``column`` are 1-based, 0 when the finding has no place."""
 
     severity: str  # "error" or "warning"
-    code: str  # stable code of DN-SPEC §3 (P001, A004, W001, ...)
+    code: str  # stable code of codes.CODES (P001, A004, W001, ...)
     message: str
     line: int = 0
     column: int = 0

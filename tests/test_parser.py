@@ -1,4 +1,4 @@
-"""The DN notation: every construct of DN-SPEC §2, syntax errors, round trips."""
+"""The DN notation: every construct of docs/notation.md, syntax errors, round trips."""
 from __future__ import annotations
 
 import os

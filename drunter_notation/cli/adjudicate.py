@@ -1,4 +1,4 @@
-"""``drunter adjudicate``: settle a rule dispute about one turn of a record (issue 4).
+"""``drunter adjudicate``: settle a rule dispute about one turn of a record.
 
 Prints the position before turn N, the move (as recorded, or a what-if given with
 ``--move``) and one verdict per ruleset: legal or not, every rule applied with its

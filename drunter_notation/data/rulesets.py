@@ -1,4 +1,4 @@
-"""Rulesets as data (DN-SPEC §5): one TOML file per ruleset in this folder.
+"""Rulesets as data (docs/rules.md): one TOML file per ruleset in this folder.
 
 The engine reads every choice on which the sources differ from
 :class:`Options`; it never tests a ruleset's id.

@@ -1,4 +1,4 @@
-"""Typed records of the DN notation (DN-SPEC §2).
+"""Typed records of the DN notation (docs/notation.md).
 
 Pure values: frozen dataclasses that know nothing of files or rules. Every item
 carries the line and column of its first token (1-based); positions and the

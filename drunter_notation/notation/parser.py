@@ -1,4 +1,4 @@
-"""DN text -> :class:`model.Record` (DN-SPEC §2).
+"""DN text -> :class:`model.Record` (the notation: docs/notation.md).
 
 The grammar is the file ``grammar/drunter.lark``; Lark's LALR parser applies
 :class:`RecordBuilder` while it parses, so no parse tree is built. Every bad
@@ -323,7 +323,7 @@ class DnLexer(Lexer):
 
     Lark's own lexer costs about 3 µs per token (a regex call per token through two
     method layers, a ``LineCounter`` object, ``Token(...)`` through a deprecation
-    check); that was most of the time of a parse (shared/notes/parsing-speed.md).
+    check); that was most of the time of a parse (bench/README.md).
     This one makes the same tokens from the same terminal definitions -- everything
     comes from ``conf.terminals``, i.e. from grammar/drunter.lark, which stays the
     only definition of DN's tokens -- and keeps Lark's matching rules exactly:
