@@ -138,6 +138,10 @@ def judge_all(jobs: list[Job], workers: int):
         yield from pool.map(judge, jobs, chunksize=chunk)
 
 
+def _write(line: str, file) -> None:
+    file.write(line + "\n")
+
+
 def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
@@ -181,9 +185,11 @@ def validate(files, fmt, rules, board, expect, jobs):
     # disable=None: a bar only when stderr is a terminal, and only after PROGRESS_DELAY
     with tqdm(total=len(todo), unit="file", file=sys.stderr, disable=None, delay=PROGRESS_DELAY,
               leave=False, dynamic_ncols=True) as bar:
+        # without a bar, plain writes: the bar's own write (clear, print, redraw) costs per line
+        write = _write if bar.disable else lambda line, file: bar.write(line, file=file)
         for outcome in judge_all(todo, jobs or _cores()):
             for to_stderr, line in outcome.lines:
-                bar.write(line, file=sys.stderr if to_stderr else sys.stdout)
+                write(line, sys.stderr if to_stderr else sys.stdout)
             bar.update()
             status = max(status, outcome.status)
             mismatches += not outcome.matches
