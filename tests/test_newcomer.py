@@ -13,7 +13,7 @@ from drunter_notation.cli import COMMANDS, cli
 from drunter_notation.data.boardfile import load_board_file
 from drunter_notation.errors import DnError
 from drunter_notation.notation.parser import parse_text
-from drunter_notation.replay import replay
+from drunter_notation.load import judge
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,7 @@ def test_a_look_alike_dash_says_use_hyphen(dash):
 
 
 def test_a_slipped_tag_is_named():
-    t = replay(parse_text('[players "A, B"]\n[Rule "webley-en"]\n[Table "2"]\n1. A S1 b1\n'))
+    t = judge(parse_text('[players "A, B"]\n[Rule "webley-en"]\n[Table "2"]\n1. A S1 b1\n'))
     w004 = [d.message for d in t.diagnostics if d.code == "W004"]
     assert w004 == ["unknown tag [players] is kept but not used; did you mean [Players]?",
                     "unknown tag [Rule] is kept but not used; did you mean [Rules]?"]  # [Table] is a free tag
