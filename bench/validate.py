@@ -1,6 +1,6 @@
 """Benchmark: how fast does drunter-notation validate records, next to python-chess?
 
-Prints numbers, asserts nothing (issue 3, point 8; bench/README.md has the results):
+Prints numbers, asserts nothing (bench/README.md has the results):
 
 1. simulates ``--games`` complete 4-player games (seeded exactly as
    ``drunter simulate --players 4 --seed S`` does) and keeps them as canonical DN
@@ -16,12 +16,18 @@ Prints numbers, asserts nothing (issue 3, point 8; bench/README.md has the resul
    ``drunter validate``'s per-file loop over it in-process, printing the traced
    memory (tracemalloc: what is still live after a full collection, and the peak)
    and the RSS after 1,000 and after 10,000 files: memory must not grow with the
-   number of files.
+   number of files;
+5. unless ``--skip-batch``: writes ``--batch-files`` records (default 2,000) to a
+   folder and times the command ``drunter validate --jobs 1`` against ``--jobs 2``
+   on it (best of ``--repeat``, taking turns), says whether both printed the same,
+   and prints the peak RSS of the largest process for a quarter of the files and
+   for all of them.
 
 A simulated game that does not validate stops the run (the numbers would mean
 nothing); otherwise nothing is checked.
 
-Run from the repository root:  python bench/validate.py [--games N] [--repeat R] [--skip-memory]
+Run from the repository root:
+    python bench/validate.py [--games N] [--repeat R] [--skip-memory] [--batch-files N] [--skip-batch]
 Needs python-chess (``pip install -e '.[bench]'``).
 """
 from __future__ import annotations
@@ -32,6 +38,7 @@ import io
 import os
 import pathlib
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -61,6 +68,7 @@ from drunter_notation.simulate import simulate_game
 CHESS_PLIES = 80
 MEMORY_FILES = 10_000
 MEMORY_CHECKPOINT = 1_000
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def simulate_records(n: int, seed: int) -> list[str]:
@@ -205,12 +213,55 @@ def memory_check(texts: list[str]) -> None:
         print(f"  ({len(paths)} files in {time.perf_counter() - t0:.0f} s under tracemalloc; invalid: {invalid})")
 
 
+def write_folder(texts: list[str], folder: Path, n: int) -> None:
+    """``n`` record files in ``folder``, the simulated games over and over."""
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"game-{i:05d}.dn").write_text(texts[i % len(texts)], encoding="utf-8")
+
+
+def run_validate(folder: Path, jobs: int) -> tuple[float, bytes, float]:
+    """Seconds, stdout and the peak RSS (MB) of the largest process of one ``drunter validate`` run."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "drunter_notation.cli", "validate", "--jobs", str(jobs),
+                             str(folder)], stdout=subprocess.PIPE, env=env)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)  # ru_maxrss: the largest of the process and its waited-for workers
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - start, out, usage.ru_maxrss / 1024
+
+
+def batch_check(texts: list[str], files: int, repeat: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        quarter, full = Path(tmp) / "quarter", Path(tmp) / "full"
+        write_folder(texts, quarter, files // 4)
+        write_folder(texts, full, files)
+        best = {1: float("inf"), 2: float("inf")}
+        outputs = {}
+        for _ in range(repeat):
+            for jobs in (1, 2):
+                seconds, out, _ = run_validate(full, jobs)
+                best[jobs] = min(best[jobs], seconds)
+                outputs[jobs] = out
+        for jobs in (1, 2):
+            print(f"  --jobs {jobs}: {best[jobs]:6.2f} s, {files / best[jobs]:6.0f} files/s")
+        print(f"  speed-up --jobs 2 / --jobs 1: {best[1] / best[2]:.2f}x; output identical: "
+              f"{'yes' if outputs[1] == outputs[2] else 'NO'}")
+        for jobs in (1, 2):
+            rss = [run_validate(folder, jobs)[2] for folder in (quarter, full)]
+            print(f"  peak RSS of the largest process, --jobs {jobs}: {rss[0]:.1f} MB for {files // 4} files,"
+                  f" {rss[1]:.1f} MB for {files}")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1000, help="games to simulate and validate (default 1000)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the simulated and the chess games (default 1)")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per measurement; the best counts (default 3)")
     ap.add_argument("--skip-memory", action="store_true", help="skip the 10,000-file memory check")
+    ap.add_argument("--batch-files", type=int, default=2000, help="files of the --jobs 1 / --jobs 2 run (default 2000)")
+    ap.add_argument("--skip-batch", action="store_true", help="skip the --jobs 1 / --jobs 2 run")
     args = ap.parse_args(argv)
     n = args.games
 
@@ -252,6 +303,9 @@ def main(argv=None) -> None:
     if not args.skip_memory:
         print(f"memory, validating a folder of {MEMORY_FILES} records:")
         memory_check(texts)
+    if not args.skip_batch:
+        print(f"drunter validate on a folder of {args.batch_files} records:")
+        batch_check(texts, args.batch_files, args.repeat)
 
 
 if __name__ == "__main__":

@@ -85,9 +85,22 @@ CODES: dict[str, Code] = _table(
     ("W001", None, "hands are not recorded: some checks cannot be made"),
     ("W002", None, "partial record (no reveal): the end of the game is not checked"),
     ("W003", None, "a claim (Result tag, score line) cannot be checked without a reveal"),
+    ("W004", None, "an unknown tag that looks like a slip of a known one (players, Rule): it is not used"),
 )
 
 
 def exit_status(codes) -> int:
     """The CLI's exit status for a run that found ``codes`` (any iterable of code strings)."""
     return max((CODES[c].exit for c in codes), default=Exit.OK)
+
+
+def markdown_table() -> str:
+    """The table of docs/diagnostics.md, made from :data:`CODES` (``python -m drunter_notation.codes``)."""
+    exits = {Exit.OK: "0", Exit.INVALID: "1", Exit.CANNOT: "2"}
+    rows = ["| code | severity | exit status | rule | meaning |", "|---|---|---|---|---|"]
+    rows += [f"| {c.code} | {c.severity} | {exits[c.exit]} | {c.rule or '—'} | {c.meaning} |" for c in CODES.values()]
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(markdown_table())

@@ -1,12 +1,13 @@
 """Diagnostics and the project's one error type.
 
-A :class:`Diagnostic` is a finding about a record or board (DN-SPEC §3). A
+A :class:`Diagnostic` is a finding about a record or board (docs/diagnostics.md). A
 :class:`DnError` carries one diagnostic out of code that cannot go on (a syntax
 error, an unreadable file, an unknown board). Nothing else is ever raised for bad
 input: the CLI turns a ``DnError`` into one line, never a traceback.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from drunter_notation.codes import CODES
@@ -17,7 +18,7 @@ class Diagnostic:
     """One finding. ``line``/``column`` are 1-based, 0 when the finding has no place."""
 
     severity: str  # "error" or "warning"
-    code: str  # stable code of DN-SPEC §3 (P001, A004, W001, ...)
+    code: str  # stable code of codes.CODES (P001, A004, W001, ...)
     message: str
     line: int = 0
     column: int = 0
@@ -86,3 +87,9 @@ def fail(code: str, message: str, *, path: str | None = None, line: int = 0, col
     """Build a :class:`DnError` for one error-severity diagnostic (``raise fail(...)``)."""
     return DnError(Diagnostic("error", code, message, line, column, hint=hint, context=context),
                    path=path)
+
+
+def did_you_mean(word: str, known) -> str:
+    """``" (did you mean 'hig-1991'?)"`` for the closest of ``known``, or ``""``."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.findings import hint, sentence
 from drunter_notation.explain.scoring import tie_break
-from drunter_notation.notation.model import BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn
+from drunter_notation.notation.model import BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn, near_known_tag
 from drunter_notation.rules import game, scoring, turn
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import ExpertDeal, Ruleset
@@ -151,6 +151,10 @@ class _Replayer:
     # -- header and setup --------------------------------------------------
     def header(self):
         rec = self.record
+        for tag in rec.tags:  # before the checks that may stop: a slip like [players] explains them
+            near = near_known_tag(tag.key)
+            if near:
+                self.warn(_v("W004", None, "tag-slip", key=tag.key, known=near), tag.line, tag.column)
         players_tag = rec.tag("Players")
         if players_tag is None:
             self.error(_v("H001", None, "players-missing"), 1, 1)

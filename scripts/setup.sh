@@ -1,29 +1,46 @@
 #!/usr/bin/env bash
-# Set up drunter-notation on a fresh machine (Python >= 3.11 with pip).
-#   bash scripts/setup.sh          the tool, Graphviz for diagrams
-#   bash scripts/setup.sh --test   also the test tools and Chromium for the browser test
+# Install drunter-notation into the project's virtual environment .venv, made here with
+# python3 (>= 3.11) unless it exists; inside an already active virtual environment, into
+# that one (then .venv links to it). Needs no root: system programs are a separate step,
+# scripts/system-packages.sh, and what is missing of them is said at the end.
+#   bash scripts/setup.sh          the tool:            .venv/bin/drunter
+#   bash scripts/setup.sh --test   also the test tools: .venv/bin/python -m pytest
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want_test=0
-[ "${1:-}" = "--test" ] && want_test=1
+case "${1:-}" in
+  --test) want_test=1 ;;
+  "") ;;
+  *) echo "usage: bash scripts/setup.sh [--test]" >&2; exit 2 ;;
+esac
+say() { echo "setup: $*" >&2; }
 
-pkgs="graphviz"
-[ "$want_test" = 1 ] && pkgs="$pkgs chromium"
-if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  missing=""
-  for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
-  if [ -n "$missing" ]; then
-    echo "setup: installing$missing (apt)" >&2
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null; } \
-      || echo "setup: could not install$missing; diagrams or the browser test will be skipped" >&2
+if [ -e .venv ]; then
+  say "using the project's virtual environment .venv"
+elif [ -n "${VIRTUAL_ENV:-}" ] && [ -x "$VIRTUAL_ENV/bin/python" ]; then
+  ln -s "$VIRTUAL_ENV" .venv
+  say "using the active virtual environment $VIRTUAL_ENV (linked as .venv)"
+else
+  py=$(command -v python3 || true)
+  if [ -z "$py" ] || ! "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    say "needs python3 3.11 or newer on the PATH (found: ${py:-none}${py:+, $("$py" --version 2>&1)})"
+    exit 1
   fi
-else
-  echo "setup: not root or no apt-get; install '$pkgs' yourself for diagrams and the browser test" >&2
+  if ! "$py" -c 'import ensurepip, venv' 2>/dev/null; then
+    say "$py cannot make virtual environments: the package python3-venv is missing."
+    say "install it (as root: bash scripts/system-packages.sh, or apt-get install python3-venv), then run this again"
+    exit 1
+  fi
+  say "making the virtual environment .venv with $py ($("$py" --version 2>&1))"
+  "$py" -m venv .venv
 fi
-
+pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)
 if [ "$want_test" = 1 ]; then
-  python3 -m pip install -q --disable-pip-version-check -e '.[test]'
+  "${pip[@]}" -e '.[test]'
 else
-  python3 -m pip install -q --disable-pip-version-check .
+  "${pip[@]}" .
 fi
-echo "setup: done ($(drunter --version))" >&2
+say "done: $(.venv/bin/drunter --version); run it as .venv/bin/drunter, or after 'source .venv/bin/activate' as drunter"
+
+missing=$(bash scripts/system-packages.sh --check $([ "$want_test" = 1 ] && echo --test) 2>&1) || true
+[ -z "$missing" ] || echo "$missing" >&2

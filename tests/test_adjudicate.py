@@ -1,4 +1,4 @@
-"""`drunter adjudicate` and the dispute records of replays/disputes (issue 4).
+"""`drunter adjudicate` and the dispute records of replays/disputes.
 
 The "Done when" bullets, through the command line: the 1:1 and 0:0 votes and the
 expert toilet votes under each ruleset (`validate --rules`), then `adjudicate` on

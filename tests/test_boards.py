@@ -1,4 +1,4 @@
-"""Board files (DN-SPEC §4): built-in and test boards, every load check, the text map, the CLI."""
+"""Board files (docs/boards.md): built-in and test boards, every load check, the text map, the CLI."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -139,7 +139,7 @@ def test_box_is_optional(tmp_path):
     assert sum(sum(c) for c in b.box.values()) == 60
 
 
-# ------------------------------------------------------------------ every check of §4
+# ------------------------------------------------------------------ every check of docs/boards.md
 
 BROKEN = [
     # (edit old, edit new, key named in the message, words of the message)

@@ -1,5 +1,5 @@
 """Generated reports in a real browser: headless Chromium via Playwright, driving
-the system's /usr/bin/chromium (scripts/setup.sh --test installs it), at a laptop's
+the system's /usr/bin/chromium (scripts/system-packages.sh --test installs it), at a laptop's
 1280×800 and a phone's 390×844. Screenshots of both go to test-artifacts/.
 Skipped only where that browser or the playwright package is missing."""
 from __future__ import annotations
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def browser():
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no browser: {CHROMIUM} is missing (apt-get install chromium, or scripts/setup.sh --test)")
+        pytest.skip(f"no browser: {CHROMIUM} is missing (as root: bash scripts/system-packages.sh --test)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is not installed")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -1,4 +1,4 @@
-"""The expert variant (DN-SPEC §1 "Expert variant", codes X001–X003) on hand-made games.
+"""The expert variant (codes X001–X003) on hand-made games.
 
 Every game here is complete and short: a 5×5 board written to tmp_path with a box
 of four singles (two each for two players), so the game ends when the hands are

@@ -1,4 +1,4 @@
-"""Property tests on simulated games (issue 3, point 7).
+"""Property tests on simulated games.
 
 Games come from :func:`simulate.simulate_game` with seeds, player counts, variants,
 rulesets and boards drawn by hypothesis. Every invariant is computed here again

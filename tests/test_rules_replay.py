@@ -1,4 +1,4 @@
-"""Hand-written rule tests: whole records replayed on small boards (DN-SPEC §1, §3).
+"""Hand-written rule tests: whole records replayed on small boards.
 
 Each test writes a small board into ``tmp_path``, replays a DN record with
 :func:`drunter_notation.replay.replay` and checks the verdict: the code and line of
@@ -460,7 +460,7 @@ def test_tie_vote_accepted_under_deskovehry_cz(tmp_path, voteboard):
 def test_tie_vote_rejected_under_webley(tmp_path, voteboard):
     t = play(tmp_path, VOTE_HEAD.format(board=voteboard, rules="webley-en") + TIE.format(claim="accepted 1:1"))
     e = assert_error(t, "B005", line_of(t, 1), "accepted 1:1", "rejected", rule="B5")
-    # reported at the claim (DN-SPEC §3), not at the turn's first token
+    # reported at the claim (docs/notation.md, where a finding is reported), not at the turn's first token
     assert e.column == t.record.turns[0].placement.outcome.column > 1
     t = play(tmp_path, VOTE_HEAD.format(board=voteboard, rules="webley-en") + TIE.format(claim="rejected 1:1"),
              keep_states=True)
@@ -614,7 +614,7 @@ def test_pass_while_a_placement_exists_is_t004(tmp_path, four):
 
 def test_pass_when_the_only_placements_cover_a_toilet_is_t004(tmp_path, four):
     # Turn 4: Ben's wall gang on a2 can only go to the toilet b2 (W1 b2, W2 b2-c2).
-    # A placement that would be voted on still counts for Legezwang (DN-SPEC §1).
+    # A placement that would be voted on still counts for Legezwang (option toilet_counts_for_legezwang).
     text = game(four, 3) + "    4. Ben pass\n"
     t = play(tmp_path, text)
     e = assert_error(t, "T004", line_of(t, 4), "Ben passes but could lay", "b2")
@@ -729,7 +729,7 @@ def test_points_decide_before_votes(tmp_path, four):
     ("1. Anna S1 b1 vote { Anna: JA, Ben: JEIN } -> accepted", "B004"),
 ])
 def test_vote_findings_at_the_turns_first_token(tmp_path, voteboard, turn, code):
-    # DN-SPEC §3: all findings but claims and reveal errors go to the turn's first token.
+    # All findings but claims and reveal errors go to the turn's first token (docs/notation.md).
     t = play(tmp_path, VOTE_HEAD.format(board=voteboard, rules="hig-1991") + "    " + turn + "\n")
     e = error(t)
     assert (e.code, e.line, e.column) == (code, line_of(t, 1), 1)

@@ -1,9 +1,9 @@
 """Every sample record in ``replays/`` gets exactly the verdict its header declares.
 
 Each sample starts with ``# expect: valid`` or ``# expect: error CODE line N`` (N: the
-line the first error is reported on, DN-SPEC §3). The verdict is taken the way a
+line the first error is reported on, docs/diagnostics.md). The verdict is taken the way a
 user gets it: through the CLI, ``drunter validate --format json FILE``; the exit
-status must follow §3 (0 valid, 1 a rule or syntax error, 2 an unknown board or
+status must follow docs/diagnostics.md (0 valid, 1 a rule or syntax error, 2 an unknown board or
 ruleset or an unreadable file).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ SAMPLES = sorted(REPLAYS.rglob("*.dn"))
 ILLEGAL = REPLAYS / "illegal"
 EXPECT = re.compile(r"#\s*expect:\s*(?:(valid)|error\s+([A-Z]\d{3})\s+line\s+(\d+))\s*$")
 
-# Every code of DN-SPEC §3 that a record can earn (I004, an empty file, cannot carry
+# Every code of codes.CODES that a record can earn (I004, an empty file, cannot carry
 # a header; W001/W002 are warnings) has at least one sample in replays/illegal.
 ERROR_CODES = ("P001 H001 H002 H003 H004 D001 D002 D003 T001 T002 T003 T004 T005 A001 A002 A003 "
                "A004 A005 A006 B001 B002 B003 B004 B005 E001 E002 E003 E004 X001 X002 X003").split()
@@ -72,7 +72,7 @@ def test_sample_gets_its_declared_verdict(path: Path):
     first = errors[0]
     assert (first["code"], first["line"]) == (code, line), first["message"]
     assert first["message"]
-    # DN-SPEC §3: replay stops at the first rule violation, so one error per record.
+    # Replay stops at the first rule violation, so one error per record.
     assert len(errors) == 1, errors
     assert result.exit_code == (2 if code in EXIT_2 else 1)
 
@@ -112,7 +112,7 @@ def test_text_format_names_the_code_rule_and_line():
 
 
 def test_directory_exit_status_follows_the_worst_file():
-    # DN-SPEC §3: 1 when some file breaks a rule or does not parse; 2 when a board or
+    # Exit status 1 when some file breaks a rule or does not parse; 2 when a board or
     # ruleset is unknown. replays/ holds the H003 and H004 samples, so the whole
     # directory exits 2; without them the illegal samples make it exit 1.
     result = run("validate", str(REPLAYS))

@@ -1,31 +1,48 @@
-"""The ``drunter`` command line. The only layer that prints or touches files."""
+"""The ``drunter`` command line. The only layer that prints or touches files.
+
+Subcommands are imported only when they run (``drunter --version`` and ``--help``
+load none of them), so the table below carries each one's line for the help.
+"""
 from __future__ import annotations
+
+import importlib
 
 import click
 
 from drunter_notation.cli.common import run_group
-from drunter_notation.cli.adjudicate import adjudicate
-from drunter_notation.cli.board import board
-from drunter_notation.cli.fmt import fmt
-from drunter_notation.cli.report import report
-from drunter_notation.cli.rules import rules
-from drunter_notation.cli.simulate import simulate
-from drunter_notation.cli.validate import validate
+
+# name -> (module, one line for ``drunter --help``)
+COMMANDS = {
+    "adjudicate": ("drunter_notation.cli.adjudicate", "Judge one turn (or a what-if move) under one or all rulesets."),
+    "board": ("drunter_notation.cli.board", "Show, check or start a board file."),
+    "fmt": ("drunter_notation.cli.fmt", "Print, check or rewrite records in the canonical form."),
+    "report": ("drunter_notation.cli.report", "Write an HTML page per record to step through the game."),
+    "rules": ("drunter_notation.cli.rules", "List, show and compare the rulesets."),
+    "simulate": ("drunter_notation.cli.simulate", "Play random legal games and write them as records."),
+    "validate": ("drunter_notation.cli.validate", "Check records move by move against the rules."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="drunter-notation")
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        return getattr(importlib.import_module(COMMANDS[name][0]), name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, COMMANDS[name][1]) for name in self.list_commands(ctx)])
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="drunter-notation", prog_name="drunter")
 def cli():
     """drunter: rules checker, replay engine and reports for Drunter & Drueber (DN records)."""
-
-
-cli.add_command(adjudicate)
-cli.add_command(board)
-cli.add_command(fmt)
-cli.add_command(report)
-cli.add_command(rules)
-cli.add_command(simulate)
-cli.add_command(validate)
 
 
 def main():

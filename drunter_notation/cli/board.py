@@ -1,30 +1,33 @@
-"""``drunter board``: show a board as a text map, check a board file (DN-SPEC §4)."""
+"""``drunter board``: show a board as a text map, check a board file, start a new one
+(the format and its checks: docs/boards.md)."""
 from __future__ import annotations
 
+import re
 import textwrap
+from pathlib import Path
 
 import click
 
-from drunter_notation.data.boardfile import load_board, load_board_file
+from drunter_notation.data.boardfile import FORMAT, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH, load_board, \
+    load_board_file
+from drunter_notation.errors import DnError, fail
 from drunter_notation.explain.boardtext import render_board
-from drunter_notation.errors import DnError
+from drunter_notation.notation.model import square_name
+from drunter_notation.rules.board import DEFAULT_BOX
+from drunter_notation.cli.common import DiagnosticError, write_atomic
 
-
-def _fail(ctx: click.Context, e: DnError, where: str) -> None:
-    """Print the error as one line on stderr and exit with its code (never a traceback)."""
-    click.echo(e.format(e.path or where), err=True)
-    ctx.exit(e.exit_code)
+_ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}\Z")
+_SIZE_RE = re.compile(r"(\d{1,3})x(\d{1,3})\Z")
 
 
 @click.group("board")
 def board() -> None:
-    """Show and check boards (built-in ids or board files ending in .toml)."""
+    """Show and check boards (built-in ids or board files ending in .toml), or start a board file."""
 
 
 @board.command("show")
 @click.argument("ref", default="schilda", metavar="[ID|PATH]")
-@click.pass_context
-def show(ctx: click.Context, ref: str) -> None:
+def show(ref: str) -> None:
     """Print a board with its map and legend.
 
     ID|PATH is a built-in board id or a board file ending in .toml (default: schilda).
@@ -32,8 +35,7 @@ def show(ctx: click.Context, ref: str) -> None:
     try:
         b = load_board(ref)
     except DnError as e:
-        _fail(ctx, e, ref)
-        return
+        raise DiagnosticError(e, e.path or ref) from None
     click.echo(f"{b.name} (id {b.id}), {b.width}x{b.height}")
     if b.note:
         click.echo(textwrap.fill(b.note, width=78, initial_indent="Note: ", subsequent_indent="  "))
@@ -43,8 +45,7 @@ def show(ctx: click.Context, ref: str) -> None:
 
 @board.command("check")
 @click.argument("path", type=click.Path(dir_okay=True, path_type=str))
-@click.pass_context
-def check(ctx: click.Context, path: str) -> None:
+def check(path: str) -> None:
     """Check a board file.
 
     Prints a one-line summary and exits 0 when the file is a valid board;
@@ -53,7 +54,95 @@ def check(ctx: click.Context, path: str) -> None:
     try:
         b = load_board_file(path, shown=path)
     except DnError as e:
-        _fail(ctx, e, path)
-        return
+        raise DiagnosticError(e, e.path or path) from None
     click.echo(f"{path}: ok — {b.name}, {b.width}x{b.height}, "
                f"{len(b.buildings)} buildings, {len(b.toilets)} toilets")
+
+
+def _size(ctx, param, value: str) -> tuple[int, int]:
+    m = _SIZE_RE.match(value)
+    if not m:
+        raise click.BadParameter(f"{value!r} is not WIDTHxHEIGHT, like 15x15")
+    width, height = int(m.group(1)), int(m.group(2))
+    if not (MIN_WIDTH <= width <= MAX_WIDTH and MIN_HEIGHT <= height <= MAX_HEIGHT):
+        raise click.BadParameter(f"a board is {MIN_WIDTH} to {MAX_WIDTH} columns wide and {MIN_HEIGHT} to"
+                                 f" {MAX_HEIGHT} rows high, not {width}x{height}")
+    return width, height
+
+
+def _board_id(ctx, param, value: str) -> str:
+    if not _ID_RE.match(value):
+        raise click.BadParameter(f"{value!r}: an id is lower-case letters, digits, - and _ (up to 40), like"
+                                 " club-board")
+    return value
+
+
+@board.command("new")
+@click.argument("name", callback=_board_id)
+@click.option("--size", required=True, callback=_size, metavar="WxH",
+              help="Columns x rows of the printed board, e.g. 15x15.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="The file to write (default: NAME.toml in this folder).")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+def new(name: str, size: tuple[int, int], output: Path | None, force: bool) -> None:
+    """Write a commented board-file template NAME.toml to fill in from a printed board.
+
+    The template is already a valid board (corners set, no buildings or toilets):
+    add the buildings and toilets of your board square by square, then run
+    'drunter board check' on it and name it in records with [Board "NAME.toml"].
+    """
+    path = output or Path(f"{name}.toml")
+    if path.exists() and not force:
+        raise DiagnosticError(fail("I005", "already exists; nothing was written", path=str(path),
+                                   hint="use --force to overwrite, or -o to name another file"))
+    try:
+        write_atomic(path, board_template(name, *size))
+    except OSError as e:
+        raise DiagnosticError(fail("I005", f"cannot write the file: {e.strerror}", path=str(path))) from None
+    click.echo(f"wrote {path}: fill it in from your board, then run: drunter board check {path}", err=True)
+
+
+def board_template(board_id: str, width: int, height: int) -> str:
+    """The text of a new board file: valid as it stands, every key explained."""
+    last_col, corners = chr(ord("a") + width - 1), [(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)]
+    a1, right, top, far = (square_name(sq) for sq in corners)
+    box = {kind: ", ".join(map(str, counts)) for kind, counts in DEFAULT_BOX.items()}
+    return f'''\
+# A Drunter & Drüber board file ({FORMAT}); the format: docs/boards.md.
+# Fill it in from your printed board, then check it:  drunter board check {board_id}.toml
+# Squares are named like chess squares: column letter a..{last_col} from the left,
+# row number 1..{height} from the bottom (the side of the board facing you).
+format = "{FORMAT}"
+id = "{board_id}"
+name = "{board_id}"        # a name for people, e.g. "Club copy, 2nd edition"
+width = {width}                 # columns a..{last_col}
+height = {height}                # rows 1..{height}
+note = """\\
+Transcribed from a printed board."""
+
+# Every toilet square, e.g. ["c3", "f10"]. A tile covering one is put to a vote.
+toilets = []
+
+# The four corner squares and the track that starts there: one street (the
+# coaching inn), one river (the waterworks) and two walls (the watchtowers).
+# Swap the kinds to match your board.
+[corners]
+{a1} = "street"
+{right} = "wall"
+{top} = "wall"
+{far} = "river"
+
+# Every building: type = {{ square = value, ... }}. The types are museum, tavern,
+# school, townhall, firehouse, church (or in German: wirtshaus, schule, rathaus,
+# feuerwache, kirche); the value is the number printed on the building.
+# Example: museum = {{ g10 = 5, k6 = 4 }}
+[buildings]
+
+# The tiles in the box, per kind: [triples, doubles, singles]. These are the
+# default board's (12 triples, 24 doubles, 24 singles in all; the split per kind
+# is a reconstruction): count your box's tiles by kind and length.
+[box]
+wall = [{box["wall"]}]
+street = [{box["street"]}]
+river = [{box["river"]}]
+'''

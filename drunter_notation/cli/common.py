@@ -36,7 +36,7 @@ class UsageLine(click.UsageError):
 def run_group(group: click.Group) -> None:
     """Run the CLI; a DnError that escapes a command is one line on stderr, never a traceback."""
     try:
-        group.main(standalone_mode=True)
+        group.main(prog_name="drunter", standalone_mode=True)
     except DnError as e:  # pragma: no cover - commands catch their own; this is the last guard
         click.echo(e.format(), err=True)
         sys.exit(e.exit_code)

@@ -11,17 +11,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
-import sys
 import textwrap
-from typing import NoReturn
-
 import click
 
 from drunter_notation.errors import DnError
 from drunter_notation.rules.options import Ruleset
 from drunter_notation.data.rulesets import (DEFAULT_RULESET, DiffRow, catalogue, diff, list_rulesets,
                                             load_ruleset, option_text, topics)
-from drunter_notation.cli.common import report_error
+from drunter_notation.cli.common import DiagnosticError
 
 _INDENT = "    "
 _SHOW_WIDTH = 88  # fixed, so the text output is the same on every terminal
@@ -38,7 +35,7 @@ def list_cmd():
     try:
         rulesets = list_rulesets()
     except DnError as e:
-        _exit(e)
+        raise _located(e, "list") from None
     width = max(len(r.id) for r in rulesets)
     for r in rulesets:
         mark = " (default)" if r.id == DEFAULT_RULESET else ""
@@ -53,7 +50,7 @@ def show(ruleset_id, fmt):
     try:
         r = load_ruleset(ruleset_id)
     except DnError as e:
-        _exit(e)
+        raise _located(e, "show") from None
     if fmt == "json":
         click.echo(json.dumps(_show_json(r), ensure_ascii=False, indent=2))
         return
@@ -65,32 +62,50 @@ def show(ruleset_id, fmt):
 @click.argument("b", metavar="B")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
               show_default=True, help="text: a table sized to --width; markdown: one row per line.")
-@click.option("--options-only", is_flag=True, help="Only the points where the option values differ.")
+@click.option("--all", "show_all", is_flag=True,
+              help="Also the points where only the sources' wording differs (after those that change a verdict).")
 @click.option("--width", type=click.IntRange(min=60), default=None,
               help="Width of the text table (default: the terminal's).")
-def diff_cmd(a, b, fmt, options_only, width):
-    """Every point on which rulesets A and B differ, each with both places in the sources."""
+def diff_cmd(a, b, fmt, show_all, width):
+    """Where rulesets A and B give different verdicts, each point with both places in the sources.
+
+    First come the options whose values differ: each changes the verdict on some
+    move. With --all, then every point where only the sources' wording differs.
+    """
     try:
         ra, rb = load_ruleset(a), load_ruleset(b)
     except DnError as e:
-        _exit(e)
+        raise _located(e, "diff") from None
     rows = diff(ra, rb)
-    if options_only:
-        rows = [row for row in rows if row.option and row.value_a != row.value_b]
+    verdicts = [row for row in rows if row.option and row.value_a != row.value_b]
+    wording = [row for row in rows if row not in verdicts]
+    shown = verdicts + wording if show_all else verdicts
     if fmt == "json":
-        out = {"a": ra.id, "b": rb.id, "rows": [dataclasses.asdict(row) for row in rows]}
+        out = {"a": ra.id, "b": rb.id, "rows": [dataclasses.asdict(row) for row in shown],
+               "wording_only_not_shown": 0 if show_all else len(wording)}
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
-    elif not rows:
+        return
+    if not rows:
         click.echo(f"{ra.id} and {rb.id} do not differ")
+        return
+    if not verdicts:
+        click.echo(f"{ra.id} and {rb.id} give the same verdicts")
     elif fmt == "markdown":
-        click.echo(_diff_markdown(ra, rb, rows))
+        click.echo(_diff_markdown(ra, rb, shown))
     else:
-        click.echo(_diff_table(ra, rb, rows, width or shutil.get_terminal_size((120, 24)).columns))
+        click.echo(_diff_table(ra, rb, shown, width or shutil.get_terminal_size((120, 24)).columns))
+    if wording and not show_all:
+        click.echo(f"({_points(len(wording))} where only the wording of the sources differs: --all shows"
+                   f" {'it' if len(wording) == 1 else 'them'})")
 
 
-def _exit(e: DnError) -> NoReturn:
-    report_error(e)
-    sys.exit(e.exit_code)
+def _points(n: int) -> str:
+    return f"{n} more point" + ("" if n == 1 else "s")
+
+
+def _located(e: DnError, command: str) -> DiagnosticError:
+    """The error of a ruleset the command line named, located at the command."""
+    return DiagnosticError(e, e.path or f"drunter rules {command}")
 
 
 def _show_json(r: Ruleset) -> dict:

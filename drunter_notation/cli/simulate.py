@@ -21,7 +21,7 @@ from drunter_notation.cli.common import DiagnosticError, write_atomic
 
 def _board_tag(board_ref: str, out: str | None) -> str:
     """The Board tag for ``--board``: an id as given; a board file's path relative to
-    the folder the records go to (DN-SPEC §2), or as given when they go to stdout."""
+    the folder the records go to (a record's Board path is relative to its folder), or as given when they go to stdout."""
     if not board_ref.endswith(".toml") or out is None:
         return board_ref
     return Path(os.path.relpath(Path(board_ref).resolve(), Path(out).resolve())).as_posix()
@@ -55,7 +55,9 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
 @click.option("--board", "board_ref", default=DEFAULT_BOARD, show_default=True, metavar="ID|PATH",
               help="Built-in board id or board file ending in .toml.")
 @click.option("--rules", "rules_id", default=DEFAULT_RULESET, show_default=True, metavar="ID", help="Ruleset id.")
-@click.option("--variant", type=click.Choice(["base", "expert"]), default="base", show_default=True)
+@click.option("--variant", type=click.Choice(["base", "expert"]), default="base", show_default=True,
+              help="base: one secret goal card each; expert: two goal cards each, one of them chosen during"
+                   " the game (the record's Variant tag).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force):
     """Play complete random legal games and write them as canonical DN records.

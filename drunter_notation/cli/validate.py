@@ -1,21 +1,36 @@
-"""``drunter validate``: judge records move by move (DN-SPEC §3)."""
+"""``drunter validate``: judge records move by move, one file or thousands.
+
+Files are judged in worker processes (``--jobs``, default: every core), each
+file's output is made there as a list of lines and printed here in the order the
+files were named, so the output does not depend on the number of workers.
+"""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from tqdm import tqdm
 
+from drunter_notation.codes import CODES, Exit, exit_status
+from drunter_notation.data.boardfile import load_board
+from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import Diagnostic, DnError
-from drunter_notation.notation.parser import parse_file
-from drunter_notation.load import judge
+from drunter_notation.notation.parser import parse_bytes, parse_file
+from drunter_notation.load import judge as judge_record
 from drunter_notation.replay import Timeline
-from drunter_notation.cli.common import record_paths
+from drunter_notation.cli.common import DiagnosticError, record_paths
 
-# Codes that mean "could not even be judged": exit status 2 (DN-SPEC §3).
-EXIT_2_CODES = {"I001", "I002", "I003", "H003", "H004"}
+# Codes that mean "could not even be judged": exit status 2.
+EXIT_2_CODES = {c for c, info in CODES.items() if info.exit is Exit.CANNOT}
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+PROGRESS_DELAY = 0.5  # seconds before a bar appears: short batches never show one
 
 
 def summary_line(t: Timeline) -> str:
@@ -55,6 +70,90 @@ def _json(path: str, t: Timeline | None, diags: list[Diagnostic]) -> dict:
     return out
 
 
+@dataclass(frozen=True)
+class Job:
+    """One file to judge and how; ``data`` holds standard input's bytes for ``-``."""
+
+    path: str
+    fmt: str
+    rules: str | None
+    board: str | None
+    expect: bool
+    data: bytes | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What judging one file printed (``(to_stderr, line)`` pairs) and what it found."""
+
+    lines: list[tuple[bool, str]]
+    status: int
+    kind: str  # "valid", "invalid" or "unreadable"
+    matches: bool = True  # --expect: the verdict is the declared one
+
+
+def judge(job: Job) -> Outcome:
+    """Parse and replay one file; everything it prints, as lines (runs in a worker)."""
+    t = None
+    try:
+        record = parse_file(job.path) if job.data is None else parse_bytes(job.data, job.path)
+    except DnError as e:
+        diags = [e.diagnostic]
+    else:
+        t = judge_record(record, job.path, rules=job.rules, board=job.board)
+        diags = t.diagnostics
+    errors = [d for d in diags if d.severity == "error"]
+    status = exit_status(d.code for d in errors)
+    kind = "valid" if not errors else ("unreadable" if status == Exit.CANNOT else "invalid")
+    if job.expect:
+        declared, got = declared_verdict(job.path, job.data), verdict(errors)
+        ok = declared == got
+        line = f"{job.path}: {'ok' if ok else 'MISMATCH'}: {got}" + (
+            "" if ok else f" (the header says: {declared or 'nothing'})")
+        return Outcome([(False, line)], status, kind, ok)
+    if job.fmt == "json":
+        return Outcome([(False, json.dumps(_json(job.path, t, diags), ensure_ascii=False))], status, kind)
+    lines = []
+    for d in diags:
+        lines.append((False, d.format(job.path)))
+        caret = d.caret()
+        if caret:
+            lines.append((True, caret))
+    if t is not None:
+        lines.append((False, f"{job.path}: {summary_line(t)}"))
+    else:
+        lines.append((False, f"{job.path}: invalid: {errors[0].code}, the record could not be read"))
+    return Outcome(lines, status, kind)
+
+
+def judge_all(jobs: list[Job], workers: int):
+    """Each job's Outcome, in the order of ``jobs``; in ``workers`` processes when that pays."""
+    if workers <= 1 or len(jobs) < 2:
+        yield from map(judge, jobs)
+        return
+    workers = min(workers, len(jobs))
+    # chunks big enough to spare the round trips, small enough to keep every worker busy to the end
+    chunk = max(1, min(32, len(jobs) // (workers * 8)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(judge, jobs, chunksize=chunk)
+
+
+def _write(line: str, file) -> None:
+    file.write(line + "\n")
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _check_option(kind: str, ref: str) -> None:
+    """An unknown --rules or --board stops the run once, before any file is read."""
+    try:
+        load_ruleset(ref) if kind == "--rules" else load_board(ref)
+    except DnError as e:
+        raise DiagnosticError(e, kind, exit_code=Exit.CANNOT) from None
+
+
 @click.command()
 @click.argument("files", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -64,64 +163,57 @@ def _json(path: str, t: Timeline | None, diags: list[Diagnostic]) -> dict:
 @click.option("--expect", is_flag=True,
               help="Compare each file's verdict with its '# expect: valid' or '# expect: error CODE line N'"
                    " header comment; exit 0 only when every file gets its declared verdict.")
-def validate(files, fmt, rules, board, expect):
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Worker processes (default: one per core). The output is the same for every N.")
+def validate(files, fmt, rules, board, expect, jobs):
     """Check DN records move by move against the rules.
 
-    FILES may be record files or directories (walked for *.dn). Exit status: 0 every
-    file valid (warnings allowed), 1 some file breaks a rule or does not parse,
-    2 unreadable file, unknown board or ruleset.
+    FILES may be record files, directories (walked for *.dn) or - for standard
+    input. Several files end with a total line. Exit status: 0 every file valid
+    (warnings allowed), 1 some file breaks a rule or does not parse, 2 unreadable
+    file, unknown board or ruleset.
     """
-    status = 0
-    mismatches = 0
+    if rules is not None:
+        _check_option("--rules", rules)
+    if board is not None:
+        _check_option("--board", board)
     paths = record_paths(files)
-    for path in paths:
-        t = None
-        try:
-            record = parse_file(path)
-        except DnError as e:
-            diags = [e.diagnostic]
-        else:
-            t = judge(record, path, rules=rules, board=board)
-            diags = t.diagnostics
-        errors = [d for d in diags if d.severity == "error"]
-        if expect:
-            declared, got = declared_verdict(path), verdict(errors)
-            ok = declared == got
-            mismatches += not ok
-            click.echo(f"{path}: {'ok' if ok else 'MISMATCH'}: {got}"
-                       + ("" if ok else f" (the header says: {declared or 'nothing'})"))
-            continue
-        if errors:
-            status = max(status, 2 if any(d.code in EXIT_2_CODES for d in errors) else 1)
-        if fmt == "json":
-            click.echo(json.dumps(_json(path, t, diags), ensure_ascii=False))
-            continue
-        for d in diags:
-            click.echo(d.format(path))
-            caret = d.caret()
-            if caret:
-                click.echo(caret, err=True)
-        if t is not None:
-            click.echo(f"{path}: {summary_line(t)}")
-        else:
-            click.echo(f"{path}: invalid: {errors[0].code}, the record could not be read")
+    stdin = sys.stdin.buffer.read() if STDIN in paths else None
+    todo = [Job(STDIN_NAME if p == STDIN else p, fmt, rules, board, expect, stdin if p == STDIN else None)
+            for p in paths]
+    status, mismatches, kinds = 0, 0, {"valid": 0, "invalid": 0, "unreadable": 0}
+    # disable=None: a bar only when stderr is a terminal, and only after PROGRESS_DELAY
+    with tqdm(total=len(todo), unit="file", file=sys.stderr, disable=None, delay=PROGRESS_DELAY,
+              leave=False, dynamic_ncols=True) as bar:
+        # without a bar, plain writes: the bar's own write (clear, print, redraw) costs per line
+        write = _write if bar.disable else lambda line, file: bar.write(line, file=file)
+        for outcome in judge_all(todo, jobs or _cores()):
+            for to_stderr, line in outcome.lines:
+                write(line, sys.stderr if to_stderr else sys.stdout)
+            bar.update()
+            status = max(status, outcome.status)
+            mismatches += not outcome.matches
+            kinds[outcome.kind] += 1
     if expect:
-        click.echo(f"{mismatches} of {len(paths)} file(s) do not get their declared verdict"
-                   if mismatches else "every file gets its declared verdict")
+        which = f"{mismatches} of {_n(len(todo), 'file')} " + ("does not get its" if mismatches == 1 else
+                                                                 "do not get their")
+        click.echo(f"{which} declared verdict" if mismatches else "every file gets its declared verdict")
         sys.exit(1 if mismatches else 0)
+    if fmt == "text" and len(todo) > 1:
+        click.echo(f"{_n(len(todo), 'file')}: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items()))
     sys.exit(status)
 
 
 _EXPECT = re.compile(r"^#\s*expect:\s*(.+?)\s*$", re.M)
 
 
-def declared_verdict(path: str) -> str | None:
+def declared_verdict(path: str, data: bytes | None = None) -> str | None:
     """The verdict a sample declares in its ``# expect: ...`` comment, normalised."""
     try:
-        head = Path(path).read_bytes()[:4096].decode("utf-8", "replace").lstrip("\ufeff")
+        head = (Path(path).read_bytes() if data is None else data)[:4096]
     except OSError:
         return None
-    m = _EXPECT.search(head)
+    m = _EXPECT.search(head.decode("utf-8", "replace").lstrip("\ufeff"))
     return " ".join(m.group(1).split()) if m else None
 
 

@@ -1,8 +1,8 @@
-"""Loading and checking board files (DN-SPEC §4).
+"""Loading and checking board files (the format and its checks: docs/boards.md).
 
 A board is named by a built-in id (a file ``drunter_notation/data/boards/<id>.toml``
 shipped with the package) or, when the reference ends in ``.toml``, by a path to a
-board file. Every check of §4 is made on load; any failure -- including a missing,
+board file. Every check is made on load; any failure -- including a missing,
 unreadable or non-TOML file -- raises a :class:`~drunter_notation.errors.DnError`
 with code H003 and exit code 2, whose message names the file, the offending key
 and what is wrong. Messages never quote more of the file than that key (and a
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from drunter_notation.rules.board import TRACK_KINDS, Board
-from drunter_notation.errors import fail
+from drunter_notation.errors import did_you_mean, fail
 from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
 
 FORMAT = "drunter-board/1"
@@ -67,7 +67,8 @@ def _builtin_board(ref: str) -> Board:
     ids = builtin_boards()
     if ref not in ids:
         shown = ref if len(ref) <= 40 else ref[:37] + "..."
-        raise fail("H003", f"unknown board {shown!r}; built-in boards: {', '.join(ids)}", hint="a board file is named by a path ending in .toml")
+        raise fail("H003", f"unknown board {shown!r}{did_you_mean(ref, ids)}; built-in boards: {', '.join(ids)}",
+                   hint="a board file is named by a path ending in .toml")
     resource = _BUILTIN.joinpath(f"{ref}.toml")
     label = f"built-in board {ref}"
     data = _read_bytes(resource.read_bytes, label, None)
@@ -86,7 +87,7 @@ def load_board_file(path: Path, shown: str | None = None) -> Board:
     """
     path = Path(path)
     label = f"board file {shown or path}"
-    data = _read_bytes(path.read_bytes, label, str(path))
+    data = _read_bytes(path.read_bytes, label, str(path), str(path) if shown and shown != str(path) else None)
     return parse_board(data, label=label, path=str(path))
 
 
@@ -112,7 +113,7 @@ def parse_board(data: bytes, label: str = "board file", path: str | None = None)
 
 
 def _check(doc: dict[str, Any], label: str, path: str | None) -> Board:
-    """The Board described by the parsed TOML ``doc``, after every §4 check."""
+    """The Board described by the parsed TOML ``doc``, after every check of docs/boards.md."""
     def bad(key: str | None, problem: str, hint: str | None = None) -> NoReturn:
         _bad(label, path, key, problem, hint)
 
@@ -259,12 +260,13 @@ def _is_int(value: Any) -> bool:
 # ------------------------------------------------------------------ messages
 
 
-def _read_bytes(read, label: str, path: str | None) -> bytes:
-    """``read()``, with every OS failure turned into one H003 line."""
+def _read_bytes(read, label: str, path: str | None, looked_for: str | None = None) -> bytes:
+    """``read()``, with every OS failure turned into one H003 line; ``looked_for`` is
+    the path tried when the label names the file otherwise (relative to a record)."""
     try:
         return read()
     except FileNotFoundError:
-        _bad(label, path, None, "file not found")
+        _bad(label, path, None, "file not found" + (f" (looked for at {looked_for})" if looked_for else ""))
     except IsADirectoryError:
         _bad(label, path, None, "is a directory, not a board file")
     except PermissionError:

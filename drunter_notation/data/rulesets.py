@@ -1,4 +1,4 @@
-"""Rulesets as data (DN-SPEC §5): one TOML file per ruleset in this folder.
+"""Rulesets as data (docs/rules.md): one TOML file per ruleset in this folder.
 
 The engine reads every choice on which the sources differ from
 :class:`Options`; it never tests a ruleset's id.
@@ -25,7 +25,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from drunter_notation.errors import DnError, fail
+from drunter_notation.errors import DnError, did_you_mean, fail
 from drunter_notation.rules.options import BallotOrder, ExpertDeal, Options, Ruleset, VoteOutcome
 
 
@@ -236,7 +236,8 @@ def load_ruleset(id: str) -> Ruleset:  # noqa: A002 - the id is what users write
     known = ruleset_ids()
     if id not in known:
         shown = id if len(id) <= 40 else id[:37] + "..."
-        raise fail("H004", f"unknown ruleset {shown!r}", hint=f"known rulesets: {', '.join(known)}")
+        raise fail("H004", f"unknown ruleset {shown!r}{did_you_mean(id, known)}",
+                   hint=f"known rulesets: {', '.join(known)}")
     data, filename = _merged(id)
     sections, wording = data["sections"], data["wording"]
     for key, table in (("sections", sections), ("wording", wording)):

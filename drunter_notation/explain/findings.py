@@ -144,6 +144,7 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
     "players-count": lambda f: f"the game needs 2 to 4 players, the Players tag names {f['n']}",
     "player-twice": lambda f: f"player '{f['player']}' is named twice in the Players tag",
     "tag-twice": lambda f: f"the {f['key']} tag is given twice",
+    "tag-slip": lambda f: f"unknown tag [{f['key']}] is kept but not used; did you mean [{f['known']}]?",
     "variant": lambda f: f"Variant must be \"base\" or \"expert\", not \"{f['value']}\"",
     "date": lambda f: f"Date must be a calendar date written YYYY-MM-DD, not \"{f['value']}\"",
     "result-not-player": lambda f: f"Result names '{f['player']}', who is not a player",

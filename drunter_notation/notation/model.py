@@ -1,4 +1,4 @@
-"""Typed records of the DN notation (DN-SPEC §2).
+"""Typed records of the DN notation (docs/notation.md).
 
 Pure values: frozen dataclasses that know nothing of files or rules. Every item
 carries the line and column of its first token (1-based); positions and the
@@ -9,6 +9,7 @@ after it.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import NamedTuple, Union
 
@@ -25,6 +26,18 @@ BUILDING_ALIASES = {
     "kirche": "church",
 }
 SPECIAL_GOALS = ("all-threes", "all-fours", "lowest-of-each", "one-each")
+
+# Tags the notation gives a meaning to; any other key is kept but not used.
+KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Annotator", "Players", "Board", "Rules", "Variant", "Result")
+
+
+def near_known_tag(key: str) -> str | None:
+    """The known tag an unknown ``key`` looks like a slip of (``players``, ``Rule``), or None."""
+    if key in KNOWN_TAGS:
+        return None
+    by_lower = {k.lower(): k for k in KNOWN_TAGS}
+    close = difflib.get_close_matches(key.lower(), list(by_lower), n=1, cutoff=0.75)
+    return by_lower[close[0]] if close else None
 GOALS = BUILDINGS + SPECIAL_GOALS
 CARD_NAMES = ("JA", "JAA", "JAAA", "NE", "NEE", "NEEE", "JEIN", "?")
 

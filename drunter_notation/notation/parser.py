@@ -1,4 +1,4 @@
-"""DN text -> :class:`model.Record` (DN-SPEC §2).
+"""DN text -> :class:`model.Record` (the notation: docs/notation.md).
 
 The grammar is the file ``grammar/drunter.lark``; Lark's LALR parser applies
 :class:`RecordBuilder` while it parses, so no parse tree is built. Every bad
@@ -323,7 +323,7 @@ class DnLexer(Lexer):
 
     Lark's own lexer costs about 3 µs per token (a regex call per token through two
     method layers, a ``LineCounter`` object, ``Token(...)`` through a deprecation
-    check); that was most of the time of a parse (shared/notes/parsing-speed.md).
+    check); that was most of the time of a parse (bench/README.md).
     This one makes the same tokens from the same terminal definitions -- everything
     comes from ``conf.terminals``, i.e. from grammar/drunter.lark, which stays the
     only definition of DN's tokens -- and keeps Lark's matching rules exactly:
@@ -855,6 +855,12 @@ def _token_words(tok: Token, whole: str = "record") -> str:
     return f"'{tok}'"
 
 
+# Word processors and phones turn "b1-d1" into these; DN spans take the ASCII hyphen-minus only.
+_LOOKALIKE_DASHES = {"\u2010": "a hyphen", "\u2011": "a non-breaking hyphen", "\u2012": "a figure dash",
+                     "\u2013": "an en dash", "\u2014": "an em dash", "\u2015": "a horizontal bar",
+                     "\u2212": "a minus sign", "\ufe63": "a small hyphen-minus", "\uff0d": "a full-width hyphen-minus"}
+
+
 # Per start symbol: what its text is called in messages, and the hint of its P001 errors.
 _TEXT_KINDS = {
     "start": ("record", "see docs/notation.md for the DN syntax"),
@@ -870,6 +876,9 @@ def _explain(e: UnexpectedInput, text: str, path: str, start: str = "start") -> 
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         if ch == '"':
             message = "unterminated quoted string: the closing '\"' is missing on this line"
+        elif ch in _LOOKALIKE_DASHES:
+            message = (f"{_LOOKALIKE_DASHES[ch]} {ch!r} (U+{ord(ch):04X}) where DN has a plain hyphen;"
+                       " use - (as in b1-d1 and ->)")
         else:
             message = f"unexpected character {ch!r}"
             prev = _previous_token_text(text, e.pos_in_stream)
