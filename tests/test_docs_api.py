@@ -13,3 +13,14 @@ def test_api_doc_examples(monkeypatch):
                               optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 20
     assert result.failed == 0, f"{result.failed} example(s) of docs/api.md failed (printed above)"
+
+
+def test_readme_python_examples_run(monkeypatch, capsys):
+    """The README's Python blocks run as written (with the repository as working folder)."""
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "README.md").read_text("utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
+    assert capsys.readouterr().out.startswith("T004\ndn1 schilda hig-1991 base Anna,Ben 1 ")

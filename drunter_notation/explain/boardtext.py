@@ -74,7 +74,7 @@ def legend(board: Board) -> list[str]:
         lines.append(f"  {BUILDING_LETTER[btype]} {btype:<9} {listed}  (total {total})")
     toilets = sorted(board.toilets)
     lines.append(f"Toilets (wc, {len(toilets)}): " + (" ".join(square_name(sq) for sq in toilets) or "-"))
-    # By row, then column: a1, o1, a15, o15 -- the order DN-SPEC §4 lists them in.
+    # By row, then column: a1, o1, a15, o15 -- the order boards list their corners in.
     corners = sorted(board.corners.items(), key=lambda item: (item[0][1], item[0][0]))
     lines.append("Corners: " + ", ".join(f"{square_name(sq)} {kind} (*{TRACK_LETTER[kind]})"
                                          for sq, kind in corners))

@@ -1,4 +1,4 @@
-"""The board: size, corners, buildings, toilets and the tile box (DN-SPEC §1, §4).
+"""The board: size, corners, buildings, toilets and the tile box (docs/boards.md).
 
 Pure values; reading board files lives in :mod:`drunter_notation.boardfile`.
 """

@@ -1,4 +1,4 @@
-"""The game position (DN-SPEC §1) and the deal of tiles (rule S1).
+"""The game position and the deal of tiles (rule S1).
 
 A :class:`State` is the mutable position the replay, the simulator and the
 adjudicator step through: tiles laid, gangs, hands, vote cards and the seat to
