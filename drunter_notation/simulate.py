@@ -10,7 +10,6 @@ vary between runs: the same seed gives the same record.
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from drunter_notation.data.rulesets import DEFAULT_RULESET
 from drunter_notation.deal import deal_goals, deal_hands

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from drunter_notation import DnError, Game
 from drunter_notation.cli.adjudicate import adjudicate as adjudicate_command
-from drunter_notation.data.rulesets import list_rulesets, load_ruleset
+from drunter_notation.data.rulesets import list_rulesets
 from drunter_notation.explain.adjudicate import adjudicate, adjudicate_position
 from drunter_notation.load import judge
-from drunter_notation.notation.formatter import format_placement, format_record
+from drunter_notation.notation.formatter import format_placement
 from drunter_notation.notation.model import Placement, Tile, Turn
 from drunter_notation.notation.parser import parse_file
 from drunter_notation.position import format_position, parse_position

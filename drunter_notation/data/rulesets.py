@@ -22,7 +22,7 @@ import dataclasses
 import functools
 import importlib.resources
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from drunter_notation.errors import DnError, did_you_mean, fail

@@ -23,7 +23,7 @@ from drunter_notation.data.rulesets import DEFAULT_RULESET, catalogue, list_rule
 from drunter_notation.errors import Diagnostic, DnError, fail
 from drunter_notation.explain.boardtext import TRACK_LETTER, render_board
 from drunter_notation.explain.findings import SENTENCES, arithmetic, card_lines, hint, sentence
-from drunter_notation.explain.words import and_list, names, plural, track
+from drunter_notation.explain.words import and_list, names, track
 from drunter_notation.load import resolve
 from drunter_notation.notation.formatter import format_item, format_placement
 from drunter_notation.notation.model import CARD_NAMES, Choose, Record, Turn, square_name

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field, replace
 
 from drunter_notation.errors import Diagnostic
 from drunter_notation.notation.formatter import format_item
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Square, Turn, square_name
-from drunter_notation.rules.placement import DIRECTION_NAMES
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Square, Turn
+from drunter_notation.explain import steps
 from drunter_notation.explain.findings import arithmetic, card_lines
+from drunter_notation.explain.words import spell
 from drunter_notation.replay import Step, Timeline
 from drunter_notation.rules.scoring import goal_score, votes_left
 from drunter_notation.rules.state import State
@@ -139,10 +140,6 @@ def gang_square(state: State, corner: Square) -> Square:
     return next((t.end for t in reversed(state.tiles) if t.corner == corner), corner)
 
 
-def _track(state: State, corner: Square) -> str:
-    return f"the {state.track_kind[corner]} from {square_name(corner)}"
-
-
 def _tile_text(counter: Counter) -> str:
     order = sorted(counter.items(), key=lambda kv: ("WSR".index(kv[0].kind), -kv[0].length))
     return " ".join(f"{t}×{n}" if n > 1 else str(t) for t, n in order if n > 0) or "–"
@@ -202,7 +199,7 @@ class _Builder:
         t = self.t
         if t.initial is not None:
             self.add(Frame(0, "start", "Before turn 1", label="0", marked="moves first",
-                           facts=[f"{t.players[0]} starts; the four gangs stand on their corners."]), t.initial,
+                           facts=steps.start(t.players[0])), t.initial,
                      marked=t.players[0])
             self.items.append(ListItem(0, "start", "start"))
             self.states.append(t.initial)
@@ -224,50 +221,30 @@ class _Builder:
         self.states.append(st)
         if isinstance(ev, Choose):
             self.add(Frame(i, "choose", "choose", format_item(ev), comments=_comments(ev), label="ch",
-                           facts=["The first track is finished: every player now chooses which of their "
-                                  "two goal cards counts (X2)."]), st)
+                           facts=[steps.CHOSEN]), st)
             self.items.append(ListItem(i, format_item(ev), "choose"))
             return
         frame = Frame(i, "turn", f"Turn {ev.number} — {ev.player}", format_item(ev), comments=_comments(ev),
                       label=str(ev.number), marked="played this turn")
         classes = ["turn"]
         covered = rejected = ()
+        frame.facts += steps.turn_facts(step.decision, before)
         if step.move is None:
-            frame.facts.append(f"{ev.player} passes: no legal placement."
-                               if before.hands is not None else f"{ev.player} passes (no hands recorded: "
-                               "whether a placement was possible cannot be checked).")
             classes.append("pass")
         else:
             m = step.move
-            where = f"{m.tile} {square_name(m.squares[0])}" + (
-                f"-{square_name(m.squares[-1])}" if len(m.squares) > 1 else "")
-            fact = f"{where} extends {_track(before, m.corner)}, running {DIRECTION_NAMES[m.direction]}"
-            if m.bridges_passed:
-                fact += f", under {m.bridges_passed} bridge field{'s' if m.bridges_passed > 1 else ''}"
-            frame.facts.append(fact + ".")
-            if m.toilets:
-                frame.facts.append("It covers the toilet" + ("s" if len(m.toilets) > 1 else "") + " at "
-                                   + ", ".join(square_name(s) for s in m.toilets)
-                                   + (": the placement is put to the vote." if step.tally else "."))
             if step.tally is not None:
                 frame.vote = self.vote_view(ev, step)
                 classes.append("vote")
             if step.accepted is False:
                 rejected = m.squares
                 classes.append("rejected")
-                frame.facts.append(f"The vote rejects it: the tile goes back to {ev.player}'s hand and the gang "
-                                   "stays where it is (B6).")
             else:
                 covered = m.squares
                 self.tiles.append(svg.TileDrawing(
-                    KINDS[m.tile.kind], m.squares, m.direction, f"turn {ev.number} · {ev.player} · {where}",
+                    KINDS[m.tile.kind], m.squares, m.direction, f"turn {ev.number} · {ev.player} · {spell(m.tile, m.squares)}",
                     before.players.index(ev.player), self.tags[ev.player], tuple(step.destroyed), tuple(m.toilets)))
-                for sq, btype, value in step.destroyed:
-                    frame.facts.append(f"Destroys the {btype} at {square_name(sq)} ({value} "
-                                       f"point{'s' if value != 1 else ''}).")
-        for corner in step.removed:
-            frame.facts.append(f"The gang of {_track(st, corner)} cannot go on: removed at "
-                               f"{square_name(gang_square(st, corner))}, its track is finished (A5).")
+        if step.removed:
             classes.append("ending")
         self.add(frame, st, covered=covered, rejected=rejected, marked=ev.player)
         self.items.append(ListItem(i, format_item(ev), " ".join(classes)))
@@ -286,7 +263,7 @@ class _Builder:
         player = event.player if isinstance(event, Turn) else None
         frame = Frame(i, "violation", title + f" — {diag.code}", format_item(event), comments=_comments(event),
                       diagnostics=[diag], label="✗", marked="tried this turn" if player else "",
-                      facts=["The replay stops here; later turns are not judged."])
+                      facts=[steps.STOPPED])
         self.add(frame, before, bad=attempted_squares(event, self.t.board), marked=player)
         self.items.append(ListItem(i, format_item(event), "violation", diag.code))
 

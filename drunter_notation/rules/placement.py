@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
-from drunter_notation.rules.board import DIRECTIONS
 from drunter_notation.rules.geometry import bridge_limit, bridges_between, longest, reaches
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
