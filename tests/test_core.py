@@ -17,7 +17,7 @@ from drunter_notation.notation.model import Ballot, Card, Tile, Vote, parse_squa
 from drunter_notation.explain.findings import arithmetic, card_lines, sentence
 from drunter_notation.explain.scoring import tie_break
 from drunter_notation.rules.game import game_over, must_place, track_finished
-from drunter_notation.rules.geometry import ways
+from drunter_notation.rules.geometry import past_bridges
 from drunter_notation.rules.placement import Move, apply_move, check_placement, legal_moves
 from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
 from drunter_notation.rules.scoring import goal_score, rank_players, uncovered_buildings, votes_left
@@ -130,7 +130,8 @@ def test_legal_moves_at_the_start_from_each_corner():
     #                              . . . . .
     #                              S . . . W
     st = start()
-    assert [w for w in ways(st, sq("a1")) if st.board.on_board(w[0])] == [(sq("a2"), N, 0), (sq("b1"), E, 0)]
+    assert [(m.squares[0], m.direction, m.bridges_passed) for m in legal_moves(st, tiles=[Tile("S", 1)])] == [
+        (sq("a2"), N, 0), (sq("b1"), E, 0)]
     by_track = {}
     for m in legal_moves(st):
         by_track.setdefault(square_name(m.corner), set()).add(spelled(m))
@@ -230,7 +231,7 @@ def bridge_position(options=None):
 
 def test_a_track_passes_under_a_bridge():
     st = bridge_position()
-    assert (sq("c1"), S, 1) in ways(st, st.gangs[sq("f6")])
+    assert st.gangs[sq("f6")] == sq("c3") and past_bridges(st, sq("c2"), S) == (sq("c1"), 1)
     assert judge(st, "R1 c1") == Move(Tile("R", 1), (sq("c1"),), sq("f6"), S, (), 1, sq("c3"))
     violation(judge(st, "R1 c2"), "A004", "A3")  # the bridge field itself is covered
 
@@ -245,12 +246,12 @@ def test_a_run_of_two_bridges_depends_on_the_ruleset():
     moves = ("S1 a2", "S3 b2-d2", "W3 a5-a3", "W3 b3-d3", "W3 e1-c1")
     st = start(make_board(6, 6))
     play(st, *moves)
-    assert [w for w in ways(st, st.gangs[sq("f1")]) if w[1] == N] == [(sq("c3"), N, 1)]
+    assert st.gangs[sq("f1")] == sq("c1") and past_bridges(st, sq("c2"), N) == (sq("c3"), 1)  # one at a time
     v = violation(judge(st, "W1 c4"), "A001", "A6")
     assert "2 bridge fields in a row (c2 and c3)" in sentence(v)
     runs = start(make_board(6, 6), dataclasses.replace(Options(), bridge_runs=True))
     play(runs, *moves)
-    assert (sq("c4"), N, 2) in ways(runs, runs.gangs[sq("f1")])
+    assert past_bridges(runs, sq("c2"), N) == (sq("c4"), 2)
     assert judge(runs, "W1 c4") == Move(Tile("W", 1), (sq("c4"),), sq("f1"), N, (), 2, sq("c1"))
     assert judge(runs, "W2 c4-c5").bridges_passed == 2
 

@@ -23,22 +23,15 @@ def bridge_limit(state: State) -> int:
     return UNLIMITED if state.options.bridge_runs else 1
 
 
-def ways(state: State, gang: Square, limit: int | None = None) -> list[tuple[Square, Square, int]]:
-    """Per direction d (DIRECTIONS order), where a track from ``gang`` could go on:
-    (square, d, passed) with ``square`` the first square in direction d that is not a
-    bridge field the track may pass under, and ``passed`` the bridge fields between.
-    The square may be off the board or covered."""
-    bridges = state.bridges
-    limit = bridge_limit(state) if limit is None else limit
-    gc, gr = gang
-    out = []
-    for d in DIRECTIONS:
-        dc, dr = d
-        c, r, passed = gc + dc, gr + dr, 0
-        while passed < limit and (c, r) in bridges:
-            c, r, passed = c + dc, r + dr, passed + 1
-        out.append(((c, r), d, passed))
-    return out
+def past_bridges(state: State, start: Square, d: Square) -> tuple[Square, int]:
+    """A6, the one bridge walk: from ``start`` (the square next to a gang, in direction
+    ``d``), the first square that is not a bridge field the track may pass under
+    (within the ruleset's limit), and how many bridge fields lie between."""
+    bridges, limit = state.bridges, bridge_limit(state)
+    (c, r), (dc, dr), passed = start, d, 0
+    while passed < limit and (c, r) in bridges:
+        c, r, passed = c + dc, r + dr, passed + 1
+    return (c, r), passed
 
 
 def bridges_between(gang: Square, direction: Square, passed: int) -> tuple[Square, ...]:
@@ -65,44 +58,34 @@ def reaches(state: State, gang: Square, anchor: Square, direction: Square | None
     return out
 
 
-def free_run(state: State, anchor: Square, d: Square, cap: int, dry: bool = False) -> int:
-    """How many free squares (up to ``cap``) run from ``anchor`` in direction ``d``;
-    with ``dry`` a toilet ends the run too."""
-    board, covered = state.board, state.covered
-    corners, width, height = board.corners, board.width, board.height
-    toilets = board.toilets if dry else ()
-    (c, r), (dc, dr) = anchor, d
+def free_length(state: State, ray, cap: int, dry: bool = False) -> int:
+    """A3/A7, the one free run: how many squares of ``ray`` (a :attr:`Board.rays` entry,
+    which already stops at the edge and at corners) are free, up to ``cap``; with
+    ``dry`` a toilet ends the run too."""
+    covered = state.covered
+    toilets = state.board.toilets if dry else ()
     n = 0
-    while n < cap and 0 <= c < width and 0 <= r < height:
-        sq = (c, r)
-        if sq in covered or sq in corners or sq in toilets:
+    for squares, _ in ray:
+        if n == cap or squares[-1] in covered or squares[-1] in toilets:
             break
-        n, c, r = n + 1, c + dc, r + dr
+        n += 1
     return n
 
 
 def longest(state: State, gang: Square, dry: bool, cap: int = 3) -> int:
     """The longest tile (up to ``cap``) that fits at a gang on ``gang`` now: the best
-    :func:`free_run` over the :func:`ways` on. The hot path of A5, Legezwang, the end
-    of the game and X2, so the two walks are fused into one loop here."""
-    board, covered, bridges = state.board, state.covered, state.bridges
-    corners, width, height = board.corners, board.width, board.height
-    toilets = board.toilets if dry else ()
-    limit = bridge_limit(state)
-    gc, gr = gang
+    :func:`free_length` over the ways on (:func:`past_bridges`). The hot path of A5,
+    Legezwang, the end of the game and X2."""
+    board, bridges = state.board, state.bridges
+    rays = board.rays
     best = 0
-    for dc, dr in DIRECTIONS:
-        c, r, passed = gc + dc, gr + dr, 0
-        while passed < limit and (c, r) in bridges:
-            c, r, passed = c + dc, r + dr, passed + 1
-        n = 0
-        while n < cap and 0 <= c < width and 0 <= r < height:
-            sq = (c, r)
-            if sq in covered or sq in corners or sq in toilets:
-                break
-            n, c, r = n + 1, c + dc, r + dr
-        if n > best:
-            best = n
-            if best == cap:
-                break
+    for d, start, ray in board.exits[gang]:
+        if start in bridges:
+            ray = rays.get((past_bridges(state, start, d)[0], d))
+        if ray is not None:
+            n = free_length(state, ray, cap, dry)
+            if n > best:
+                best = n
+                if best == cap:
+                    break
     return best

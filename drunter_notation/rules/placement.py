@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
-from drunter_notation.rules.geometry import bridge_limit, bridges_between, longest, reaches
+from drunter_notation.rules.geometry import (bridge_limit, bridges_between, free_length, longest, past_bridges,
+                                             reaches)
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
 ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
@@ -198,9 +199,8 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
         chosen = ALL_TILES if tiles is None else set(tiles)
         by_kind = {kind: [t for t in group if t in chosen] for kind, group in _BY_KIND}
     rays, exits, memo = state.board.rays, state.board.exits, state.board.memo
-    covered, bridges, gangs = state.covered, state.bridges, state.gangs
+    bridges, gangs = state.bridges, state.gangs
     votes = state.toilet_votes
-    limit = bridge_limit(state)
     moves = []
     append = moves.append
     live: dict[str, int] = {}
@@ -215,10 +215,8 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
         most = mine[-1].length  # shortest first within a kind
         for d, start, ray in exits[gang]:
             if start in bridges:  # A6: the track may pass under, up to the ruleset's limit
-                (c, r), (dc, dr), passed = start, d, 0
-                while passed < limit and (c, r) in bridges:
-                    c, r, passed = c + dc, r + dr, passed + 1
-                ray = rays.get(((c, r), d))
+                square, passed = past_bridges(state, start, d)
+                ray = rays.get((square, d))
                 if ray is None:
                     continue
                 protos = [Move(t, squares, corner, d, wet, passed, gang, False, votes and bool(wet))
@@ -231,11 +229,7 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
                 if protos is None:
                     protos = memo[key] = [Move(t, squares, corner, d, wet, 0, gang, False, votes and bool(wet))
                                           for t, (squares, wet) in zip(_TILES_OF[kind], ray)]
-            run = 0
-            for squares, _ in ray:
-                if run == most or squares[-1] in covered:
-                    break
-                run += 1
+            run = free_length(state, ray, most)
             for t in mine:
                 if t.length > run:
                     break
