@@ -64,7 +64,7 @@ def play(state, *texts: str) -> list:
     for text in texts:
         move = judge(state, text)
         assert isinstance(move, Move), move
-        removed = apply_move(state, move, len(state.tiles) + 1, state.to_move)
+        removed = [c for c, _ in apply_move(state, move, len(state.tiles) + 1, state.to_move)]
         state.seat = (state.seat + 1) % len(state.players)
     return removed
 

@@ -72,6 +72,18 @@ def free_length(state: State, ray, cap: int, dry: bool = False) -> int:
     return n
 
 
+def has_way(state: State, gang: Square) -> bool:
+    """A5: a gang on ``gang`` has a free square to go on to (under bridge fields too,
+    within the ruleset's limit)."""
+    board, bridges, covered = state.board, state.bridges, state.covered
+    for d, start, ray in board.exits[gang]:
+        if start in bridges:
+            ray = board.rays.get((past_bridges(state, start, d)[0], d))
+        if ray is not None and ray[0][0][0] not in covered:
+            return True
+    return False
+
+
 def longest(state: State, gang: Square, dry: bool, cap: int = 3) -> int:
     """The longest tile (up to ``cap``) that fits at a gang on ``gang`` now: the best
     :func:`free_length` over the ways on (:func:`past_bridges`). The hot path of A5,

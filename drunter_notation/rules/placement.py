@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
-from drunter_notation.rules.geometry import (bridge_limit, bridges_between, free_length, longest, past_bridges,
+from drunter_notation.rules.geometry import (bridge_limit, bridges_between, free_length, has_way, past_bridges,
                                              reaches)
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
@@ -247,11 +247,11 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
     return moves
 
 
-def apply_move(state: State, move: Move, turn: int, player: str) -> list[Square]:
+def apply_move(state: State, move: Move, turn: int, player: str) -> list[tuple[Square, Square]]:
     """Lay ``move`` on turn ``turn`` for ``player``: cover its squares, record its
     bridge field (A6), move the gang to the end square (A4), take the tile from the
     player's hand (when hands are known), then remove trapped gangs (A5). Returns the
-    corners whose gangs were removed. Precondition: ``move`` came from
+    gangs removed, as (corner, square it stood on). Precondition: ``move`` came from
     :func:`check_placement` or :func:`legal_moves` on this position and the player
     holds the tile. Does not advance the seat."""
     squares = move.squares
@@ -268,23 +268,24 @@ def apply_move(state: State, move: Move, turn: int, player: str) -> list[Square]
     return a5_remove_trapped_gangs(state, turn)
 
 
-def a5_remove_trapped_gangs(state: State, turn: int) -> list[Square]:
+def a5_remove_trapped_gangs(state: State, turn: int) -> list[tuple[Square, Square]]:
     """A5: remove every live gang (not only the one just moved) with no free square
     to go on to, counting ways under bridges (A6, within the ruleset's bridge runs).
     With ``options.trap_counts_edge`` off (the literal reading of Webley: a gang goes
     only when the squares around it are covered *with tiles*) a gang on an edge square
     is never removed: it stays, stuck, with no legal placement. Records the turn in
-    ``removed_on``; returns the corners whose gangs were removed, in board corner order."""
+    ``removed_on``; returns the gangs removed as (corner, square it stood on), in board
+    corner order."""
     board = state.board
     last_col, last_row = board.width - 1, board.height - 1
     removed = []
     for corner, gang in state.gangs.items():
-        if gang is None or longest(state, gang, False, 1):
+        if gang is None or has_way(state, gang):
             continue
         if not state.options.trap_counts_edge and (gang[0] in (0, last_col) or gang[1] in (0, last_row)):
             continue
-        removed.append(corner)
-    for corner in removed:
+        removed.append((corner, gang))
+    for corner, _ in removed:
         state.gangs[corner] = None
         state.removed_on[corner] = turn
     return removed

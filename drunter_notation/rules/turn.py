@@ -307,11 +307,10 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
         rules.append("X5")
     if vote is not None and not vote.accepted:
         return Decision(number, player, move, hands_known, tuple(rules), vote, unvoted, near, expert=expert)
-    destroyed = tuple((sq, *board.buildings[sq]) for sq in move.squares if sq in board.buildings)
+    buildings = board.buildings
+    destroyed = tuple([(sq, *buildings[sq]) for sq in move.squares if sq in buildings])
     stuck_before = _stuck(state) if not state.options.trap_counts_edge else None
-    gangs_before = dict(state.gangs)
-    gangs_before[move.corner] = move.squares[-1]
-    removed = tuple((c, gangs_before[c]) for c in apply_move(state, move, number, player))
+    removed = tuple(apply_move(state, move, number, player))
     rules.append("A4")
     if removed:
         rules.append("A5")
