@@ -40,6 +40,7 @@ def play(directory: Path, host: str, port: int, no_browser: bool):
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(128)  # from here on connections wait in the backlog until the server takes them
     except OSError as e:
         raise click.ClickException(f"cannot serve {directory} on {host}:{port}: {e.strerror or e}") from None
     token = None if _loopback(host) else secrets.token_urlsafe(18)

@@ -170,12 +170,12 @@
   }
 
   function show(s) {
-    state = s;
     $("where").textContent = "· " + s.name + " · " + s.rules + (s.variant === "expert" ? " · expert" : "") +
       " · " + s.board;
     $("board-box").innerHTML = s.svg;  // drawn and escaped by the server (report/svg.py)
     document.querySelectorAll("#board .mark").forEach((m) => m.classList.remove("off"));
-    if (selected && !handTiles().some(([t]) => t === selected)) selected = null;
+    if (!state || s.turn !== state.turn || s.rev !== state.rev) selected = null;
+    state = s;
     pending = null;
     closeVote();
     turnLine();
@@ -230,7 +230,7 @@
       const legal = state.legal.some((m) => m.tile === t);
       box.append(el("button", {type: "button", class: "tile kind-" + t[0] + (legal ? " has-legal" : ""),
         "data-tile": t, "aria-pressed": String(t === selected), text: n && n > 1 ? t + " ×" + n : t,
-        on: () => { selected = selected === t ? null : t; pending = null; $("options").replaceChildren(); hand(); marks(); }}));
+        on: () => { selected = t; pending = null; $("options").replaceChildren(); hand(); marks(); }}));
     }
     if (!state.legal.length && state.can_pass) say(state.to_move + " cannot place any tile: pass (Legezwang).", "info");
   }
@@ -340,6 +340,7 @@
       if (!p.cards.length) row.append(el("span", {class: "muted", text: " no cards left"}));
       box.append(row);
     });
+    marks(m.squares);
     updateVote();
     $("vote").scrollIntoView({block: "nearest"});
   }
