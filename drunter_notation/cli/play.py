@@ -37,7 +37,8 @@ def play(directory: Path, host: str, port: int, no_browser: bool):
     try:
         directory.mkdir(parents=True, exist_ok=True)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP named, so asyncio sets TCP_NODELAY on each connection (else replies wait ~40 ms for ACKs)
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
         sock.listen(128)  # from here on connections wait in the backlog until the server takes them

@@ -77,6 +77,7 @@ def create_app(root: str | Path, token: str | None = None) -> Starlette:
         Route("/api/games", endpoint(create_game), methods=["POST"]),
         Route("/api/games/{name}", endpoint(show_game, False), methods=["GET"]),
         Route("/api/games/{name}/rev", endpoint(game_rev, False), methods=["GET"]),
+        Route("/api/games/{name}/board.svg", endpoint(show_board, False), methods=["GET"]),
         Route("/api/games/{name}/moves", endpoint(play_move), methods=["POST"]),
         Route("/api/games/{name}/undo", endpoint(undo), methods=["POST"]),
         Route("/api/games/{name}/tally", endpoint(tally), methods=["POST"]),
@@ -174,10 +175,8 @@ def game_json(table: Table) -> dict:
     st = g.state
     over = g.is_over()
     tags = owner_tags(g.players)
-    last = g.decisions[-1] if g.decisions else None
-    covered = last.move.squares if last is not None and last.stays else ()
     return {
-        "name": table.name, "rev": table.rev, "dn": g.to_dn(), "position": g.position(),
+        "name": table.name, "rev": table.rev, "dn": table.text, "position": g.position(),
         "board": g.board_ref, "rules": g.ruleset.id, "rules_name": g.ruleset.name, "variant": g.variant,
         "turn": g.turn, "to_move": None if over else g.to_move, "over": over, "choice_due": g.choice_due,
         "can_pass": not over and not g.choice_due and _allowed(g, "pass"), "can_undo": bool(g.events),
@@ -193,9 +192,15 @@ def game_json(table: Table) -> dict:
                      "goals": list(g.cards[p]) if g.cards is not None and g.variant == "expert" else None}
                     for i, p in enumerate(g.players)],
         "events": [_event(e, d) for e, d in zip(g.events, g.decisions)],
-        "svg": str(position_board(st, covered)),
         "result": _result(g) if over else None,
     }
+
+
+def board_svg(table: Table) -> str:
+    """The board of the game's position, the squares just covered marked (``GET .../board.svg``)."""
+    g = table.game
+    last = g.decisions[-1] if g.decisions else None
+    return str(position_board(g.state, last.move.squares if last is not None and last.stays else ()))
 
 
 def _sq(sq) -> str:
@@ -269,6 +274,13 @@ def show_game(store: Store, name, body) -> dict:
     with table.lock:
         store.playable(table)
         return game_json(table)
+
+
+def show_board(store: Store, name, body) -> Response:
+    table = store.table(name)
+    with table.lock:
+        store.playable(table)
+        return Response(board_svg(table), media_type="image/svg+xml", headers={"ETag": f'"{table.rev}"'})
 
 
 def game_rev(store: Store, name, body) -> dict:
@@ -357,7 +369,7 @@ def reveal(store: Store, name, body) -> dict:
             if set(kept) != set(g.players) or any(kept[p] not in g.cards[p] for p in g.players):
                 raise Refused(400, "keep: the goal card each player kept at the choice, one of their two")
             g.kept = dict(kept)
-    return store.change(store.table(name), _turn(body), show, game_json)
+    return store.change(store.table(name), _turn(body), show, game_json, cards=True)
 
 
 def tally(store: Store, name, body) -> dict:

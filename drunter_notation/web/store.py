@@ -48,6 +48,7 @@ class Table:
     game: Game | None = None
     error: DnError | None = None
     rev: str = ""
+    text: str = ""  # the record as last read or written
     stamp: tuple[int, int] | None = None  # (mtime_ns, size) of the file as last read or written
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -108,7 +109,7 @@ class Store:
             table.game, table.error = None, e
         except (ValueError, TypeError, AttributeError):  # a hand-edited cards file
             table.game, table.error = None, fail("D001", f"{cards.name} does not give each player a card")
-        table.stamp, table.rev = stamp, _rev(text, table.game)
+        table.stamp, table.rev, table.text = stamp, _rev(text, table.game), text
         return table
 
     # -- changing games ----------------------------------------------------------------
@@ -148,13 +149,15 @@ class Store:
                 raise Refused(409, f"a game '{name}' exists already; choose another name or open it")
             table = self._tables[name] = Table(name, path, game)
         with table.lock:
-            self.save(table)
+            self.save(table, cards=True)
         return table
 
-    def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], object]):
+    def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], object],
+               cards: bool = False):
         """Run ``act`` on the table's game, write the file and return ``view(table)``, or
         change nothing: when ``turn`` (the turn the caller saw, None: not checked) is
-        no longer the game's turn (409), ``act`` raises, or the file cannot be written."""
+        no longer the game's turn (409), ``act`` raises, or the file cannot be written.
+        ``cards``: ``act`` may have made the cards known (see :meth:`save`)."""
         with table.lock:
             game = self.playable(table)
             if turn is not None and turn != game.turn:
@@ -167,7 +170,7 @@ class Store:
                 table.game = before  # the engine leaves a game as it was; this keeps any other slip out too
                 raise
             try:
-                self.save(table)
+                self.save(table, cards)
             except OSError as e:
                 table.game = before
                 raise Refused(503, f"could not write {table.path.name}: {e.strerror or e}; nothing was changed")
@@ -179,16 +182,18 @@ class Store:
             raise table.error
         return table.game
 
-    def save(self, table: Table) -> None:
-        """Write the game's record (and its early-known cards) atomically, durably. Call with the lock held."""
+    def save(self, table: Table, cards: bool = False) -> None:
+        """Write the game's record atomically and durably, and with ``cards`` its
+        early-known base cards (they change only at the start or the reveal). Call
+        with the lock held."""
         game = table.game
-        if game.cards is not None and game.variant == "base":
-            cards = {p: c[0] for p, c in game.cards.items()}
-            write_atomic(self._cards_path(table.name), json.dumps(cards, ensure_ascii=False) + "\n", durable=True)
+        if cards and game.cards is not None and game.variant == "base":
+            known = {p: c[0] for p, c in game.cards.items()}
+            write_atomic(self._cards_path(table.name), json.dumps(known, ensure_ascii=False) + "\n", durable=True)
         text = game.to_dn()
         write_atomic(table.path, text, durable=True)
         st = table.path.stat()
-        table.stamp, table.rev = (st.st_mtime_ns, st.st_size), _rev(text, game)
+        table.stamp, table.rev, table.text = (st.st_mtime_ns, st.st_size), _rev(text, game), text
 
     def _cards_path(self, name: str) -> Path:
         return self.root / f"{name}.cards.json"

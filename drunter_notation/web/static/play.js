@@ -156,7 +156,7 @@
     say("");
     const r = await api("GET", "/api/games/" + name);
     if (!r.ok) { state = null; say(r.data.error, "bad"); return; }
-    show(r.data);
+    await show(r.data);
     poller = setInterval(poll, POLL_MS);
   }
 
@@ -165,14 +165,17 @@
     const r = await api("GET", "/api/games/" + gameName + "/rev");
     if (r.ok && r.data.rev !== state.rev) {
       const g = await api("GET", "/api/games/" + gameName);
-      if (g.ok) { show(g.data); say("The game changed on another device: showing it now.", "info"); }
+      if (g.ok) { await show(g.data); say("The game changed on another device: showing it now.", "info"); }
     }
   }
 
-  function show(s) {
+  async function show(s) {
+    const r = await fetch("/api/games/" + s.name + "/board.svg");
+    if (!r.ok) { say("the board could not be loaded (" + r.status + ")", "bad"); return; }
+    const svg = await r.text();
     $("where").textContent = "· " + s.name + " · " + s.rules + (s.variant === "expert" ? " · expert" : "") +
       " · " + s.board;
-    $("board-box").innerHTML = s.svg;  // drawn and escaped by the server (report/svg.py)
+    $("board-box").innerHTML = svg;  // drawn and escaped by the server (report/svg.py)
     document.querySelectorAll("#board .mark").forEach((m) => m.classList.remove("off"));
     if (!state || s.turn !== state.turn || s.rev !== state.rev) selected = null;
     state = s;
@@ -183,6 +186,7 @@
     marks();
     $("options").replaceChildren();
     $("pass").hidden = !s.can_pass;
+    $("pass").textContent = s.legal.length || !s.hands_known ? "Pass" : "Pass (no tile fits: Legezwang)";
     $("undo").disabled = !s.can_undo;
     chooser();
     ending();
@@ -232,7 +236,6 @@
         "data-tile": t, "aria-pressed": String(t === selected), text: n && n > 1 ? t + " ×" + n : t,
         on: () => { selected = t; pending = null; $("options").replaceChildren(); hand(); marks(); }}));
     }
-    if (!state.legal.length && state.can_pass) say(state.to_move + " cannot place any tile: pass (Legezwang).", "info");
   }
 
   function marks(footprint) {
@@ -298,7 +301,7 @@
     body.turn = state.turn;
     const r = await api("POST", "/api/games/" + gameName + "/moves", body);
     if (r.ok) {
-      show(r.data);
+      await show(r.data);
       const last = r.data.events[r.data.events.length - 1];
       let text = "Recorded: " + (last ? last.dn : body.move);
       if (last && last.vote) text += last.vote.accepted ? " — the tile stays." : " — the tile goes back to the hand.";
@@ -307,14 +310,14 @@
       return;
     }
     say(r.data.error + (r.status === 422 ? " — not recorded." : ""), "bad");
-    if (r.status === 409) { const g = await api("GET", "/api/games/" + gameName); if (g.ok) show(g.data); say(r.data.error, "bad"); }
+    if (r.status === 409) { const g = await api("GET", "/api/games/" + gameName); if (g.ok) await show(g.data); say(r.data.error, "bad"); }
     if (r.data.adjudication) verdicts(r.data.adjudication);
   }
 
   $("pass").addEventListener("click", () => ($("ask-mode").checked ? ask({move: "pass"}) : play({move: "pass"})));
   $("undo").addEventListener("click", async () => {
     const r = await api("POST", "/api/games/" + gameName + "/undo", {turn: state.turn});
-    if (r.ok) { show(r.data); say("Undone: the last turn is taken back.", "info"); } else say(r.data.error, "bad");
+    if (r.ok) { await show(r.data); say("Undone: the last turn is taken back.", "info"); } else say(r.data.error, "bad");
   });
 
   // -- the vote --------------------------------------------------------------------
@@ -458,7 +461,7 @@
       for (const [p, c] of Object.entries(cards)) body.keep[p] = c[0];
     }
     const r = await api("POST", "/api/games/" + gameName + "/reveal", body);
-    if (r.ok) show(r.data); else say(r.data.error, "bad");
+    if (r.ok) await show(r.data); else say(r.data.error, "bad");
   });
 
   function result(res) {
