@@ -327,6 +327,20 @@ class Game:
             ballots.append(Ballot(p, tuple(Card(c, side if c == "JEIN" else None) for c in cards)))
         return Vote(tuple(ballots))
 
+    def ballots(self, vote: Mapping[str, Iterable[str]], jein: Mapping[str, str] | None = None) -> Vote:
+        """The ballots ``vote`` and ``jein`` (as :meth:`push` takes them) in voting order
+        (B2), as push would lay them; ``rules.votes.tally`` counts them. Raises DnError
+        B002-B004 for what is no ballot at all."""
+        return self._ballots(vote, jein)
+
+    def set_cards(self, cards: Mapping) -> None:
+        """Give the players' cards later than :meth:`new` (``{"Anna": "museum"}``, expert:
+        two goal cards each), e.g. the building cards shown at the reveal; :meth:`result`
+        and the record's reveal use them. Raises DnError E001/X001 as ``new`` does."""
+        goals = {p: (c,) if isinstance(c, str) else tuple(c) for p, c in cards.items()}
+        _check_cards(goals, self.players, self.variant)
+        self.cards = goals
+
     def pop(self) -> Turn | Choose:
         """Undo the last turn (or choose) and return it. Raises IndexError when there
         is nothing to undo."""

@@ -9,7 +9,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "drunter_notation"
 
 # Module prefix -> layer, as docs/architecture.md's table lists them (longest prefix wins).
 LAYERS = {
-    "errors": 0, "codes": 0,
+    "errors": 0, "codes": 0, "files": 0,
     "notation": 1,
     "rules": 2,
     "explain": 3, "explain.words": 3, "explain.findings": 3, "explain.scoring": 3, "explain.steps": 3, "explain.boardtext": 3,

@@ -1,14 +1,13 @@
 """What every command shares: finding record files, printing errors, safe writes."""
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
 
 from drunter_notation.errors import DnError
+from drunter_notation.files import write_atomic  # noqa: F401 - the commands import it from here
 
 
 class DiagnosticError(click.ClickException):
@@ -65,24 +64,3 @@ def report_error(e: DnError, path: str | None = None, line: str | None = None) -
     caret = e.diagnostic.caret()
     if caret:
         click.echo(caret, err=True)
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Replace ``path`` with ``text`` via a temp file in the same folder and a rename,
-    so the old file stays whole until the new one is complete."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        else:  # mkstemp makes 0600; a new file gets the usual umask-based mode
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

@@ -232,28 +232,44 @@ def marks_svg(g: Geometry, frame: int, covered=(), rejected=(), bad=()) -> str:
     return f'<g class="mark off" data-frame="{frame}">{body}</g>' if body else ""
 
 
-def gang_svg(kind: str, corner: Square, g: Geometry, index: int) -> str:
-    """A gang marker drawn at the origin; the script moves it with ``transform``."""
+def gang_svg(kind: str, corner: Square, g: Geometry, index: int, at: Square | None = None,
+             removed: bool = False) -> str:
+    """A gang marker drawn on ``at`` (default its corner, where the report's script
+    moves it from with ``transform``); ``removed`` greys it out with a cross."""
     fill, line = KIND_COLOUR[kind]
     r = g.cell * 0.27
-    x, y = g.centre(corner)
-    return (f'<g class="gang" data-sym="gang" id="gang-{index}" transform="translate({x},{y})">'
-            f'<title>gang of the {kind} from {square_name(corner)}</title>'
+    x, y = g.centre(corner if at is None else at)
+    return (f'<g class="gang{" removed" if removed else ""}" data-sym="gang" id="gang-{index}"'
+            f' transform="translate({x},{y})"><title>gang of the {kind} from {square_name(corner)}</title>'
             f'<circle r="{r:.1f}" fill="{line}" stroke="#fff" stroke-width="2"/>'
             f'<text class="gl" y="1">{TRACK_LETTER[kind]}</text>'
             f'<path class="x" d="M{-r:.1f},{-r:.1f}L{r:.1f},{r:.1f}M{r:.1f},{-r:.1f}L{-r:.1f},{r:.1f}"/></g>')
 
 
-def board_svg(board: Board, tiles: list[TileDrawing], marks: list[str], gangs: list[tuple[str, Square]]) -> Markup:
-    """The whole board picture of a report (see the module docstring for its layers)."""
+def targets_svg(g: Geometry) -> str:
+    """One transparent square per board square (``data-sq="c3"``) on top of everything,
+    for a page to mark and take taps on (``drunter play``)."""
+    return "".join(f'<rect class="hit" data-sq="{square_name((col, row))}" x="{x}" y="{y}" width="{g.cell}"'
+                   f' height="{g.cell}"/>' for col in range(g.width) for row in range(g.height)
+                   for x, y in (g.corner((col, row)),))
+
+
+def board_svg(board: Board, tiles: list[TileDrawing], marks: list[str], gangs: list[tuple[str, Square]],
+              places: list[tuple[Square, bool]] | None = None, targets: bool = False) -> Markup:
+    """The whole board picture of a report (see the module docstring for its layers).
+    ``places``: where each gang stands and whether it was removed, for a picture of
+    one position (default: on their corners, for the report's script to move);
+    ``targets``: the tap layer of :func:`targets_svg`."""
     g = Geometry.of(board)
     w, h = g.size
+    at = places or [(None, False)] * len(gangs)
     return Markup(
         f'<svg id="board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="the board">'
         f'<g class="static">{static_board(board, g)}</g>'
         f'<g class="tiles">{"".join(tile_svg(t, g, i) for i, t in enumerate(tiles))}</g>'
         f'<g class="marks">{"".join(marks)}</g>'
-        f'<g class="gangs">{"".join(gang_svg(k, c, g, i) for i, (k, c) in enumerate(gangs))}</g></svg>')
+        f'<g class="gangs">{"".join(gang_svg(k, c, g, i, *at[i]) for i, (k, c) in enumerate(gangs))}</g>'
+        + (f'<g class="targets">{targets_svg(g)}</g>' if targets else "") + '</svg>')
 
 
 def points_chart(series: dict[str, list[int]], labels: list[str], width: int = 640, height: int = 230) -> Markup:

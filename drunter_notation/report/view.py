@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from markupsafe import Markup
+
 from drunter_notation.errors import Diagnostic
 from drunter_notation.notation.formatter import format_item
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Square, Turn
@@ -336,3 +338,25 @@ def build_view(t: Timeline, source_text: str) -> ReportView:
     """The report's content for ``t`` (replayed with ``keep_states=True``) and the
     record's text. Raises ValueError for a timeline replayed without states."""
     return _Builder(t, source_text).build()
+
+
+def position_board(state: State, last: tuple[Square, ...] = ()) -> Markup:
+    """The board of one position as the report draws it -- every tile with its
+    owner's chip and what it buried, each gang where it stands -- with the tap layer
+    (:func:`svg.targets_svg`) and ``last`` (the squares just covered) marked, for
+    ``drunter play``."""
+    board, tags = state.board, owner_tags(state.players)
+    head = {c: c for c in board.corners}  # where each track's gang stood before the next tile
+    tiles = []
+    for t in state.tiles:
+        (ac, ar), (pc, pr) = t.anchor, head[t.corner]
+        where = f"{t.tile} {square_name(t.anchor)}" + (f"-{square_name(t.end)}" if len(t.squares) > 1 else "")
+        tiles.append(svg.TileDrawing(
+            KINDS[t.tile.kind], t.squares, ((ac > pc) - (ac < pc), (ar > pr) - (ar < pr)),
+            f"turn {t.turn} · {t.player} · {where}", state.players.index(t.player), tags[t.player],
+            tuple((sq, *board.buildings[sq]) for sq in t.squares if sq in board.buildings),
+            tuple(sq for sq in t.squares if sq in board.toilets)))
+        head[t.corner] = t.end
+    mark = svg.marks_svg(svg.Geometry.of(board), 0, covered=last)
+    return svg.board_svg(board, tiles, [mark], [(kind, corner) for corner, kind in board.corners.items()],
+                         [(gang_square(state, c), state.gangs[c] is None) for c in board.corners], targets=True)

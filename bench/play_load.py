@@ -1,0 +1,131 @@
+"""Load test of ``drunter play`` on loopback: G games played at once through the JSON
+API, M moves in all, every move's latency measured at the client. Prints p50/p95/max
+and checks that no move was lost (each game's file replays to exactly the moves
+acknowledged) and that no request failed. Bounded: it stops after M moves.
+
+    python bench/play_load.py                 # 20 games, 2,000 moves
+    python bench/play_load.py --games 5 --moves 300
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from drunter_notation import Game  # noqa: E402
+
+RUN_CLI = "import sys; from drunter_notation.cli import main; sys.argv[0] = 'drunter'; main()"
+
+
+class Player(threading.Thread):
+    """Plays games one after another on one keep-alive connection until its share of moves is done."""
+
+    def __init__(self, host: str, port: int, index: int, moves: int):
+        super().__init__()
+        self.conn = http.client.HTTPConnection(host, port, timeout=30)
+        self.index, self.moves, self.rng = index, moves, random.Random(index)
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.acknowledged: dict[str, int] = {}  # game -> moves acknowledged
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        self.conn.request(method, path, None if body is None else json.dumps(body),
+                          {"Content-Type": "application/json"})
+        r = self.conn.getresponse()
+        return r.status, json.loads(r.read())
+
+    def new_game(self, k: int) -> tuple[str, dict]:
+        name = f"load-{self.index}-{k}"
+        players = ["Anna", "Ben", "Cleo", "Dora"][:2 + (self.index + k) % 3]
+        status, state = self.call("POST", "/api/games", {"name": name, "players": players, "deal": "random"})
+        if status != 201:
+            self.errors.append(f"{name}: create {status} {state.get('error')}")
+        self.acknowledged[name] = 0
+        return name, state
+
+    def run(self):
+        k = 0
+        name, state = self.new_game(k)
+        while len(self.latencies) < self.moves and not self.errors:
+            if state["over"]:
+                k += 1
+                name, state = self.new_game(k)
+                continue
+            body: dict = {"turn": state["turn"]}
+            if state["choice_due"]:
+                body["move"] = "choose"
+            elif not state["legal"]:
+                body["move"] = "pass"
+            else:
+                move = self.rng.choice(state["legal"])
+                body["move"] = move["move"]
+                if move["needs_vote"]:
+                    cards = {p["name"]: p["cards"] for p in state["players"]}
+                    body["vote"] = {p: [self.rng.choice(cards[p])] for p in state["vote_order"]}
+                    body["jein"] = {p: self.rng.choice(["yes", "no"]) for p, c in body["vote"].items() if c == ["JEIN"]}
+            start = time.perf_counter()
+            status, answer = self.call("POST", f"/api/games/{name}/moves", body)
+            self.latencies.append(time.perf_counter() - start)
+            if status != 200:
+                self.errors.append(f"{name} turn {state['turn']} {body['move']}: {status} {answer.get('error')}")
+                break
+            self.acknowledged[name] += 1
+            state = answer
+        self.conn.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20, help="games played at once (default 20)")
+    ap.add_argument("--moves", type=int, default=2000, help="moves in all (default 2000)")
+    args = ap.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="drunter-load-"))
+    server = subprocess.Popen([sys.executable, "-c", RUN_CLI, "play", str(folder), "--port", "0", "--no-browser"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    try:
+        host, port = re.search(r"http://([\d.]+):(\d+)/", server.stdout.readline()).groups()
+        share = [args.moves // args.games + (i < args.moves % args.games) for i in range(args.games)]
+        players = [Player(host, int(port), i, share[i]) for i in range(args.games)]
+        start = time.perf_counter()
+        for p in players:
+            p.start()
+        for p in players:
+            p.join(600)
+        wall = time.perf_counter() - start
+    finally:
+        server.terminate()
+        server.wait(10)
+    latencies = sorted(x for p in players for x in p.latencies)
+    errors = [e for p in players for e in p.errors]
+    lost = []
+    for p in players:
+        for name, n in p.acknowledged.items():
+            path = folder / f"{name}.dn"
+            events = len(Game.from_dn(path.read_text(encoding="utf-8"), str(path)).events)
+            if events != n:
+                lost.append(f"{name}: {n} acknowledged, {events} in the file")
+    q = statistics.quantiles(latencies, n=100)
+    print(f"{len(players)} games at once, {len(latencies)} moves in {wall:.1f} s "
+          f"({len(latencies) / wall:.0f} moves/s), {sum(len(p.acknowledged) for p in players)} games started")
+    print(f"move latency: p50 {q[49] * 1000:.1f} ms, p95 {q[94] * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms")
+    print(f"errors: {len(errors)}; moves lost: {len(lost)}")
+    for line in (errors + lost)[:10]:
+        print("  " + line)
+    return 1 if errors or lost else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

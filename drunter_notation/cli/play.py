@@ -1,0 +1,57 @@
+"""``drunter play``: a local web app to record and referee games at the table."""
+from __future__ import annotations
+
+import ipaddress
+import secrets
+import socket
+import threading
+import webbrowser
+from pathlib import Path
+
+import click
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@click.command()
+@click.argument("directory", default="games", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but loopback needs the printed token.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on (0: any free port).")
+@click.option("--no-browser", is_flag=True, help="Do not open the browser.")
+def play(directory: Path, host: str, port: int, no_browser: bool):
+    """Record and referee games in the browser, live: one DN file per game in DIRECTORY
+    (default ./games), rewritten after every move. See docs/play.md."""
+    import uvicorn  # the server stack loads only for this command
+
+    from drunter_notation.web.app import create_app
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        # IPPROTO_TCP named, so asyncio sets TCP_NODELAY on each connection (else replies wait ~40 ms for ACKs)
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)  # from here on connections wait in the backlog until the server takes them
+    except OSError as e:
+        raise click.ClickException(f"cannot serve {directory} on {host}:{port}: {e.strerror or e}") from None
+    token = None if _loopback(host) else secrets.token_urlsafe(18)
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    url = f"http://{shown}:{sock.getsockname()[1]}/" + (f"?token={token}" if token else "")
+    click.echo(f"drunter play: serving the games in {directory.resolve()} at {url}", err=False)
+    if token:
+        click.echo("drunter play: listening beyond this machine: requests without the token get 403", err=True)
+    click.echo("drunter play: Ctrl+C stops it", err=True)
+    if not no_browser:
+        threading.Timer(0.5, webbrowser.open, [url]).start()
+    config = uvicorn.Config(create_app(directory, token), log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])

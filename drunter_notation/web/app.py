@@ -1,0 +1,399 @@
+"""The ASGI app of ``drunter play``: a JSON API over :class:`.store.Store` and the
+page that uses only that API (``static/``). Every judgement is the engine's
+(``Game.push``, ``adjudicate_position``); the API only carries it.
+
+Errors are JSON ``{"error": "one line"}`` with a 4xx status: 400 a bad body, 403
+no token, 404 no such game, 409 a move for a turn already played, 413 a body over
+64 KB, 422 the engine's diagnostics (as ``drunter validate --format json`` gives
+them). ``docs/play.md`` documents every route.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import replace
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from drunter_notation.data.rulesets import catalogue, list_rulesets
+from drunter_notation.errors import DnError
+from drunter_notation.explain import adjudicate as adj
+from drunter_notation.explain.findings import arithmetic, card_lines
+from drunter_notation.game import Game
+from drunter_notation.notation.formatter import format_item, format_placement
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Choose
+from drunter_notation.notation.parser import parse_move
+from drunter_notation.report import svg
+from drunter_notation.report.view import owner_tags, position_board
+from drunter_notation.rules import votes
+from drunter_notation.rules.scoring import votes_left
+from drunter_notation.web.store import Refused, Store, Table
+
+LIMIT = 64 * 1024  # bytes in a request body
+STATIC = Path(__file__).resolve().parent / "static"
+BOARD_CSS = Path(svg.__file__).resolve().parent / "templates" / "board.css"
+HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                                      "base-uri 'none'; frame-ancestors 'none'",
+           "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+COOKIE = "drunter_token"
+
+
+def create_app(root: str | Path, token: str | None = None) -> Starlette:
+    """The app serving the games in ``root``; with ``token``, every request must
+    carry it (``?token=``, the cookie the first such page view sets, or the
+    ``X-Drunter-Token`` header) or gets 403."""
+    store = Store(root)
+
+    async def page(request: Request) -> Response:
+        response = FileResponse(STATIC / "play.html", headers=HEADERS)
+        if token is not None and request.query_params.get("token") == token:
+            response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+        return response
+
+    async def board_css(request: Request) -> Response:
+        return FileResponse(BOARD_CSS, media_type="text/css", headers=HEADERS)
+
+    def endpoint(work, with_body: bool = True):
+        """An API route: the body read (bounded) and checked to be a JSON object,
+        ``work(store, name, body)`` run off the event loop, its problems as JSON."""
+        async def handle(request: Request) -> Response:
+            body = await _body(request) if with_body else {}
+            name = request.path_params.get("name")
+            return await run_in_threadpool(_answer, work, store, name, body)
+        return handle
+
+    routes = [
+        Route("/", page),
+        Route("/board.css", board_css),
+        Route("/api/options", endpoint(options, False)),
+        Route("/api/games", endpoint(list_games, False), methods=["GET"]),
+        Route("/api/games", endpoint(create_game), methods=["POST"]),
+        Route("/api/games/{name}", endpoint(show_game, False), methods=["GET"]),
+        Route("/api/games/{name}/rev", endpoint(game_rev, False), methods=["GET"]),
+        Route("/api/games/{name}/board.svg", endpoint(show_board, False), methods=["GET"]),
+        Route("/api/games/{name}/moves", endpoint(play_move), methods=["POST"]),
+        Route("/api/games/{name}/undo", endpoint(undo), methods=["POST"]),
+        Route("/api/games/{name}/tally", endpoint(tally), methods=["POST"]),
+        Route("/api/games/{name}/reveal", endpoint(reveal), methods=["POST"]),
+        Route("/api/games/{name}/adjudicate", endpoint(adjudicate), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC)),
+    ]
+    app = Starlette(routes=routes, exception_handlers={Refused: _refused, HTTPException: _http_error,
+                                                       Exception: _crash})
+    return Guard(app, token)
+
+
+class Guard:
+    """ASGI middleware: the token check (403 without it) and the safety headers on every answer."""
+
+    def __init__(self, app, token: str | None):
+        self.app, self.token = app, token
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        if self.token is not None and not self._allowed(Request(scope)):
+            response = JSONResponse({"error": "this server wants its token: open the URL it printed, "
+                                              "with ?token=..."}, 403, headers=HEADERS)
+            return await response(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message["headers"]}
+                message["headers"] = list(message["headers"]) + [
+                    (k.lower().encode(), v.encode()) for k, v in HEADERS.items() if k.lower().encode() not in have]
+            await send(message)
+        return await self.app(scope, receive, send_with_headers)
+
+    def _allowed(self, request: Request) -> bool:
+        given = (request.query_params.get("token") or request.headers.get("x-drunter-token")
+                 or request.cookies.get(COOKIE) or "")
+        return secrets.compare_digest(given.encode(), self.token.encode())
+
+
+async def _body(request: Request) -> dict:
+    """The request's JSON object, at most LIMIT bytes (refused as soon as it grows past)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > LIMIT):
+        raise Refused(413, f"the body is over {LIMIT // 1024} KB")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > LIMIT:
+            raise Refused(413, f"the body is over {LIMIT // 1024} KB")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except (ValueError, RecursionError):
+        raise Refused(400, "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the body is a JSON object, e.g. {\"move\": \"S2 c3-c4\"}")
+    return data
+
+
+def _answer(work, store: Store, name: str | None, body: dict) -> Response:
+    try:
+        result = work(store, name, body)
+    except Refused as e:
+        return JSONResponse({"error": e.reason}, e.status)
+    except DnError as e:
+        return JSONResponse(_problem(e, name), 422)
+    return result if isinstance(result, Response) else JSONResponse(result)
+
+
+def _problem(e: DnError, name: str | None) -> dict:
+    return {"error": e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request"),
+            "diagnostics": [e.diagnostic.as_json()]}
+
+
+async def _refused(request: Request, exc: Refused) -> Response:
+    return JSONResponse({"error": exc.reason}, exc.status, headers=HEADERS)
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    return JSONResponse({"error": exc.detail}, exc.status_code, headers=HEADERS)
+
+
+async def _crash(request: Request, exc: Exception) -> Response:  # pragma: no cover - the last guard
+    return JSONResponse({"error": f"internal error ({type(exc).__name__}); the game file is unchanged"}, 500,
+                        headers=HEADERS)
+
+
+# -- what a page sees ------------------------------------------------------------------
+
+def game_json(table: Table) -> dict:
+    """Everything the page shows of a game (see docs/play.md). Call with the table's lock held."""
+    g = table.game
+    st = g.state
+    over = g.is_over()
+    tags = owner_tags(g.players)
+    return {
+        "name": table.name, "rev": table.rev, "dn": table.text, "position": g.position(),
+        "board": g.board_ref, "rules": g.ruleset.id, "rules_name": g.ruleset.name, "variant": g.variant,
+        "turn": g.turn, "to_move": None if over else g.to_move, "over": over, "choice_due": g.choice_due,
+        "can_pass": not over and not g.choice_due and _allowed(g, "pass"), "can_undo": bool(g.events),
+        "hands_known": st.hands is not None, "cards_known": g.cards is not None,
+        "legal": [{"move": str(m), "needs_vote": m.needs_vote, "tile": str(m.tile),
+                   "squares": [_sq(s) for s in m.squares]} for m in g.legal_moves()],
+        "vote_order": list(votes.voting_order(st, st.to_move)),
+        "players": [{"name": p, "seat": i, "tag": tags[p], "colour": svg.SEAT_COLOUR[i % len(svg.SEAT_COLOUR)],
+                     "tiles": None if st.hands is None else [[str(t), n] for t, n in sorted(
+                         st.hands[p].items(), key=lambda kv: kv[0].order()) if n > 0],
+                     "cards": [c for c in CARD_NAMES for _ in range(st.cards[p].get(c, 0))],
+                     "votes": votes_left(st.cards[p]),
+                     "goals": list(g.cards[p]) if g.cards is not None and g.variant == "expert" else None}
+                    for i, p in enumerate(g.players)],
+        "events": [_event(e, d) for e, d in zip(g.events, g.decisions)],
+        "result": _result(g) if over else None,
+    }
+
+
+def board_svg(table: Table) -> str:
+    """The board of the game's position, the squares just covered marked (``GET .../board.svg``)."""
+    g = table.game
+    last = g.decisions[-1] if g.decisions else None
+    return str(position_board(g.state, last.move.squares if last is not None and last.stays else ()))
+
+
+def _sq(sq) -> str:
+    return f"{chr(ord('a') + sq[0])}{sq[1] + 1}"
+
+
+def _allowed(g: Game, move: str) -> bool:
+    """Whether the engine lets the player to move play ``move`` now (tried on a copy)."""
+    try:
+        g.copy().push(move)
+    except DnError:
+        return False
+    return True
+
+
+def _event(event, decision) -> dict:
+    if isinstance(event, Choose):
+        return {"dn": format_item(event), "player": None, "rules": ["X2"], "vote": None}
+    vote = decision.vote
+    return {"dn": format_item(event), "player": event.player, "rules": list(decision.rules),
+            "vote": None if vote is None else {"yes": vote.tally.yes, "no": vote.tally.no,
+                                               "accepted": vote.accepted}}
+
+
+def _result(g: Game) -> dict | None:
+    r = g.result()
+    if r is None:
+        return None
+    rules = catalogue()
+    expert = g.variant == "expert"
+    used = ["E1", "X3" if expert else "E2", "E3"]
+    return {"scores": r.scores, "winners": list(r.winners), "explanation": r.explanation,
+            "standings": [{"player": s.player, "score": s.score, "rank": s.rank, "second": s.second,
+                           "votes_left": s.votes_left, "card": g.kept[s.player] if expert else g.cards[s.player][0]}
+                          for s in r.standings],
+            "rules": [{"rule": k, "title": rules[k].title, "citation": g.ruleset.cite(k)} for k in used]}
+
+
+# -- the routes ------------------------------------------------------------------------
+
+def options(store: Store, name, body) -> dict:
+    return {"boards": store.boards(), "rulesets": [{"id": r.id, "name": r.name} for r in list_rulesets()],
+            "variants": ["base", "expert"], "buildings": list(BUILDINGS), "goals": list(GOALS),
+            "cards": list(CARD_NAMES)}
+
+
+def list_games(store: Store, name, body) -> dict:
+    out = []
+    for n in store.names():
+        try:
+            table = store.table(n)
+        except Refused:  # removed meanwhile
+            continue
+        with table.lock:
+            store.fresh(table)
+            g = table.game
+            out.append({"name": n, "error": table.error.format(str(table.path)) if table.error else None} if g is None
+                       else {"name": n, "error": None, "players": list(g.players), "turn": g.turn,
+                             "over": g.is_over(), "board": g.board_ref, "rules": g.ruleset.id, "variant": g.variant})
+    return {"games": out}
+
+
+def create_game(store: Store, name, body) -> Response:
+    table = store.create(body)
+    with table.lock:
+        return JSONResponse(game_json(table), 201)
+
+
+def show_game(store: Store, name, body) -> dict:
+    table = store.table(name)
+    with table.lock:
+        store.playable(table)
+        return game_json(table)
+
+
+def show_board(store: Store, name, body) -> Response:
+    table = store.table(name)
+    with table.lock:
+        store.playable(table)
+        return Response(board_svg(table), media_type="image/svg+xml", headers={"ETag": f'"{table.rev}"'})
+
+
+def game_rev(store: Store, name, body) -> dict:
+    table = store.table(name)
+    with table.lock:
+        store.fresh(table)
+        return {"rev": table.rev}
+
+
+def _turn(body: dict) -> int | None:
+    turn = body.get("turn")
+    if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
+        raise Refused(400, "turn: the number of the turn the move is for, e.g. 12")
+    return turn
+
+
+def _mapping(body: dict, key: str, lists: bool = False) -> dict | None:
+    """``vote`` (player -> card or cards), ``jein`` or ``keep`` (player -> word), checked for shape only."""
+    value = body.get(key)
+    if value is None:
+        return None
+    ok = isinstance(value, dict) and all(isinstance(v, str) or (lists and isinstance(v, list) and len(v) <= 16
+                                                                and all(isinstance(c, str) for c in v))
+                                         for v in value.values())
+    if not ok:
+        raise Refused(400, f"{key}: an object of player names to " + ("their cards, e.g. {\"Anna\": [\"JA\"]}"
+                                                                      if lists else "words, e.g. {\"Ben\": \"no\"}"))
+    return value
+
+
+def _move_text(body: dict) -> str:
+    text = body.get("move")
+    if not isinstance(text, str) or not text.strip() or len(text) > 300:
+        raise Refused(400, "move: DN text like \"S2 c3-c4\", \"pass\" or \"choose\"")
+    return text
+
+
+def play_move(store: Store, name, body) -> Response | dict:
+    text, turn = _move_text(body), _turn(body)
+    vote, jein, keep = _mapping(body, "vote", lists=True), _mapping(body, "jein"), _mapping(body, "keep")
+    table = store.table(name)
+    try:
+        return store.change(table, turn, lambda g: g.push(text, vote=vote, jein=jein, keep=keep), game_json)
+    except DnError as e:
+        with table.lock:
+            verdicts = _what_if(table, text, vote, jein) if table.game is not None else None
+        return JSONResponse(_problem(e, name) | {"adjudication": verdicts}, 422)
+
+
+def _what_if(table: Table, text: str, vote, jein) -> dict | None:
+    """What ``adjudicate`` says of a move (with its ballots) at the game's position, under every ruleset."""
+    g = table.game
+    try:
+        move = parse_move(text, "move")
+        if isinstance(move, Choose):
+            return None
+        if move is not None and vote is not None:
+            text = format_placement(replace(move, vote=g.ballots(vote, jein)))
+        verdicts = adj.adjudicate_position(g.state, list_rulesets(), text)
+    except DnError:
+        return None
+    return adj.as_json(f"{table.name}.dn", g.turn, text, verdicts, True)
+
+
+def undo(store: Store, name, body) -> dict:
+    def pop(g: Game):
+        if not g.events:
+            raise Refused(409, "nothing to undo: no turn has been played")
+        g.pop()
+    return store.change(store.table(name), _turn(body), pop, game_json)
+
+
+def reveal(store: Store, name, body) -> dict:
+    cards, keep = body.get("cards"), _mapping(body, "keep")
+    if not isinstance(cards, dict) or not all(isinstance(v, (str, list)) for v in cards.values()):
+        raise Refused(400, "cards: each player's building card, e.g. {\"Anna\": \"museum\"} (expert: two goals each)")
+
+    def show(g: Game):
+        if g.cards is not None:
+            raise Refused(409, "the cards are known already")
+        if any(isinstance(v, list) and not all(isinstance(c, str) for c in v) for v in cards.values()):
+            raise Refused(400, "cards: names of building or goal cards")
+        g.set_cards(cards)
+        if g.variant == "expert" and g.state.chosen:
+            kept = keep or {}
+            if set(kept) != set(g.players) or any(kept[p] not in g.cards[p] for p in g.players):
+                raise Refused(400, "keep: the goal card each player kept at the choice, one of their two")
+            g.kept = dict(kept)
+    return store.change(store.table(name), _turn(body), show, game_json, cards=True)
+
+
+def tally(store: Store, name, body) -> dict:
+    vote, jein = _mapping(body, "vote", lists=True) or {}, _mapping(body, "jein")
+    table = store.table(name)
+    with table.lock:
+        g = store.playable(table)
+        t = votes.tally(g.ballots(vote, jein))
+        accepted = votes.vote_outcome(t, g.state.options)
+        return {"yes": t.yes, "no": t.no, "accepted": accepted, "lines": list(card_lines(t)),
+                "arithmetic": arithmetic(t), "rule": "B5", "title": catalogue()["B5"].title,
+                "option": str(g.state.options.vote_outcome), "citation": g.ruleset.cite("B5")}
+
+
+def adjudicate(store: Store, name, body) -> dict:
+    text = _move_text(body)
+    vote, jein = _mapping(body, "vote", lists=True), _mapping(body, "jein")
+    table = store.table(name)
+    with table.lock:
+        g = store.playable(table)
+        if isinstance(parse_move(text, "move"), Choose):
+            raise Refused(400, "adjudicate judges a placement or a pass; 'choose' is played with /moves")
+        if vote is not None:
+            move = parse_move(text, "move")
+            text = format_placement(replace(move, vote=g.ballots(vote, jein))) if move is not None else text
+        verdicts = adj.adjudicate_position(g.state, list_rulesets(), text)
+        return adj.as_json(f"{name}.dn", g.turn, text, verdicts, True)

@@ -1,0 +1,533 @@
+// drunter play: the page. It only calls the JSON API (docs/play.md); every judgement
+// (legal squares, votes, scores) comes from the server's engine. Text from the
+// server is set with textContent; the one HTML it inserts is the board SVG the
+// server draws (names escaped there).
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const POLL_MS = 1500;
+  let state = null;      // the game as GET /api/games/{name} gives it
+  let gameName = null;
+  let selected = null;   // the tile chosen in the hand, e.g. "S2"
+  let pending = null;    // an anchor tapped that is not legal: the next tap names the end
+  let voting = null;     // the legal move put to the vote
+  let ballot = {};       // player -> cards laid
+  let jein = {};         // player -> "yes"/"no"
+  let poller = null;
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "text") e.textContent = v;
+      else if (k === "on") e.addEventListener("click", v);
+      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids) e.append(kid);
+    return e;
+  }
+
+  async function api(method, path, body) {
+    const init = {method, headers: {}};
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let r;
+    try {
+      r = await fetch(path, init);
+    } catch (e) {
+      return {ok: false, status: 0, data: {error: "the server does not answer: is drunter play still running?"}};
+    }
+    let data;
+    try { data = await r.json(); } catch (e) { data = {error: "the server answered " + r.status}; }
+    return {ok: r.ok, status: r.status, data};
+  }
+
+  function say(text, kind) {
+    const m = $("message");
+    m.textContent = text || "";
+    m.className = "msg" + (kind ? " " + kind : "");
+  }
+
+  // -- routing ---------------------------------------------------------------------
+  function route() {
+    const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]+)$/);
+    clearInterval(poller);
+    if (m) openGame(m[1]); else openLobby();
+  }
+  window.addEventListener("hashchange", route);
+
+  // -- the lobby -------------------------------------------------------------------
+  let opts = null;
+  async function openLobby() {
+    $("game").hidden = true;
+    $("lobby").hidden = false;
+    $("where").textContent = "";
+    gameName = null;
+    if (!opts) {
+      const r = await api("GET", "/api/options");
+      if (!r.ok) { $("lobby-msg").textContent = r.data.error; return; }
+      opts = r.data;
+      fill($("ng-board"), opts.boards.map((b) => [b, b]));
+      fill($("ng-rules"), opts.rulesets.map((r) => [r.id, r.id + " — " + r.name]));
+      fill($("ng-variant"), opts.variants.map((v) => [v, v]));
+    }
+    const r = await api("GET", "/api/games");
+    const list = $("games");
+    list.replaceChildren();
+    if (!r.ok) { $("lobby-msg").textContent = r.data.error; return; }
+    for (const g of r.data.games) {
+      const what = g.error ? g.error : g.players.join(", ") + " · " + (g.over ? "over" : "turn " + g.turn) +
+        " · " + g.board + " · " + g.rules + (g.variant === "expert" ? " · expert" : "");
+      list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.name}), " ", el("span", {class: "muted", text: what})));
+    }
+    if (!r.data.games.length) list.append(el("li", {class: "muted", text: "No games in this folder yet."}));
+  }
+
+  function fill(select, pairs) {
+    select.replaceChildren(...pairs.map(([v, t]) => el("option", {value: v, text: t})));
+  }
+
+  function players() {
+    return [...document.querySelectorAll(".ng-player")].map((i) => i.value.trim()).filter((v) => v);
+  }
+
+  function dealMode() {
+    return document.querySelector("input[name=deal]:checked").value;
+  }
+
+  function tableRows() {
+    const box = $("ng-table");
+    box.hidden = dealMode() !== "table";
+    if (box.hidden || !opts) return;
+    const expert = $("ng-variant").value === "expert";
+    const names = players();
+    const old = {};
+    box.querySelectorAll("[data-player]").forEach((e) => { old[e.dataset.player + e.dataset.field] = e.value; });
+    box.replaceChildren();
+    names.forEach((p) => {
+      const cards = expert ? opts.goals : opts.buildings;
+      const sel = (k) => {
+        const s = el("select", {"data-player": p, "data-field": "card" + k, "aria-label": p + " card " + (k + 1)});
+        fill(s, [["", expert ? "goal card" : "building card (optional)"]].concat(cards.map((c) => [c, c])));
+        s.value = old[p + "card" + k] || "";
+        return s;
+      };
+      const hand = el("input", {"data-player": p, "data-field": "hand", placeholder: "tiles, e.g. W3 W2x2 S1",
+        "aria-label": p + " hand"});
+      hand.value = old[p + "hand"] || "";
+      box.append(el("div", {class: "deal-row"}, el("b", {text: p}), hand, sel(0), ...(expert ? [sel(1)] : [])));
+    });
+  }
+  document.querySelectorAll("input[name=deal]").forEach((r) => r.addEventListener("change", tableRows));
+  document.querySelectorAll(".ng-player").forEach((r) => r.addEventListener("input", tableRows));
+  $("ng-variant").addEventListener("change", tableRows);
+
+  $("new-game").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = {name: $("ng-name").value.trim(), players: players(), board: $("ng-board").value,
+      rules: $("ng-rules").value, variant: $("ng-variant").value};
+    const mode = dealMode();
+    if (mode === "random") body.deal = "random";
+    if (mode === "table") {
+      const hands = {}, cards = {};
+      let anyCard = false;
+      for (const p of body.players) {
+        const get = (f) => { const e = [...$("ng-table").querySelectorAll("[data-field=" + f + "]")].find((x) => x.dataset.player === p); return e ? e.value : ""; };
+        hands[p] = get("hand");
+        const c = body.variant === "expert" ? [get("card0"), get("card1")] : get("card0");
+        if ((Array.isArray(c) ? c.join("") : c) !== "") anyCard = true;
+        cards[p] = c;
+      }
+      body.deal = {hands, cards: anyCard ? cards : null};
+    }
+    const r = await api("POST", "/api/games", body);
+    if (!r.ok) { $("lobby-msg").textContent = r.data.error; return; }
+    $("lobby-msg").textContent = "";
+    location.hash = "#/g/" + body.name;
+  });
+
+  // -- a game ----------------------------------------------------------------------
+  async function openGame(name) {
+    $("lobby").hidden = true;
+    $("game").hidden = false;
+    gameName = name;
+    selected = pending = voting = null;
+    say("");
+    const r = await api("GET", "/api/games/" + name);
+    if (!r.ok) { state = null; say(r.data.error, "bad"); return; }
+    await show(r.data);
+    poller = setInterval(poll, POLL_MS);
+  }
+
+  async function poll() {
+    if (!state || document.hidden || voting) return;
+    const r = await api("GET", "/api/games/" + gameName + "/rev");
+    if (r.ok && r.data.rev !== state.rev) {
+      const g = await api("GET", "/api/games/" + gameName);
+      if (g.ok) { await show(g.data); say("The game changed on another device: showing it now.", "info"); }
+    }
+  }
+
+  async function show(s) {
+    const r = await fetch("/api/games/" + s.name + "/board.svg");
+    if (!r.ok) { say("the board could not be loaded (" + r.status + ")", "bad"); return; }
+    const svg = await r.text();
+    $("where").textContent = "· " + s.name + " · " + s.rules + (s.variant === "expert" ? " · expert" : "") +
+      " · " + s.board;
+    $("board-box").innerHTML = svg;  // drawn and escaped by the server (report/svg.py)
+    document.querySelectorAll("#board .mark").forEach((m) => m.classList.remove("off"));
+    if (!state || s.turn !== state.turn || s.rev !== state.rev) selected = null;
+    state = s;
+    pending = null;
+    closeVote();
+    turnLine();
+    hand();
+    marks();
+    $("options").replaceChildren();
+    $("pass").hidden = !s.can_pass;
+    $("pass").textContent = s.legal.length || !s.hands_known ? "Pass" : "Pass (no tile fits: Legezwang)";
+    $("undo").disabled = !s.can_undo;
+    chooser();
+    ending();
+    playersTable();
+    $("events").replaceChildren(...s.events.map((e) => el("li", {text: e.dn, class: e.vote ? (e.vote.accepted ? "vote" : "vote rejected") : null})));
+    $("dn").textContent = s.dn;
+  }
+
+  function player(name) {
+    return state.players.find((p) => p.name === name);
+  }
+
+  function chip(p) {
+    const c = el("span", {class: "chip", text: p.tag});
+    c.style.background = p.colour;
+    return c;
+  }
+
+  function turnLine() {
+    const line = $("turn-line");
+    if (state.over) {
+      line.replaceChildren("Game over after turn " + (state.turn - 1) + ".");
+    } else if (state.choice_due) {
+      line.replaceChildren("Turn " + state.turn + ": the first track is finished — every player chooses.");
+    } else {
+      const p = player(state.to_move);
+      line.replaceChildren("Turn " + state.turn + ": ", chip(p), " ", el("b", {text: p.name, id: "to-move"}), " to move.");
+    }
+  }
+
+  function handTiles() {
+    if (state.over || state.choice_due) return [];
+    const p = player(state.to_move);
+    if (p.tiles) return p.tiles;
+    return ["W3", "W2", "W1", "S3", "S2", "S1", "R3", "R2", "R1"].map((t) => [t, null]);
+  }
+
+  function hand() {
+    const box = $("hand");
+    const tiles = handTiles();
+    box.replaceChildren();
+    if (!tiles.length) return;
+    box.append(el("span", {class: "muted", text: state.to_move + "'s tiles: "}));
+    for (const [t, n] of tiles) {
+      const legal = state.legal.some((m) => m.tile === t);
+      box.append(el("button", {type: "button", class: "tile kind-" + t[0] + (legal ? " has-legal" : ""),
+        "data-tile": t, "aria-pressed": String(t === selected), text: n && n > 1 ? t + " ×" + n : t,
+        on: () => { selected = t; pending = null; $("options").replaceChildren(); hand(); marks(); }}));
+    }
+  }
+
+  function marks(footprint) {
+    const anchors = new Set(selected ? state.legal.filter((m) => m.tile === selected).map((m) => m.squares[0]) : []);
+    const feet = new Set(footprint || []);
+    document.querySelectorAll("#board rect.hit").forEach((r) => {
+      const sq = r.dataset.sq;
+      r.classList.toggle("legal", anchors.has(sq));
+      r.classList.toggle("foot", feet.has(sq));
+      r.classList.toggle("pending", sq === pending);
+    });
+  }
+
+  // taps on the board
+  document.addEventListener("click", (ev) => {
+    const hit = ev.target.closest && ev.target.closest("#board rect.hit");
+    if (hit) tap(hit.dataset.sq);
+  });
+
+  function tap(sq) {
+    if (!state || state.over || state.choice_due || voting) return;
+    if (!selected) { say("Choose a tile from the hand first.", "info"); return; }
+    if (pending) {
+      const text = selected + " " + pending + "-" + sq;
+      pending = null;
+      marks();
+      attempt(text);
+      return;
+    }
+    const moves = state.legal.filter((m) => m.tile === selected && m.squares[0] === sq);
+    if (moves.length === 1) { propose(moves[0]); return; }
+    if (moves.length > 1) { options(moves); return; }
+    if (selected[1] === "1") { attempt(selected + " " + sq); return; }
+    pending = sq;
+    marks();
+    say(sq + " is no legal anchor for " + selected + ". Tap its end square to hear why.", "info");
+  }
+
+  function options(moves) {
+    const box = $("options");
+    box.replaceChildren(el("span", {class: "muted", text: "Which way? "}));
+    for (const m of moves) {
+      const b = el("button", {type: "button", class: "option", "data-move": m.move, text: m.move + (m.needs_vote ? " (vote)" : ""),
+        on: () => { box.replaceChildren(); propose(m); }});
+      b.addEventListener("mouseenter", () => marks(m.squares));
+      b.addEventListener("focus", () => marks(m.squares));
+      box.append(b);
+    }
+    marks(moves.flatMap((m) => m.squares));
+  }
+
+  function propose(m) {
+    if ($("ask-mode").checked) { ask({move: m.move}); return; }
+    if (m.needs_vote) { openVote(m); return; }
+    play({move: m.move});
+  }
+
+  function attempt(text) {
+    if ($("ask-mode").checked) ask({move: text}); else play({move: text});
+  }
+
+  async function play(body) {
+    body.turn = state.turn;
+    const r = await api("POST", "/api/games/" + gameName + "/moves", body);
+    if (r.ok) {
+      await show(r.data);
+      const last = r.data.events[r.data.events.length - 1];
+      let text = "Recorded: " + (last ? last.dn : body.move);
+      if (last && last.vote) text += last.vote.accepted ? " — the tile stays." : " — the tile goes back to the hand.";
+      say(text, "good");
+      $("verdicts").hidden = true;
+      return;
+    }
+    say(r.data.error + (r.status === 422 ? " — not recorded." : ""), "bad");
+    if (r.status === 409) { const g = await api("GET", "/api/games/" + gameName); if (g.ok) await show(g.data); say(r.data.error, "bad"); }
+    if (r.data.adjudication) verdicts(r.data.adjudication);
+  }
+
+  $("pass").addEventListener("click", () => ($("ask-mode").checked ? ask({move: "pass"}) : play({move: "pass"})));
+  $("undo").addEventListener("click", async () => {
+    const r = await api("POST", "/api/games/" + gameName + "/undo", {turn: state.turn});
+    if (r.ok) { await show(r.data); say("Undone: the last turn is taken back.", "info"); } else say(r.data.error, "bad");
+  });
+
+  // -- the vote --------------------------------------------------------------------
+  function openVote(m) {
+    voting = m;
+    ballot = {};
+    jein = {};
+    $("vote").hidden = false;
+    $("vote-title").textContent = "Vote on " + m.move + ": it covers a toilet";
+    const box = $("ballots");
+    box.replaceChildren();
+    state.vote_order.forEach((name, i) => {
+      const p = player(name);
+      const row = el("div", {class: "ballot", "data-player": name},
+        el("span", {class: "who"}, el("span", {class: "order", text: (i + 1) + "."}), chip(p), " ", el("b", {text: name})));
+      const seen = new Set();
+      for (const c of p.cards) {
+        if (seen.has(c)) continue;
+        seen.add(c);
+        row.append(el("button", {type: "button", class: "card", "data-player": name, "data-card": c, "aria-pressed": "false",
+          text: c, on: (ev) => toggleCard(name, c, ev.currentTarget)}));
+      }
+      if (!p.cards.length) row.append(el("span", {class: "muted", text: " no cards left"}));
+      box.append(row);
+    });
+    marks(m.squares);
+    updateVote();
+    $("vote").scrollIntoView({block: "nearest"});
+  }
+
+  function closeVote() {
+    voting = null;
+    $("vote").hidden = true;
+  }
+
+  function toggleCard(name, card, button) {
+    const laid = ballot[name] || [];
+    const i = laid.indexOf(card);
+    if (i >= 0) laid.splice(i, 1); else laid.push(card);
+    ballot[name] = laid;
+    if (!laid.includes("JEIN")) delete jein[name];
+    button.setAttribute("aria-pressed", String(i < 0));
+    updateVote();
+  }
+
+  async function updateVote() {
+    const everyone = state.vote_order.every((p) => (ballot[p] || []).length > 0);
+    const jokers = state.vote_order.filter((p) => (ballot[p] || []).includes("JEIN"));
+    const jbox = $("jokers");
+    jbox.hidden = !(everyone && jokers.length);  // jokers are declared once every card is shown (B4)
+    jbox.replaceChildren();
+    if (!jbox.hidden) {
+      jbox.append(el("p", {class: "muted", text: "All cards are shown: each JEIN is now declared."}));
+      for (const p of jokers) {
+        const row = el("div", {class: "joker", "data-player": p}, el("b", {text: p + "'s JEIN counts for "}));
+        for (const side of ["yes", "no"]) {
+          row.append(el("button", {type: "button", class: "side", "data-player": p, "data-side": side, text: side,
+            "aria-pressed": String(jein[p] === side), on: () => { jein[p] = side; updateVote(); }}));
+        }
+        jbox.append(row);
+      }
+    }
+    const done = everyone && jokers.every((p) => jein[p]);
+    $("vote-done").disabled = !done;
+    const laid = {};
+    for (const [p, cards] of Object.entries(ballot)) if (cards.length) laid[p] = cards;
+    const r = await api("POST", "/api/games/" + gameName + "/tally", {vote: laid, jein});
+    const t = $("tally");
+    if (!r.ok) { t.textContent = r.data.error; return; }
+    const d = r.data;
+    t.replaceChildren(
+      el("div", {}, ...d.lines.map((l) => el("div", {text: l}))),
+      el("div", {class: "sum", text: d.arithmetic + " → " + d.yes + ":" + d.no + (done ? ", " : ", so far ") +
+        (d.accepted ? "accepted" : "rejected")}),
+      el("div", {class: "muted", text: "Rule " + d.rule + " " + d.title + ": " + d.option + " (" + d.citation + ")"}));
+  }
+
+  $("vote-done").addEventListener("click", () => {
+    const m = voting;
+    const laid = {};
+    for (const p of state.vote_order) laid[p] = ballot[p];
+    closeVote();
+    play({move: m.move, vote: laid, jein});
+  });
+  $("vote-cancel").addEventListener("click", closeVote);
+
+  // -- the expert choice, the reveal, the result ------------------------------------
+  function chooser() {
+    const box = $("choose");
+    box.hidden = !state.choice_due;
+    if (box.hidden) return;
+    const keeps = $("keeps");
+    keeps.replaceChildren();
+    for (const p of state.players) {
+      if (!p.goals) continue;
+      const s = el("select", {"data-player": p.name, "aria-label": p.name + " keeps"});
+      fill(s, p.goals.map((g) => [g, g]));
+      keeps.append(el("label", {}, p.name + " keeps ", s));
+    }
+  }
+
+  $("choose-done").addEventListener("click", () => {
+    const keep = {};
+    $("keeps").querySelectorAll("select").forEach((s) => { keep[s.dataset.player] = s.value; });
+    play(Object.keys(keep).length ? {move: "choose", keep} : {move: "choose"});
+  });
+
+  function ending() {
+    const needCards = state.over && !state.result && !state.cards_known;
+    $("reveal").hidden = !needCards;
+    $("result").hidden = !state.result;
+    if (needCards) {
+      const box = $("reveal-cards");
+      box.replaceChildren();
+      const expert = state.variant === "expert";
+      const names = opts ? (expert ? opts.goals : opts.buildings) : [];
+      for (const p of state.players) {
+        const row = el("div", {class: "deal-row"}, el("b", {text: p.name}));
+        for (let k = 0; k < (expert ? 2 : 1); k++) {
+          const s = el("select", {"data-player": p.name, "data-k": String(k), "aria-label": p.name + " card"});
+          fill(s, names.map((c) => [c, c]));
+          s.selectedIndex = -1;
+          row.append(s);
+        }
+        box.append(row);
+      }
+      if (!opts) api("GET", "/api/options").then((r) => { if (r.ok) { opts = r.data; ending(); } });
+    }
+    if (state.result) result(state.result);
+  }
+
+  $("reveal-done").addEventListener("click", async () => {
+    const cards = {};
+    $("reveal-cards").querySelectorAll("select").forEach((s) => {
+      if (state.variant === "expert") (cards[s.dataset.player] = cards[s.dataset.player] || []).push(s.value);
+      else cards[s.dataset.player] = s.value;
+    });
+    const body = {cards, turn: state.turn};
+    if (state.variant === "expert") {
+      body.keep = {};
+      for (const [p, c] of Object.entries(cards)) body.keep[p] = c[0];
+    }
+    const r = await api("POST", "/api/games/" + gameName + "/reveal", body);
+    if (r.ok) await show(r.data); else say(r.data.error, "bad");
+  });
+
+  function result(res) {
+    const box = $("result");
+    const rows = res.standings.map((s) => el("tr", {"data-player": s.player},
+      el("td", {text: String(s.rank)}), el("td", {}, chip(player(s.player)), " ", el("span", {text: s.player})),
+      el("td", {text: s.card}), el("td", {class: "score", "data-player": s.player, text: String(s.score)}),
+      el("td", {text: String(s.votes_left)})));
+    box.replaceChildren(
+      el("h2", {text: "Result"}),
+      el("p", {class: "winner", id: "winner", text: res.explanation}),
+      el("table", {class: "standings"},
+        el("thead", {}, el("tr", {}, ...["#", "player", "card", "points", "votes left"].map((h) => el("th", {text: h})))),
+        el("tbody", {}, ...rows)),
+      el("ul", {class: "rules"}, ...res.rules.map((r) => el("li", {}, el("b", {text: r.rule + " " + r.title}), " (" + r.citation + ")"))));
+  }
+
+  function playersTable() {
+    const t = $("players");
+    t.replaceChildren(el("tr", {}, ...["", "tiles", "vote cards", "votes"].map((h) => el("th", {text: h}))));
+    for (const p of state.players) {
+      const tiles = p.tiles ? p.tiles.map(([x, n]) => (n > 1 ? x + "×" + n : x)).join(" ") || "–" : "not recorded";
+      t.append(el("tr", {class: p.name === state.to_move ? "mover" : null},
+        el("td", {}, chip(p), " ", el("span", {text: p.name})), el("td", {text: tiles}),
+        el("td", {text: p.cards.join(" ") || "–"}), el("td", {text: String(p.votes)})));
+    }
+  }
+
+  // -- asking the referee ------------------------------------------------------------
+  $("ask").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("ask-move").value.trim();
+    if (text) ask({move: text});
+  });
+
+  async function ask(body) {
+    const r = await api("POST", "/api/games/" + gameName + "/adjudicate", body);
+    if (!r.ok) { say(r.data.error, "bad"); return; }
+    say("The referee's answer is below; nothing was played.", "info");
+    verdicts(r.data);
+  }
+
+  function verdicts(a) {
+    const box = $("verdicts");
+    box.hidden = false;
+    box.replaceChildren(el("h2", {text: "Is this legal? " + a.move}),
+      el("p", {class: "agreement", text: a.agreement || ""}));
+    for (const v of a.verdicts) {
+      const item = el("div", {class: "verdict " + (v.legal ? "legal" : "illegal"), "data-ruleset": v.ruleset},
+        el("h3", {}, el("span", {text: v.ruleset + ": "}), el("span", {class: "status", text: v.status})),
+        el("p", {class: "muted", text: v.ruleset_name}));
+      if (v.diagnostic && v.diagnostic.rule) {
+        item.append(el("p", {text: "Rule " + v.diagnostic.rule + (v.diagnostic.citation ? " (" + v.diagnostic.citation + ")" : "")}));
+      }
+      if (v.rules && v.rules.length) {
+        item.append(el("ul", {}, ...v.rules.map((r) => el("li", {}, el("b", {text: r.rule + " " + r.title}),
+          " (" + r.citation + "): " + r.how))));
+      }
+      if (v.vote) item.append(el("p", {text: v.vote.lines.join("; ") + " → " + v.vote.arithmetic}));
+      if (v.alternatives && v.alternatives.length) {
+        item.append(el("p", {class: "muted", text: "Legal instead: " + v.alternatives.slice(0, 12).join(", ") +
+          (v.alternatives.length > 12 ? ", …" : "")}));
+      }
+      box.append(item);
+    }
+  }
+
+  route();
+})();

@@ -1,0 +1,226 @@
+"""The games of ``drunter play``: one DN file per game in a folder, each kept in
+memory as a :class:`~drunter_notation.game.Game` and written back atomically after
+every change, so the file always holds every acknowledged move.
+
+Nothing here speaks HTTP: problems are :class:`Refused` (a status and a one-line
+reason) or the engine's :class:`DnError`; :mod:`.app` turns both into responses.
+A base game's building cards have no line in DN before the reveal, so cards the
+app knows early (dealt on screen, or entered at the start) wait in a small
+``NAME.cards.json`` beside the record.
+"""
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from hashlib import sha1
+from pathlib import Path
+
+from drunter_notation.data.boardfile import builtin_boards
+from drunter_notation.errors import DnError, fail
+from drunter_notation.files import write_atomic
+from drunter_notation.game import Game
+
+# A game's name is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+TILE = re.compile(r"([WSR][123])(?:x([0-9]{1,3}))?")
+
+
+class Refused(Exception):
+    """A request the store will not carry out: an HTTP status and a one-line reason."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+@dataclass
+class Table:
+    """One game in play: its file, the game (None while the file is no valid
+    record: ``error``), and ``rev``, which changes with every change of the file."""
+
+    name: str
+    path: Path
+    game: Game | None = None
+    error: DnError | None = None
+    rev: str = ""
+    text: str = ""  # the record as last read or written
+    stamp: tuple[int, int] | None = None  # (mtime_ns, size) of the file as last read or written
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Store:
+    """The games in ``root`` (``*.dn`` files directly in it); board files anywhere below it."""
+
+    def __init__(self, root: str | Path):
+        self.root = Path(root).resolve()
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()  # guards _tables; each table has its own lock for its game
+
+    # -- finding games -----------------------------------------------------------------
+    def names(self) -> list[str]:
+        return sorted(p.stem for p in self.root.glob("*.dn") if NAME.fullmatch(p.stem))
+
+    def boards(self) -> list[str]:
+        """The built-in boards, then the board files below the folder (paths relative to it)."""
+        files = sorted(p.relative_to(self.root).as_posix() for p in self.root.rglob("*.toml")
+                       if not any(part.startswith(".") for part in p.relative_to(self.root).parts))
+        return builtin_boards() + files
+
+    def path(self, name: object) -> Path:
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            raise Refused(400, "a game's name is 1 to 64 letters, digits, '-' or '_' (it names the file NAME.dn)")
+        return self.root / f"{name}.dn"
+
+    def table(self, name: str) -> Table:
+        """The game ``name`` as its file now says (read again when someone else changed it)."""
+        path = self.path(name)
+        with self._lock:
+            table = self._tables.get(name)
+            if table is None:
+                if not path.is_file():
+                    raise Refused(404, f"no game '{name}' in {self.root}")
+                table = self._tables[name] = Table(name, path)
+        return table
+
+    def fresh(self, table: Table) -> Table:
+        """Read the table's file when it is new to us or changed on disk. Call with the table's lock held."""
+        try:
+            st = table.path.stat()
+        except FileNotFoundError:
+            with self._lock:
+                self._tables.pop(table.name, None)
+            raise Refused(404, f"no game '{table.name}' in {self.root}") from None
+        stamp = (st.st_mtime_ns, st.st_size)
+        if stamp == table.stamp:
+            return table
+        text = table.path.read_text(encoding="utf-8", errors="replace")
+        cards = self._cards_path(table.name)
+        try:
+            game = Game.from_dn(text, str(table.path))
+            if game.cards is None and cards.is_file():
+                game.set_cards(json.loads(cards.read_text(encoding="utf-8")))
+            table.game, table.error = game, None
+        except DnError as e:
+            table.game, table.error = None, e
+        except (ValueError, TypeError, AttributeError):  # a hand-edited cards file
+            table.game, table.error = None, fail("D001", f"{cards.name} does not give each player a card")
+        table.stamp, table.rev, table.text = stamp, _rev(text, table.game), text
+        return table
+
+    # -- changing games ----------------------------------------------------------------
+    def create(self, spec: dict) -> Table:
+        """A new game from a request body (see docs/play.md); its file written before it is returned."""
+        name = spec.get("name")
+        path = self.path(name)
+        players = spec.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 40 and p.isprintable()
+                                                    for p in players):
+            raise Refused(400, "players: a list of 2 to 4 names of 1 to 40 printable characters, in seat order")
+        board = spec.get("board", "schilda")
+        if board not in self.boards():
+            raise Refused(400, f"board: one of {', '.join(self.boards())}")
+        options = {k: spec[k] for k in ("rules", "variant") if k in spec}
+        if not all(isinstance(v, str) for v in options.values()):
+            raise Refused(400, "rules and variant are names, e.g. \"hig-1991\" and \"base\"")
+        deal = spec.get("deal")
+        if deal == "random":
+            options["seed"] = secrets.randbelow(2 ** 63)
+        elif isinstance(deal, dict):
+            if deal.get("hands") is not None:
+                options["hands"] = _hands(deal["hands"])
+            if deal.get("cards") is not None:
+                if not isinstance(deal["cards"], dict):
+                    raise Refused(400, "deal.cards maps each player to their card(s)")
+                options["cards"] = deal["cards"]
+        elif deal is not None:
+            raise Refused(400, "deal: \"random\", or {\"hands\": {...}, \"cards\": {...}} as dealt at the table")
+        located = board.endswith(".toml")
+        game = Game.new(players, board=str(self.root / board) if located else board, **options)
+        if located:  # the record names the board file relative to its own folder, as records do
+            game.board_ref = board
+        Game.from_dn(game.to_dn(), str(path))  # what we write must read back: e.g. names the grammar cannot hold
+        with self._lock:
+            if name in self._tables or path.exists():
+                raise Refused(409, f"a game '{name}' exists already; choose another name or open it")
+            table = self._tables[name] = Table(name, path, game)
+        with table.lock:
+            self.save(table, cards=True)
+        return table
+
+    def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], object],
+               cards: bool = False):
+        """Run ``act`` on the table's game, write the file and return ``view(table)``, or
+        change nothing: when ``turn`` (the turn the caller saw, None: not checked) is
+        no longer the game's turn (409), ``act`` raises, or the file cannot be written.
+        ``cards``: ``act`` may have made the cards known (see :meth:`save`)."""
+        with table.lock:
+            game = self.playable(table)
+            if turn is not None and turn != game.turn:
+                raise Refused(409, f"turn {turn} is not the turn to play: the game is at turn {game.turn} "
+                                   "(someone else moved first); reload and try again")
+            before = game.copy()
+            try:
+                act(game)
+            except BaseException:
+                table.game = before  # the engine leaves a game as it was; this keeps any other slip out too
+                raise
+            try:
+                self.save(table, cards)
+            except OSError as e:
+                table.game = before
+                raise Refused(503, f"could not write {table.path.name}: {e.strerror or e}; nothing was changed")
+            return view(table)
+
+    def playable(self, table: Table) -> Game:
+        self.fresh(table)
+        if table.game is None:
+            raise table.error
+        return table.game
+
+    def save(self, table: Table, cards: bool = False) -> None:
+        """Write the game's record atomically and durably, and with ``cards`` its
+        early-known base cards (they change only at the start or the reveal). Call
+        with the lock held."""
+        game = table.game
+        if cards and game.cards is not None and game.variant == "base":
+            known = {p: c[0] for p, c in game.cards.items()}
+            write_atomic(self._cards_path(table.name), json.dumps(known, ensure_ascii=False) + "\n", durable=True)
+        text = game.to_dn()
+        write_atomic(table.path, text, durable=True)
+        st = table.path.stat()
+        table.stamp, table.rev, table.text = (st.st_mtime_ns, st.st_size), _rev(text, game), text
+
+    def _cards_path(self, name: str) -> Path:
+        return self.root / f"{name}.cards.json"
+
+
+def _rev(text: str, game: Game | None) -> str:
+    """Changes whenever what a page shows of the game changes: its record, or cards becoming known."""
+    known = game is not None and game.cards is not None
+    return sha1(f"{known}\n{text}".encode()).hexdigest()[:16]
+
+
+def _hands(hands: object) -> dict:
+    """Hands as dealt at the table: ``{"Anna": "W3 W2x2 S1"}`` or ``{"Anna": {"W3": 1, ...}}``."""
+    if not isinstance(hands, dict):
+        raise Refused(400, "deal.hands maps each player to their tiles, e.g. {\"Anna\": \"W3 W2x2 S1\"}")
+    out = {}
+    for player, tiles in hands.items():
+        if isinstance(tiles, dict):
+            out[player] = tiles
+            continue
+        if not isinstance(tiles, str) or len(tiles) > 400:
+            raise Refused(400, f"the hand of {str(player)[:40]}: tiles like \"W3 W2x2 S1\"")
+        counts: dict[str, int] = {}
+        for word in tiles.split():
+            m = TILE.fullmatch(word)
+            if m is None:
+                raise fail("D001", f"'{word[:20]}' in the hand of {str(player)[:40]} is not a tile like W3 or W2x2")
+            counts[m[1]] = counts.get(m[1], 0) + int(m[2] or 1)
+        out[player] = counts
+    return out
