@@ -18,7 +18,7 @@ LAYERS = {
     "load": 6, "position": 6,
     "game": 7, "explain.adjudicate": 7, "simulate": 7,
     "report": 8, "bots": 8, "analysis": 8,
-    "cli": 9, "web": 9,
+    "web": 9, "cli": 10,
 }
 
 

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from drunter_notation.errors import Diagnostic
 from drunter_notation.notation.formatter import format_item
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Square, Turn
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Square, Turn, square_name
 from drunter_notation.explain import steps
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.explain.words import spell
