@@ -14,7 +14,8 @@ from drunter_notation.errors import DnError, fail
 from drunter_notation.explain.boardtext import render_board
 from drunter_notation.notation.model import square_name
 from drunter_notation.rules.board import DEFAULT_BOX
-from drunter_notation.cli.common import DiagnosticError, write_atomic
+from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.files import write_atomic
 
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}\Z")
 _SIZE_RE = re.compile(r"(\d{1,3})x(\d{1,3})\Z")

@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from drunter_notation.errors import DnError
-from drunter_notation.files import write_atomic  # noqa: F401 - the commands import it from here
 
 
 class DiagnosticError(click.ClickException):

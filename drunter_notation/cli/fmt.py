@@ -9,7 +9,8 @@ import click
 from drunter_notation.errors import DnError
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.parser import parse_file
-from drunter_notation.cli.common import record_paths, report_error, write_atomic
+from drunter_notation.cli.common import record_paths, report_error
+from drunter_notation.files import write_atomic
 
 
 @click.command()

@@ -24,7 +24,8 @@ from drunter_notation.load import judge
 from drunter_notation.report import IndexEntry, count, failed_entry, index_entry, render_error, render_index, render_report
 from drunter_notation.report.index import entries_from_manifest, manifest_text, merge
 from drunter_notation.data.rulesets import load_ruleset
-from drunter_notation.cli.common import DiagnosticError, record_paths, report_error, write_atomic
+from drunter_notation.cli.common import DiagnosticError, record_paths, report_error
+from drunter_notation.files import write_atomic
 from drunter_notation.cli.validate import EXIT_2_CODES
 
 DEFAULT_OUT_DIR = "reports"

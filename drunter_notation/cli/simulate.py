@@ -15,7 +15,8 @@ from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.deal import game_rng, player_names
 from drunter_notation.simulate import simulate_game
 from drunter_notation.codes import Exit
-from drunter_notation.cli.common import DiagnosticError, write_atomic
+from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.files import write_atomic
 
 
 def _board_tag(board_ref: str, out: str | None) -> str:
