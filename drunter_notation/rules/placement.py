@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
-from drunter_notation.rules.geometry import (bridge_limit, bridges_between, free_length, has_way, past_bridges,
-                                             reaches)
+from drunter_notation.rules.geometry import bridge_limit, bridges_between, has_way, past_bridges, reaches
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
 ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
@@ -199,7 +198,7 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
         chosen = ALL_TILES if tiles is None else set(tiles)
         by_kind = {kind: [t for t in group if t in chosen] for kind, group in _BY_KIND}
     rays, exits, memo = state.board.rays, state.board.exits, state.board.memo
-    bridges, gangs = state.bridges, state.gangs
+    bridges, gangs, covered = state.bridges, state.gangs, state.covered
     votes = state.toilet_votes
     moves = []
     append = moves.append
@@ -229,7 +228,11 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
                 if protos is None:
                     protos = memo[key] = [Move(t, squares, corner, d, wet, 0, gang, False, votes and bool(wet))
                                           for t, (squares, wet) in zip(_TILES_OF[kind], ray)]
-            run = free_length(state, ray, most)
+            run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
+            for squares, _ in ray:
+                if run == most or squares[-1] in covered:
+                    break
+                run += 1
             for t in mine:
                 if t.length > run:
                     break
