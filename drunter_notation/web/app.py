@@ -28,7 +28,7 @@ from drunter_notation.explain import adjudicate as adj
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.game import Game
 from drunter_notation.notation.formatter import format_item, format_placement
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Choose
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Choose, square_name
 from drunter_notation.notation.parser import parse_move
 from drunter_notation.report import svg
 from drunter_notation.report.view import owner_tags, position_board
@@ -182,7 +182,7 @@ def game_json(table: Table) -> dict:
         "can_pass": not over and not g.choice_due and _allowed(g, "pass"), "can_undo": bool(g.events),
         "hands_known": st.hands is not None, "cards_known": g.cards is not None,
         "legal": [{"move": str(m), "needs_vote": m.needs_vote, "tile": str(m.tile),
-                   "squares": [_sq(s) for s in m.squares]} for m in g.legal_moves()],
+                   "squares": [square_name(s) for s in m.squares]} for m in g.legal_moves()],
         "vote_order": list(votes.voting_order(st, st.to_move)),
         "players": [{"name": p, "seat": i, "tag": tags[p], "colour": svg.SEAT_COLOUR[i % len(svg.SEAT_COLOUR)],
                      "tiles": None if st.hands is None else [[str(t), n] for t, n in sorted(
@@ -201,10 +201,6 @@ def board_svg(table: Table) -> str:
     g = table.game
     last = g.decisions[-1] if g.decisions else None
     return str(position_board(g.state, last.move.squares if last is not None and last.stays else ()))
-
-
-def _sq(sq) -> str:
-    return f"{chr(ord('a') + sq[0])}{sq[1] + 1}"
 
 
 def _allowed(g: Game, move: str) -> bool:
