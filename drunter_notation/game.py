@@ -316,6 +316,8 @@ class Game:
         order += [p for p in vote if p not in order]
         ballots = []
         for p in order:
+            if not isinstance(vote[p], (str, list, tuple)):
+                raise fail("B002", f"{str(p)[:40]}'s ballot is a list of cards like [\"JA\", \"?\"]")
             cards = [vote[p]] if isinstance(vote[p], str) else list(vote[p])
             bad = [c for c in cards if c not in CARD_NAMES]
             if bad:
