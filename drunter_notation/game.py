@@ -13,6 +13,7 @@ raises :class:`~drunter_notation.errors.DnError` with the code and message
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -250,29 +251,18 @@ class Game:
         ballots = self._ballots(vote, jein) if vote is not None else None
         st = self.state
         due, chosen = st.due, st.chosen
-        number, player = st.number + 1, st.to_move
         if isinstance(move, Move) and any(m is move for m in self.legal_moves()):
-            decision = turn.play_move(st, move, ballots)
-            if isinstance(decision, Violation):
-                self._raise(decision)
-            self._log.append((None, move, ballots, decision, None, due, chosen))
-            self._legal = None
-            return decision
+            decision = turn.play_move(st, move, ballots)  # legal where it stands: only the vote is judged
         else:
-            if isinstance(move, Move):  # a move from elsewhere: judged like typed text
+            if isinstance(move, Move):  # a move from elsewhere: judged as its text would be
                 placement = _placement(move, ballots, None)
             elif ballots is not None and placement is not None:
-                placement = Placement(placement.tile, placement.anchor, placement.end, placement.corner, ballots)
-            decision = turn.play_turn(self.state, number, player, placement)
-            if isinstance(decision, turn.Decision) and placement is not None and decision.vote is not None \
-                    and placement.outcome is None:
-                t = decision.vote.tally
-                placement = Placement(placement.tile, placement.anchor, placement.end, placement.corner,
-                                      placement.vote, Outcome(decision.vote.accepted, t.yes, t.no))
+                placement = dataclasses.replace(placement, vote=ballots)
+            decision = turn.play_turn(st, st.number + 1, st.to_move, placement)
+            ballots = placement and placement.vote
         if isinstance(decision, Violation):
             self._raise(decision)
-        self._log.append((Turn(number, player, placement), None, placement and placement.vote, decision, None,
-                          due, chosen))
+        self._log.append((None, decision.move, ballots, decision, None, due, chosen))
         self._legal = None
         return decision
 
@@ -419,9 +409,12 @@ def _check_cards(cards: dict[str, tuple[str, ...]], players: tuple[str, ...], va
 
 
 def _event(entry: tuple) -> Turn | Choose:
-    """The event of a log entry, written when first asked for."""
+    """The event of a log entry, written when asked for (canonical: a claim with the
+    count, ``@corner`` only where needed)."""
     event, move, ballots, decision = entry[:4]
-    return event if event is not None else Turn(decision.number, decision.player, _placement(move, ballots, decision))
+    if event is not None:
+        return event
+    return Turn(decision.number, decision.player, None if move is None else _placement(move, ballots, decision))
 
 
 def _bare(event):
