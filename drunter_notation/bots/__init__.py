@@ -1,0 +1,37 @@
+"""Players for games without people: the :class:`Player` protocol builders
+implement, the shipped bots (``random``, ``greedy``, ``cautious``), and the drivers
+that play a game with them (:func:`play_game` through the Game API, :func:`play_out`
+on the lean playout path). ``docs/analysis.md`` describes the styles."""
+from __future__ import annotations
+
+import random
+
+from drunter_notation.bots.player import Bot, Player, lean_move, play_game, play_out
+from drunter_notation.bots.styles import BOTS, CautiousBot, GreedyBot, RandomBot
+from drunter_notation.errors import fail
+
+__all__ = ["BOTS", "Bot", "CautiousBot", "GreedyBot", "Player", "RandomBot", "lean_move", "make_bot",
+           "parse_bots", "play_game", "play_out"]
+
+
+def make_bot(name: str, seed: int | str | random.Random | None = None) -> Bot:
+    """A new shipped bot by name; raises DnError (U002) for an unknown name."""
+    if name not in BOTS:
+        raise fail("U002", f"no bot named {name!r}; the bots are {', '.join(BOTS)}")
+    return BOTS[name](seed)
+
+
+def parse_bots(text: str, players: int) -> tuple[str, ...]:
+    """``--bots`` as given: one name for every seat, or one per seat separated by
+    commas. Raises DnError (U002)."""
+    names = tuple(n.strip() for n in text.split(","))
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise fail("U002", f"--bots names {len(names)} bots for {players} players: give one per seat, or one "
+                           f"for all")
+    for n in names:
+        if n not in BOTS:
+            raise fail("U002", f"no bot named {n!r}; the bots are {', '.join(BOTS)}")
+    return names
+

@@ -1,0 +1,160 @@
+"""The shipped bots: ``random``, ``greedy`` and ``cautious``.
+
+* ``random``: a uniformly random legal move; one or two random cards still held
+  on every vote, a JEIN declared at random; a random goal kept (what ``drunter
+  simulate`` has always played).
+* ``greedy``: knows its own card(s). Never destroys its own buildings when it can
+  help it, and destroys the most valuable buildings of the other types it can
+  reach; on a vote, lays its strongest no card against a tile that would destroy
+  one of its buildings, its weakest yes card for a tile that destroys only others'
+  (and for its own placements), ``?`` otherwise; keeps the goal that scores more.
+* ``cautious``: a builder. Destroys as little as it can (its own buildings least
+  of all) and avoids tiles that need a vote; votes only to save its own buildings
+  (``?`` otherwise, keeping its cards for the tie-break); keeps the better goal.
+
+Ties between equally good moves are broken at random (the bot's own seed).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from drunter_notation.bots.player import Bot
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES
+from drunter_notation.rules.playout import ABSTAIN, BUILDING_INDEX, JEIN, Playout
+from drunter_notation.rules.scoring import goal_score
+
+# Cards by strength: the strongest no first; the weakest yes first.
+_NO = tuple(CARD_NAMES.index(c) for c in ("NEEE", "NEE", "NE", "JEIN"))
+_YES = tuple(CARD_NAMES.index(c) for c in ("JA", "JAA", "JAAA", "JEIN"))
+OWN_WEIGHT = 10  # one point of one's own buildings outweighs any attack
+
+
+def worths(pl: Playout, goals: Sequence[str]) -> list[int]:
+    """Per square, the points the ``goals`` would lose if it were covered now (0
+    where nothing of theirs stands): the building goals by type, the specials by
+    their rule (X4; ``lowest-of-each`` counts a building while it is the lowest of
+    its type still standing)."""
+    t = pl.t
+    worth = [0] * len(t.btype)
+    lowest: dict[int, tuple[int, int]] = {}
+    for i, kind, value in t.buildings:
+        if not pl.blocked[i] and (kind not in lowest or value < lowest[kind][1]):
+            lowest[kind] = (i, value)
+    for goal in goals:
+        kind = BUILDING_INDEX.get(goal)
+        for i, k, value in t.buildings:
+            if pl.blocked[i]:
+                continue
+            if kind is not None:
+                worth[i] += value if k == kind else 0
+            elif goal == "all-threes":
+                worth[i] += 3 if value == 3 else 0
+            elif goal == "all-fours":
+                worth[i] += 4 if value == 4 else 0
+            elif goal == "one-each":
+                worth[i] += 1
+            elif goal == "lowest-of-each":
+                worth[i] += value if lowest.get(k, (None,))[0] == i else 0
+    return worth
+
+
+def _cards(held: Sequence[int], order: Sequence[int]) -> tuple[int, ...]:
+    """The first card of ``order`` still held, or ``?``."""
+    for c in order:
+        if held[c]:
+            return (c,)
+    return (ABSTAIN,)
+
+
+class RandomBot(Bot):
+    name = "random"
+
+    def pick(self, pl, moves):
+        return self.rng.randrange(len(moves))
+
+    def lay(self, pl, move):
+        held = [c for c, n in enumerate(pl.cards[self.seat]) if n > 0]
+        rng = self.rng
+        first = held.pop(rng.randrange(len(held)))
+        if not held or rng.random() < 0.5:
+            return (first,)
+        second = held[rng.randrange(len(held))]
+        return (first, second) if first < second else (second, first)
+
+    def side(self, pl, move, ballots):
+        return self.rng.random() < 0.5
+
+    def keep(self, pl, goals):
+        return self.rng.choice(tuple(goals))
+
+
+class _Purposeful(Bot):
+    """What the greedy and cautious bots share: the worth of each move to them."""
+
+    intent = True  # the side of the JEIN laid last
+
+    def effect(self, pl: Playout, move: tuple, worth: list[int]) -> tuple[int, int]:
+        """(points of own goals destroyed, points of other buildings destroyed)."""
+        own = other = 0
+        bvalue = pl.t.bvalue
+        for s in move[3]:
+            v = bvalue[s]
+            if v:
+                w = worth[s]
+                own += w
+                if not w:
+                    other += v
+        return own, other
+
+    def best(self, scores: list) -> int:
+        top = max(scores)
+        best = [i for i, s in enumerate(scores) if s == top]
+        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
+
+    def keep(self, pl, goals):
+        covered = {pl.t.square(i) for i, b in enumerate(pl.blocked) if b}
+        return max(goals, key=lambda g: goal_score(pl.t.board, covered, g))
+
+    def side(self, pl, move, ballots):
+        return self.intent  # a JEIN counts for the side the bot laid it for
+
+
+class GreedyBot(_Purposeful):
+    name = "greedy"
+
+    def pick(self, pl, moves):
+        worth = worths(pl, self.goals)
+        scores = []
+        for m in moves:
+            own, other = self.effect(pl, m, worth)
+            scores.append(other - OWN_WEIGHT * own)
+        return self.best(scores)
+
+    def lay(self, pl, move):
+        held = pl.cards[self.seat]
+        own, other = (0, 1) if self.seat == pl.seat else self.effect(pl, move, worths(pl, self.goals))
+        self.intent = not own
+        if own:
+            return _cards(held, _NO)
+        return _cards(held, _YES) if other else (ABSTAIN,)
+
+
+class CautiousBot(_Purposeful):
+    name = "cautious"
+
+    def pick(self, pl, moves):
+        worth = worths(pl, self.goals)
+        scores = []
+        for m in moves:
+            own, other = self.effect(pl, m, worth)
+            scores.append(-(OWN_WEIGHT * own + other) * 2 - pl.needs_vote(m))
+        return self.best(scores)
+
+    def lay(self, pl, move):
+        self.intent = False
+        if self.seat != pl.seat and self.effect(pl, move, worths(pl, self.goals))[0]:
+            return _cards(pl.cards[self.seat], _NO)
+        return (ABSTAIN,)
+
+
+BOTS: dict[str, type[Bot]] = {b.name: b for b in (RandomBot, GreedyBot, CautiousBot)}

@@ -1,0 +1,377 @@
+"""A lean playout path: whole games played fast, with no records, decisions or copies.
+
+What a tournament, a win-chance estimate or a benchmark needs is thousands of
+complete games per second, not a judgement of each turn. :class:`Playout` plays by
+the same rules as :mod:`.turn` -- the same legal placements in the same order as
+:func:`.placement.legal_moves`, votes counted as :mod:`.votes` counts them, gangs
+removed as A5 removes them, the end of the game as E1 finds it -- on a position
+made for speed:
+
+* squares are integers (``row * width + column``); per board, tables built once
+  hold every square's neighbours in each direction, its building and its toilet;
+* covered squares (corners count as covered) and bridge fields are bytearrays;
+* per track, the free run from its gang in each direction (up to three squares,
+  the anchor first) is kept, and after a placement only the tracks whose runs it
+  touched are walked again.
+
+It judges nothing: the moves it offers are legal, and the caller (a bot from
+:mod:`drunter_notation.bots`) picks one. ``tests/test_bots_playout.py`` checks it
+against the Game API position by position.
+
+A move is a tuple ``(track, direction, length, squares)``: the track's index in
+board corner order, the direction's index in :data:`.board.DIRECTIONS`, the tile's
+length and the squares it covers, anchor first. Its tile is
+``TILES[kind * 3 + length - 1]`` with ``kind`` the track's kind index in ``"WSR"``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KIND_LETTER, Square, Tile
+from drunter_notation.rules.board import DIRECTIONS, Board
+from drunter_notation.rules.options import VoteOutcome
+from drunter_notation.rules.placement import Move
+from drunter_notation.rules.scoring import goal_score
+from drunter_notation.rules.state import State
+from drunter_notation.rules.votes import CARD_VALUES
+
+KIND_ORDER = "WSR"
+TILES = tuple(Tile(k, n) for k in KIND_ORDER for n in (1, 2, 3))  # index: kind * 3 + length - 1
+CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
+# Per vote card (CARD_NAMES order): +votes for yes, -votes for no, 0 for ``?``; JEIN is declared (None).
+CARD_SIGNED = tuple(None if side == "declared" else value if side == "yes" else -value if side == "no" else 0
+                    for side, value in (CARD_VALUES[c] for c in CARD_NAMES))
+CARD_VOTES = tuple(CARD_VALUES[c][1] for c in CARD_NAMES)  # E3: votes a card is worth at the end
+JEIN, ABSTAIN = CARD_INDEX["JEIN"], CARD_INDEX["?"]
+BUILDING_INDEX = {b: i for i, b in enumerate(BUILDINGS)}
+_UNLIMITED = 1 << 30
+_EMPTY = frozenset()
+
+
+class Tables:
+    """Per board, built once: the squares ahead of each square per direction, and
+    per square its building (type index, value; -1, 0 for none) and toilet."""
+
+    __slots__ = ("board", "width", "corners", "kinds", "ahead", "ahead3", "toilet", "btype", "bvalue", "buildings",
+                 "start_blocked", "edge")
+
+    def __init__(self, board: Board):
+        w, h = board.width, board.height
+        self.board, self.width = board, w
+        self.corners = tuple(r * w + c for c, r in board.corners)
+        self.kinds = tuple(KIND_ORDER.index(KIND_LETTER[k]) for k in board.corners.values())
+        self.ahead = []
+        for i in range(w * h):
+            c0, r0 = i % w, i // w
+            rays = []
+            for dc, dr in DIRECTIONS:
+                ray, c, r = [], c0 + dc, r0 + dr
+                while 0 <= c < w and 0 <= r < h:
+                    ray.append(r * w + c)
+                    c, r = c + dc, r + dr
+                rays.append(tuple(ray))
+            self.ahead.append(tuple(rays))
+        self.ahead3 = [tuple(ray[:3] for ray in rays) for rays in self.ahead]
+        self.toilet = bytearray(w * h)
+        for c, r in board.toilets:
+            self.toilet[r * w + c] = 1
+        self.btype, self.bvalue = [-1] * (w * h), [0] * (w * h)
+        self.buildings = []
+        for (c, r), (kind, value) in board.buildings.items():
+            i = r * w + c
+            self.btype[i], self.bvalue[i] = BUILDING_INDEX.get(kind, -1), value
+            self.buildings.append((i, self.btype[i], value))
+        self.start_blocked = bytearray(w * h)
+        for i in self.corners:
+            self.start_blocked[i] = 1
+        self.edge = bytearray(1 if i % w in (0, w - 1) or i // w in (0, h - 1) else 0 for i in range(w * h))
+
+    def square(self, i: int) -> Square:
+        return (i % self.width, i // self.width)
+
+    def index(self, sq: Square) -> int:
+        return sq[1] * self.width + sq[0]
+
+
+_TABLES: dict[int, tuple[Board, Tables]] = {}
+
+
+def tables(board: Board) -> Tables:
+    """The tables of ``board`` (cached for the board object's lifetime)."""
+    hit = _TABLES.get(id(board))
+    if hit is None or hit[0] is not board:
+        hit = _TABLES[id(board)] = (board, Tables(board))
+    return hit[1]
+
+
+class Playout:
+    """A position to play fast. Build it from the engine's position with
+    :meth:`from_state` (hands must be known); play with :meth:`legal`,
+    :meth:`needs_vote`, :meth:`play` and :meth:`pass_turn` until :meth:`over`.
+
+    ``hands[seat]`` counts tiles by tile index, ``cards[seat]`` vote cards by their
+    index in CARD_NAMES; ``seat`` is the player to move, ``number`` the turns played."""
+
+    __slots__ = ("t", "players", "blocked", "bridge", "gang", "runs", "reach", "cells", "offers", "hands", "cards", "seat",
+                 "number", "limit", "voting", "ties_stand", "dry", "edge_traps", "expert", "due")
+
+    @classmethod
+    def from_state(cls, state: State) -> Playout:
+        """The lean copy of ``state`` (which it does not change)."""
+        if state.hands is None:
+            raise ValueError("a playout needs the players' hands")
+        t = tables(state.board)
+        p = cls.__new__(cls)
+        p.t, p.players = t, state.players
+        p.blocked = bytearray(t.start_blocked)
+        for sq in state.covered:
+            p.blocked[t.index(sq)] = 1
+        p.bridge = bytearray(len(p.blocked))
+        for sq in state.bridges:
+            p.bridge[t.index(sq)] = 1
+        corner_order = list(state.board.corners)
+        p.gang = [-1 if state.gangs[c] is None else t.index(state.gangs[c]) for c in corner_order]
+        p.hands = [[state.hands[pl][tile] for tile in TILES] for pl in state.players]
+        p.cards = [[state.cards[pl][c] for c in CARD_NAMES] for pl in state.players]
+        p.seat, p.number = state.seat, state.number
+        o = state.options
+        p.limit = _UNLIMITED if o.bridge_runs else 1
+        p.voting = state.toilet_votes
+        p.ties_stand = o.vote_outcome is VoteOutcome.YES_AT_LEAST_NO
+        p.dry = not (o.toilet_counts_for_legezwang or not p.voting)  # toilets end a run for Legezwang
+        p.edge_traps = o.trap_counts_edge
+        p.expert = state.variant == "expert"
+        p.due = state.due is not None or state.chosen  # the expert choice is made or due already
+        p.runs = [None] * len(p.gang)
+        p.reach = [0] * len(p.gang)
+        p.cells = [_EMPTY] * len(p.gang)
+        p.offers = [[] for _ in p.gang]
+        for ci in range(len(p.gang)):
+            if p.gang[ci] >= 0:
+                p._walk(ci)
+        return p
+
+    def copy(self) -> Playout:
+        p = Playout.__new__(Playout)
+        for name in ("t", "players", "seat", "number", "limit", "voting", "ties_stand", "dry", "edge_traps",
+                     "expert", "due", "runs", "reach"):
+            setattr(p, name, getattr(self, name))
+        p.blocked, p.bridge, p.gang = bytearray(self.blocked), bytearray(self.bridge), self.gang.copy()
+        p.runs, p.reach, p.cells, p.offers = self.runs.copy(), self.reach.copy(), self.cells.copy(), self.offers.copy()
+        p.hands = [h.copy() for h in self.hands]
+        p.cards = [c.copy() for c in self.cards]
+        return p
+
+    # -- the runs of each track ------------------------------------------------------------
+    def _walk(self, ci: int) -> None:
+        """Walk the four runs of track ``ci`` from its gang again: the A6 bridge walk,
+        then up to three free squares."""
+        g = self.gang[ci]
+        if g < 0:
+            self.runs[ci], self.reach[ci], self.cells[ci], self.offers[ci] = None, 0, _EMPTY, []
+            return
+        blocked, bridge = self.blocked, self.bridge
+        runs, cells, offers, best = [], [], [], 0
+        for d, ray in enumerate(self.t.ahead3[g]):
+            if ray and bridge[ray[0]]:  # under a bridge field: on from its far side (rare)
+                full, passed, limit = self.t.ahead[g][d], 0, self.limit
+                while passed < limit and passed < len(full) and bridge[full[passed]]:
+                    passed += 1
+                ray = full[passed:passed + 3]
+            else:
+                passed = 0
+            n = 0
+            for s in ray:
+                if blocked[s]:
+                    break
+                n += 1
+            line = ray if n == len(ray) else ray[:n]
+            runs.append((passed, line))
+            cells += line
+            if n > best:
+                best = n
+            if n:
+                offers.append((ci, d, 1, line[:1]))
+                if n > 1:
+                    offers.append((ci, d, 2, line[:2]))
+                    if n > 2:
+                        offers.append((ci, d, 3, line))
+        self.runs[ci], self.reach[ci], self.cells[ci], self.offers[ci] = runs, best, frozenset(cells), offers
+
+    def _dry_reach(self, ci: int) -> int:
+        toilet = self.t.toilet
+        best = 0
+        for _, line in self.runs[ci]:
+            n = 0
+            for s in line:
+                if toilet[s]:
+                    break
+                n += 1
+            best = max(best, n)
+        return best
+
+    # -- moves -----------------------------------------------------------------------------
+    def legal(self, seat: int | None = None) -> list[tuple]:
+        """The legal placements of the player at ``seat`` (default: to move), in the
+        order of :func:`.placement.legal_moves`."""
+        hand = self.hands[self.seat if seat is None else seat]
+        kinds, offers = self.t.kinds, self.offers
+        moves = []
+        for ci, g in enumerate(self.gang):
+            if g < 0:
+                continue
+            k3 = kinds[ci] * 3
+            h1, h2, h3 = hand[k3], hand[k3 + 1], hand[k3 + 2]
+            if h1 and h2 and h3:
+                moves += offers[ci]
+            elif h1 or h2 or h3:
+                moves += [m for m in offers[ci] if hand[k3 + m[2] - 1]]
+        return moves
+
+    def needs_vote(self, move: tuple) -> bool:
+        """B1/X5: the move covers a toilet and toilet placements are voted on."""
+        if not self.voting:
+            return False
+        toilet = self.t.toilet
+        for s in move[3]:
+            if toilet[s]:
+                return True
+        return False
+
+    def tile(self, move: tuple) -> Tile:
+        return TILES[self.t.kinds[move[0]] * 3 + move[2] - 1]
+
+    def can_place(self, seat: int) -> bool:
+        """T2: the player at ``seat`` has a placement that counts (Legezwang)."""
+        hand, kinds, reach = self.hands[seat], self.t.kinds, self.reach
+        for ci, g in enumerate(self.gang):
+            if g < 0:
+                continue
+            k3 = kinds[ci] * 3
+            need = 1 if hand[k3] else 2 if hand[k3 + 1] else 3 if hand[k3 + 2] else 0
+            if need and (self._dry_reach(ci) if self.dry else reach[ci]) >= need:
+                return True
+        return False
+
+    def over(self) -> bool:
+        """E1: no player can place a tile any more (the player to move asked first)."""
+        n = len(self.players)
+        for k in range(n):
+            if self.can_place((self.seat + k) % n):
+                return False
+        return True
+
+    # -- playing ---------------------------------------------------------------------------
+    def tally(self, ballots: Sequence[Sequence[int]], jein_yes: Sequence[bool]) -> bool:
+        """B3-B5: whether the placement stands, given each voter's cards (by seat order
+        of voting: the placer first) and each voter's JEIN side; spends the cards (B7)."""
+        yes = no = 0
+        for voter, (laid, side) in enumerate(zip(ballots, jein_yes)):
+            for c in laid:
+                v = CARD_SIGNED[c]
+                if v is None:
+                    v = 2 if side else -2
+                if v > 0:
+                    yes += v
+                else:
+                    no -= v
+        n = len(self.players)
+        for k, laid in enumerate(ballots):
+            held = self.cards[(self.seat + k) % n]
+            for c in laid:
+                if c != ABSTAIN:
+                    held[c] -= 1
+        return yes >= no if self.ties_stand else (yes > no or yes == no == 0)
+
+    def play(self, move: tuple, stands: bool = True) -> None:
+        """Play ``move`` (from :meth:`legal`) for the player to move: lay it unless a
+        vote rejected it (``stands`` False: B6, the tile stays in hand), remove trapped
+        gangs (A5), pass the turn on."""
+        if stands:
+            ci, _, length, squares = move
+            blocked = self.blocked
+            for s in squares:
+                blocked[s] = 1
+            if length == 3:
+                self.bridge[squares[1]] = 1
+            gang = self.gang
+            gang[ci] = squares[-1]
+            self.hands[self.seat][self.t.kinds[ci] * 3 + length - 1] -= 1
+            for cj, cells in enumerate(self.cells):  # the runs this tile cut short (and its own track)
+                if cj == ci or (gang[cj] >= 0 and not cells.isdisjoint(squares)):
+                    self._walk(cj)
+                    if not self.reach[cj] and (self.edge_traps or not self.t.edge[self.gang[cj]]):
+                        self.gang[cj] = -1  # A5: trapped
+                        self._walk(cj)
+        self.number += 1
+        self.seat = (self.seat + 1) % len(self.players)
+
+    def pass_turn(self) -> None:
+        """T2: the player to move has no placement and passes."""
+        self.number += 1
+        self.seat = (self.seat + 1) % len(self.players)
+
+    def choice_due(self) -> bool:
+        """X2 (expert): the first track is finished and no choice was made yet; marks
+        the choice as made, so it is True once per game."""
+        if not self.expert or self.due:
+            return False
+        kinds = self.t.kinds
+        for ci, g in enumerate(self.gang):
+            if g < 0:
+                self.due = True
+                return True
+            k3 = kinds[ci] * 3
+            reach = self._dry_reach(ci) if self.dry else self.reach[ci]
+            if not any(reach >= need for hand in self.hands for need in
+                       (1 if hand[k3] else 2 if hand[k3 + 1] else 3 if hand[k3 + 2] else 99,)):
+                self.due = True
+                return True
+        return False
+
+    # -- the end ---------------------------------------------------------------------------
+    def standing(self) -> tuple[int, ...]:
+        """Per building type (BUILDINGS order), the points of its uncovered buildings."""
+        sums = [0] * len(BUILDINGS)
+        blocked = self.blocked
+        for i, kind, value in self.t.buildings:
+            if not blocked[i] and kind >= 0:
+                sums[kind] += value
+        return tuple(sums)
+
+    def winners(self, goals: Sequence[Sequence[str]]) -> tuple[int, ...]:
+        """E2/E3 (X3): the seats that win, each player scoring ``goals[seat][0]`` (and
+        in an expert game, with ``goals[seat][1]`` as the second card for ties)."""
+        sums, covered = self.standing(), None
+        keys = []
+        for seat, goal in enumerate(goals):
+            votes = 0
+            for c, n in enumerate(self.cards[seat]):
+                votes += CARD_VOTES[c] * n
+            points = []
+            for g in goal:
+                kind = BUILDING_INDEX.get(g)
+                if kind is None:  # a special goal card (X4): scored by the engine's own rule
+                    if covered is None:
+                        covered = {self.t.square(i) for i, b in enumerate(self.blocked) if b}
+                    points.append(goal_score(self.t.board, covered, g))
+                else:
+                    points.append(sums[kind])
+            keys.append((*points, votes))
+        best = max(keys)
+        return tuple(seat for seat, k in enumerate(keys) if k == best)
+
+    # -- back to the engine's terms -----------------------------------------------------------
+    def to_move(self, move: tuple) -> Move:
+        """The engine's :class:`Move` for a lean ``move`` of the player to move."""
+        t = self.t
+        ci, d, length, squares = move
+        passed = self.runs[ci][d][0]
+        direction = DIRECTIONS[d]
+        sq = tuple(t.square(s) for s in squares)
+        toilets = tuple(x for x, s in zip(sq, squares) if t.toilet[s])
+        twin = any(cj != ci and t.kinds[cj] == t.kinds[ci] and self.gang[cj] >= 0
+                   and any(line[:length] == squares for _, line in self.runs[cj]) for cj in range(len(self.gang)))
+        corner = list(t.board.corners)[ci]
+        return Move(self.tile(move), sq, corner, direction, toilets, passed, t.square(self.gang[ci]), twin,
+                    self.voting and bool(toilets))
