@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 
-from drunter_notation.bots.player import Bot, Player, lean_move, play_game, play_out
+from drunter_notation.bots.player import Bot, Player, lean_move, play_game, play_out, play_turn
 from drunter_notation.bots.styles import BOTS, CautiousBot, GreedyBot, RandomBot
 from drunter_notation.errors import fail
 
 __all__ = ["BOTS", "Bot", "CautiousBot", "GreedyBot", "Player", "RandomBot", "lean_move", "make_bot",
-           "parse_bots", "play_game", "play_out"]
+           "parse_bots", "play_game", "play_out", "play_turn"]
 
 
 def make_bot(name: str, seed: int | str | random.Random | None = None) -> Bot:

@@ -62,7 +62,9 @@ class Bot:
         self.goals: tuple[str, ...] = ()
 
     def begin(self, seat: int, goals: Sequence[str]) -> None:
+        """A game begins: this bot sits at ``seat`` and holds ``goals``."""
         self.seat, self.goals = seat, tuple(goals)
+        self._static = (None, None)
 
     # -- the decisions, on the lean position -----------------------------------------------
     def pick(self, pl: Playout, moves: list[tuple]) -> int:
@@ -137,12 +139,23 @@ def play_game(game: Game, players: Mapping[str, Player]) -> Game:
     return game
 
 
+def play_turn(pl: Playout, bots: Sequence[Bot], move: tuple) -> None:
+    """Play ``move`` for the player to move, the vote (if one is held) cast by ``bots``."""
+    stands = True
+    if pl.needs_vote(move):
+        n, seat = len(bots), pl.seat
+        order = [(seat + k) % n for k in range(n)]
+        ballots = [bots[v].lay(pl, move) for v in order]
+        sides = [JEIN in laid and bots[v].side(pl, move, ballots) for v, laid in zip(order, ballots)]
+        stands = pl.tally(ballots, sides)
+    pl.play(move, stands)
+
+
 def play_out(pl: Playout, bots: Sequence[Bot], goals: Sequence[Sequence[str]]) -> tuple[int, ...]:
     """Play the lean position ``pl`` to its end with ``bots`` (one per seat, already
     begun) and return the winning seats; ``goals[seat]`` are the cards each holds
     (the first scores; in the expert game the kept card is asked for at the choice)."""
     goals = [tuple(g) for g in goals]
-    n = len(bots)
     while True:
         if pl.expert and pl.choice_due():
             for seat, bot in enumerate(bots):
@@ -154,13 +167,5 @@ def play_out(pl: Playout, bots: Sequence[Bot], goals: Sequence[Sequence[str]]) -
         if not moves:
             pl.pass_turn()
             continue
-        seat = pl.seat
-        move = moves[bots[seat].pick(pl, moves)]
-        stands = True
-        if pl.needs_vote(move):
-            order = [(seat + k) % n for k in range(n)]
-            ballots = [bots[v].lay(pl, move) for v in order]
-            sides = [JEIN in laid and bots[v].side(pl, move, ballots) for v, laid in zip(order, ballots)]
-            stands = pl.tally(ballots, sides)
-        pl.play(move, stands)
+        play_turn(pl, bots, moves[bots[pl.seat].pick(pl, moves)])
     return pl.winners(goals)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from drunter_notation.bots.player import Bot
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES
+from drunter_notation.notation.model import CARD_NAMES
 from drunter_notation.rules.playout import ABSTAIN, BUILDING_INDEX, JEIN, Playout
 from drunter_notation.rules.scoring import goal_score
 
@@ -29,33 +29,54 @@ _YES = tuple(CARD_NAMES.index(c) for c in ("JA", "JAA", "JAAA", "JEIN"))
 OWN_WEIGHT = 10  # one point of one's own buildings outweighs any attack
 
 
-def worths(pl: Playout, goals: Sequence[str]) -> list[int]:
-    """Per square, the points the ``goals`` would lose if it were covered now (0
-    where nothing of theirs stands): the building goals by type, the specials by
+def goal_worth(pl: Playout, goal: str) -> list[int]:
+    """Per square, the points ``goal`` would lose if the square were covered now (0
+    where nothing of its stands): a building goal its type's values; the specials by
     their rule (X4; ``lowest-of-each`` counts a building while it is the lowest of
     its type still standing)."""
     t = pl.t
     worth = [0] * len(t.btype)
+    kind = BUILDING_INDEX.get(goal)
     lowest: dict[int, tuple[int, int]] = {}
-    for i, kind, value in t.buildings:
-        if not pl.blocked[i] and (kind not in lowest or value < lowest[kind][1]):
-            lowest[kind] = (i, value)
-    for goal in goals:
-        kind = BUILDING_INDEX.get(goal)
+    if goal == "lowest-of-each":
         for i, k, value in t.buildings:
-            if pl.blocked[i]:
-                continue
-            if kind is not None:
-                worth[i] += value if k == kind else 0
-            elif goal == "all-threes":
-                worth[i] += 3 if value == 3 else 0
-            elif goal == "all-fours":
-                worth[i] += 4 if value == 4 else 0
-            elif goal == "one-each":
-                worth[i] += 1
-            elif goal == "lowest-of-each":
-                worth[i] += value if lowest.get(k, (None,))[0] == i else 0
+            if not pl.blocked[i] and (k not in lowest or value < lowest[k][1]):
+                lowest[k] = (i, value)
+    for i, k, value in t.buildings:
+        if pl.blocked[i]:
+            continue
+        if kind is not None:
+            worth[i] = value if k == kind else 0
+        elif goal == "all-threes":
+            worth[i] = 3 if value == 3 else 0
+        elif goal == "all-fours":
+            worth[i] = 4 if value == 4 else 0
+        elif goal == "one-each":
+            worth[i] = 1
+        elif goal == "lowest-of-each":
+            worth[i] = value if lowest.get(k, (None,))[0] == i else 0
     return worth
+
+
+def worths(pl: Playout, goals: Sequence[str]) -> list[int]:
+    """Per square, the points all ``goals`` together would lose if it were covered now."""
+    per_goal = [goal_worth(pl, g) for g in goals]
+    return [sum(w) for w in zip(*per_goal)] if len(per_goal) > 1 else per_goal[0]
+
+
+def effect(pl: Playout, move: tuple, worth: Sequence[int]) -> tuple[int, int]:
+    """What ``move`` destroys: (points of the goals ``worth`` was made for, points
+    of the other buildings)."""
+    own = other = 0
+    bvalue = pl.t.bvalue
+    for s in move[3]:
+        v = bvalue[s]
+        if v:
+            w = worth[s]
+            own += w
+            if not w:
+                other += v
+    return own, other
 
 
 def _cards(held: Sequence[int], order: Sequence[int]) -> tuple[int, ...]:
@@ -92,19 +113,20 @@ class _Purposeful(Bot):
     """What the greedy and cautious bots share: the worth of each move to them."""
 
     intent = True  # the side of the JEIN laid last
+    _static: tuple = (None, None)  # (tables, worth) for goals that are all buildings: the worth never changes
 
-    def effect(self, pl: Playout, move: tuple, worth: list[int]) -> tuple[int, int]:
-        """(points of own goals destroyed, points of other buildings destroyed)."""
-        own = other = 0
-        bvalue = pl.t.bvalue
-        for s in move[3]:
-            v = bvalue[s]
-            if v:
-                w = worth[s]
-                own += w
-                if not w:
-                    other += v
-        return own, other
+    def worth(self, pl: Playout) -> list[int]:
+        """Per square, what the bot's own goals would lose (:func:`worths`); the
+        squares a move covers are free, so for building goals this is fixed."""
+        if self._static[0] is pl.t:
+            return self._static[1]
+        worth = worths(pl, self.goals)
+        if all(g in BUILDING_INDEX for g in self.goals):
+            self._static = (pl.t, worth)
+        return worth
+
+    def effect(self, pl: Playout, move: tuple) -> tuple[int, int]:
+        return effect(pl, move, self.worth(pl))
 
     def best(self, scores: list) -> int:
         top = max(scores)
@@ -123,16 +145,15 @@ class GreedyBot(_Purposeful):
     name = "greedy"
 
     def pick(self, pl, moves):
-        worth = worths(pl, self.goals)
         scores = []
         for m in moves:
-            own, other = self.effect(pl, m, worth)
+            own, other = self.effect(pl, m)
             scores.append(other - OWN_WEIGHT * own)
         return self.best(scores)
 
     def lay(self, pl, move):
         held = pl.cards[self.seat]
-        own, other = (0, 1) if self.seat == pl.seat else self.effect(pl, move, worths(pl, self.goals))
+        own, other = (0, 1) if self.seat == pl.seat else self.effect(pl, move)
         self.intent = not own
         if own:
             return _cards(held, _NO)
@@ -143,16 +164,15 @@ class CautiousBot(_Purposeful):
     name = "cautious"
 
     def pick(self, pl, moves):
-        worth = worths(pl, self.goals)
         scores = []
         for m in moves:
-            own, other = self.effect(pl, m, worth)
+            own, other = self.effect(pl, m)
             scores.append(-(OWN_WEIGHT * own + other) * 2 - pl.needs_vote(m))
         return self.best(scores)
 
     def lay(self, pl, move):
         self.intent = False
-        if self.seat != pl.seat and self.effect(pl, move, worths(pl, self.goals))[0]:
+        if self.seat != pl.seat and self.effect(pl, move)[0]:
             return _cards(pl.cards[self.seat], _NO)
         return (ABSTAIN,)
 

@@ -14,12 +14,14 @@ from drunter_notation.cli.common import run_group
 # name -> (module, one line for ``drunter --help``)
 COMMANDS = {
     "adjudicate": ("drunter_notation.cli.adjudicate", "Judge one turn (or a what-if move) under one or all rulesets."),
+    "analyze": ("drunter_notation.cli.analyze", "Who protects which building, win chances and turning points."),
     "board": ("drunter_notation.cli.board", "Show, check or start a board file."),
     "fmt": ("drunter_notation.cli.fmt", "Print, check or rewrite records in the canonical form."),
     "play": ("drunter_notation.cli.play", "Record and referee games at the table, live, in the browser."),
     "report": ("drunter_notation.cli.report", "Write an HTML page per record to step through the game."),
     "rules": ("drunter_notation.cli.rules", "List, show and compare the rulesets."),
     "simulate": ("drunter_notation.cli.simulate", "Play random legal games and write them as records."),
+    "tournament": ("drunter_notation.cli.tournament", "Bots play many games: win rates, 95 % intervals, seats."),
     "validate": ("drunter_notation.cli.validate", "Check records move by move against the rules."),
 }
 

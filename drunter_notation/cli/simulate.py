@@ -14,6 +14,8 @@ from drunter_notation.rules.board import DEFAULT_BOARD
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.deal import game_rng, player_names
 from drunter_notation.simulate import simulate_game
+from drunter_notation.bots import parse_bots
+from drunter_notation.bots.tournament import bot_game
 from drunter_notation.codes import Exit
 from drunter_notation.cli.common import DiagnosticError
 from drunter_notation.files import write_atomic
@@ -59,28 +61,39 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
               help="base: one secret goal card each; expert: two goal cards each, one of them chosen during"
                    " the game (the record's Variant tag).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
-def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force):
+@click.option("--bots", "bots", metavar="NAMES", help="Play with bots instead of random moves: one per seat "
+              "(greedy,random,cautious,greedy) or one name for all; see `drunter tournament`.")
+def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force, bots):
     """Play complete random legal games and write them as canonical DN records.
 
     Every placement is drawn at random from the legal ones (a player passes only when
     forced), every voter lays one or two random cards, and each record ends with
     hands, reveal, score and Result. The same options give the same bytes.
+    With --bots, bots play instead (the record's Bots tag names them, seat by seat).
     """
     try:
         players = player_names(n_players)
+        names = None if bots is None else parse_bots(bots, n_players)
         board = load_board(board_ref)
         ruleset = load_ruleset(rules_id)
         if out is None and count > 1:
             raise fail("I005", f"--count {count} writes {count} games: give --out DIR")
         tag = _board_tag(board_ref, out)
+
+        def text(i: int) -> str:
+            if names is None:
+                return format_record(simulate_game(board, ruleset, players, game_rng(seed, i), variant, board_tag=tag))
+            g = bot_game(players, names, seed, i, board_ref, rules_id, variant,
+                         {"Event": "simulated", "Bots": ", ".join(names)})
+            g.board_ref = tag
+            return g.to_dn()
         if out is None:
-            sys.stdout.write(format_record(simulate_game(board, ruleset, players, game_rng(seed, 1), variant,
-                                                         board_tag=tag)))
+            sys.stdout.write(text(1))
             return
         for i, path in enumerate(_targets(out, seed, count, force), start=1):
-            record = simulate_game(board, ruleset, players, game_rng(seed, i), variant, board_tag=tag)
+            record = text(i)
             try:
-                write_atomic(path, format_record(record))
+                write_atomic(path, record)
             except OSError as e:
                 raise fail("I005", f"cannot write the file: {e.strerror}", path=str(path)) from None
     except DnError as e:  # every error here is about what the options named

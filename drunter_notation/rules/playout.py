@@ -141,7 +141,7 @@ class Playout:
         p.dry = not (o.toilet_counts_for_legezwang or not p.voting)  # toilets end a run for Legezwang
         p.edge_traps = o.trap_counts_edge
         p.expert = state.variant == "expert"
-        p.due = state.due is not None or state.chosen  # the expert choice is made or due already
+        p.due = state.chosen  # once made; a choice due but not made is found again by choice_due()
         p.runs = [None] * len(p.gang)
         p.reach = [0] * len(p.gang)
         p.cells = [_EMPTY] * len(p.gang)

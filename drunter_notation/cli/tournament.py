@@ -1,0 +1,67 @@
+"""``drunter tournament``: bots play many games; win rates with 95 % intervals, seat effects."""
+from __future__ import annotations
+
+import functools
+from concurrent.futures import ProcessPoolExecutor
+
+import click
+
+from drunter_notation.bots import parse_bots
+from drunter_notation.bots.tournament import Match, lean_game, summarize
+from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.codes import Exit
+from drunter_notation.data.boardfile import load_board
+from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
+from drunter_notation.errors import DnError, fail
+from drunter_notation.rules.board import DEFAULT_BOARD
+
+
+def _game(match: Match, i: int):
+    return lean_game(match, i)
+
+
+@click.command()
+@click.option("--bots", "bots", required=True, metavar="NAMES",
+              help="One bot per seat, comma-separated (greedy,random,cautious,greedy), or one name for all "
+                   "(then --players says how many).")
+@click.option("--players", "n_players", type=click.IntRange(2, 4), default=None, metavar="N",
+              help="Number of players when --bots names one bot.")
+@click.option("--games", type=click.IntRange(min=1), default=400, show_default=True, metavar="N")
+@click.option("--seed", type=int, default=1, show_default=True, metavar="S",
+              help="Game i is dealt as `drunter simulate --seed S` deals it.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="J",
+              help="Worker processes.")
+@click.option("--board", "board_ref", default=DEFAULT_BOARD, show_default=True, metavar="ID|PATH")
+@click.option("--rules", "rules_id", default=DEFAULT_RULESET, show_default=True, metavar="ID")
+@click.option("--variant", type=click.Choice(["base", "expert"]), default="base", show_default=True)
+def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant):
+    """Play GAMES games between bots and print each entrant's win rate and each
+    seat's, with 95 % (Wilson) intervals. The entrants change seats every game
+    (entrant k sits in seat k+i-1 of game i), so over a multiple of the number of
+    players every entrant plays every seat equally often. A win shared by k players
+    counts 1/k."""
+    try:
+        n = n_players or (len(bots.split(",")) if "," in bots else 4)
+        names = parse_bots(bots, n)
+        load_board(board_ref)
+        load_ruleset(rules_id)
+        if n_players is not None and "," in bots and len(names) != n_players:
+            raise fail("U002", f"--bots names {len(names)} bots and --players says {n_players}")
+    except DnError as e:
+        raise DiagnosticError(e, "tournament", exit_code=Exit.CANNOT) from None
+    match = Match(names, seed, board_ref, rules_id, variant)
+    play = functools.partial(_game, match)
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(play, range(1, games + 1), chunksize=max(1, games // (jobs * 8))))
+    else:
+        results = [play(i) for i in range(1, games + 1)]
+    entrants, seats = summarize(names, results)
+    click.echo(f"{games} games, {len(names)} players, {board_ref}, {rules_id}, {variant}, seed {seed}; "
+               f"seats rotate every game; 95 % intervals (Wilson)")
+    click.echo(f"{'entrant':<14} {'wins':>8} {'win rate':>9}  95 % interval")
+    for r in entrants:
+        click.echo(f"{r.label:<14} {r.wins:8.1f} {r.rate:9.1%}  {r.low:6.1%} - {r.high:6.1%}")
+    click.echo(f"{'seat':<14} {'wins':>8} {'win rate':>9}  95 % interval   (fair share {1 / len(names):.1%})")
+    for r in seats:
+        click.echo(f"{r.label:<14} {r.wins:8.1f} {r.rate:9.1%}  {r.low:6.1%} - {r.high:6.1%}")
