@@ -41,7 +41,7 @@ def _table(*rows: tuple[str, str | None, str]) -> dict[str, Code]:
     return out
 
 
-_CANNOT = {"I001", "I002", "I003", "I005", "H003", "H004", "U001", "U002", "U003"}
+_CANNOT = {"I001", "I002", "I003", "I005", "H003", "H004", "U001", "U002", "U003", "U004"}
 
 CODES: dict[str, Code] = _table(
     ("P001", None, "syntax error: the text is not DN"),
@@ -54,6 +54,7 @@ CODES: dict[str, Code] = _table(
     ("U001", None, "the record has no such turn (adjudicate)"),
     ("U002", None, "an unknown bot or policy name, or --bots naming a bot per seat for another number of seats"),
     ("U003", None, "the record cannot be analysed: its hands are not recorded"),
+    ("U004", None, "report --analysis: the file is not the JSON Lines output of drunter analyze"),
     ("H001", "S1", "the Players tag is missing, names fewer than 2 or more than 4 players, or a name twice"),
     ("H002", None, "a tag value is wrong (Variant, Date, Result) or a tag is given twice"),
     ("H003", None, "unknown board, or a board file that cannot be read or is invalid"),

@@ -5,7 +5,8 @@ pair of goal cards, no card dealt twice) is a *hypothesis* ``h``. A player is, f
 the whole game, either *purposeful* or *random* (prior ``p_random``):
 
 * purposeful: among the legal moves the player picks ``m`` with probability
-  proportional to ``exp(beta * u_h(m))``, ``u_h(m) = attack * other_h(m) -
+  proportional to ``exp(beta * u_h(m))`` (a *sharp* player; a *soft* one, share
+  ``p_soft``, with ``soft_beta``), ``u_h(m) = attack * other_h(m) -
   own_weight * own_h(m)``, where ``own_h`` is the points of ``h`` the tile destroys
   and ``other_h`` the points of the other buildings it destroys; on a vote about
   someone else's tile the ballot's side (yes, no, neither) has probability
@@ -36,14 +37,18 @@ RANDOM_SIDES = {"yes": 0.45, "no": 0.45, "neither": 0.10}  # a random voter's si
 
 @dataclass(frozen=True)
 class Model:
-    """The model's parameters (tuned on greedy bots' games: ``bench/inference.py``)."""
+    """The model's parameters: ``beta``, ``vote_beta``, ``abstain`` and ``p_random``
+    fitted on bots' games by ``bench/inference.py --tune``; ``soft_beta`` and
+    ``p_soft`` set by hand (``docs/analysis.md``)."""
 
-    beta: float = 1.0  # how surely a purposeful player picks the best move for their card
+    beta: float = 32.0  # how surely a sharp purposeful player picks the best move for their card
+    soft_beta: float = 1.0  # the same for a soft one, who sees the best move less often
+    p_soft: float = 0.1  # of the purposeful players, the share of soft ones (set by hand: docs/analysis.md)
     own_weight: float = 10.0  # a point of one's own goal against a point of someone else's
     attack: float = 1.0
     vote_beta: float = 1.0
-    abstain: float = 1.0  # the weight (log) of a ballot that says neither yes nor no
-    p_random: float = 0.3  # prior: the player plays at random, whatever their card
+    abstain: float = -1.0  # the weight (log) of a ballot that says neither yes nor no
+    p_random: float = 0.7  # prior: the player plays at random, whatever their card
 
     def as_json(self) -> dict:
         return asdict(self)
@@ -74,11 +79,14 @@ class Inference:
     """The evidence so far, per player: the log-likelihood of their actions under the
     random style and, per hypothesis, under the purposeful one."""
 
-    def __init__(self, players: Sequence[str], hyps: Sequence[Sequence[str]], model: Model = Model()):
+    def __init__(self, players: Sequence[str], hyps: Sequence[Sequence[str]], model: Model = Model(),
+                 keep: bool = False):
         self.players, self.hyps, self.model = tuple(players), tuple(tuple(h) for h in hyps), model
+        self.log: list[tuple] | None = [] if keep else None  # the observations, for rescored()
         self.goals = tuple(dict.fromkeys(g for h in self.hyps for g in h))
         self.random = {p: 0.0 for p in self.players}
-        self.purposeful = {p: [0.0] * len(self.hyps) for p in self.players}
+        self.sharp = {p: [0.0] * len(self.hyps) for p in self.players}
+        self.soft = {p: [0.0] * len(self.hyps) for p in self.players}
 
     def utilities(self, pl: Playout, moves: Sequence[tuple]) -> list[list[float]]:
         """Per hypothesis, per move: ``u_h(m)`` (own and other points as the bots
@@ -103,51 +111,64 @@ class Inference:
             out.append(row)
         return out
 
-    def observe_move(self, player: str, pl: Playout, moves: Sequence[tuple], chosen: int) -> list[float] | None:
-        """The player to move at ``pl`` chose ``moves[chosen]`` of the legal ``moves``.
-        Returns the log-likelihood per hypothesis it added (None: no choice, no evidence)."""
-        if len(moves) < 2:
-            return None
-        beta = self.model.beta
-        added = []
-        for i, row in enumerate(self.utilities(pl, moves)):
-            added.append(beta * row[chosen] - _logsumexp([beta * u for u in row]))
-        self._add(player, added, -math.log(len(moves)))
-        return added
+    def observe_move(self, player: str, pl: Playout, moves: Sequence[tuple], chosen: int) -> None:
+        """The player to move at ``pl`` chose ``moves[chosen]`` of the legal ``moves``
+        (a single legal move is no choice, and no evidence)."""
+        if len(moves) >= 2:
+            self._observe(("move", player, self.utilities(pl, moves), chosen))
 
-    def observe_ballot(self, voter: str, pl: Playout, move: tuple, side: str) -> list[float] | None:
+    def observe_ballot(self, voter: str, pl: Playout, move: tuple, side: str) -> None:
         """``voter`` (not the placer) voted ``side`` ("yes", "no", "neither") on ``move``
         of the player to move at ``pl``."""
-        m = self.model
-        row = [r[0] for r in self.utilities(pl, [move])]
-        added = []
-        for u in row:
-            logits = {"yes": m.vote_beta * u, "no": -m.vote_beta * u, "neither": m.abstain}
-            added.append(logits[side] - _logsumexp(list(logits.values())))
-        self._add(voter, added, math.log(RANDOM_SIDES[side]))
-        return added
+        self._observe(("ballot", voter, [r[0] for r in self.utilities(pl, [move])], side))
 
-    def _add(self, player: str, purposeful: Sequence[float], random_: float) -> None:
-        self.random[player] += random_
-        row = self.purposeful[player]
-        for i, x in enumerate(purposeful):
-            row[i] += x
+    def _observe(self, obs: tuple) -> None:
+        m = self.model
+        kind, player, rows, what = obs
+        if kind == "move":
+            for beta, into in ((m.beta, self.sharp), (m.soft_beta, self.soft)):
+                _add(into[player], [beta * row[what] - _logsumexp([beta * u for u in row]) for row in rows])
+            self.random[player] -= math.log(len(rows[0]))
+        else:
+            added = []
+            for u in rows:
+                logits = {"yes": m.vote_beta * u, "no": -m.vote_beta * u, "neither": m.abstain}
+                added.append(logits[what] - _logsumexp(list(logits.values())))
+            _add(self.sharp[player], added)
+            _add(self.soft[player], added)
+            self.random[player] += math.log(RANDOM_SIDES[what])
+        if self.log is not None:
+            self.log.append(obs)
+
+    def rescored(self, model: Model) -> Inference:
+        """The same evidence weighed by another ``model`` (all but ``own_weight`` and
+        ``attack``: the utilities keep this one's weights). Needs
+        ``keep=True``: for tuning."""
+        other = Inference(self.players, self.hyps, model, keep=True)
+        for obs in self.log:
+            other._observe(obs)
+        return other
 
     def loglik(self, player: str) -> list[float]:
-        """Per hypothesis: the log-likelihood of the player's actions, both styles mixed."""
+        """Per hypothesis: the log-likelihood of the player's actions, the styles mixed."""
         m = self.model
-        r = math.log(m.p_random) + self.random[player] if m.p_random > 0 else -math.inf
+        weights = ((m.p_random, None), ((1 - m.p_random) * (1 - m.p_soft), self.sharp[player]),
+                   ((1 - m.p_random) * m.p_soft, self.soft[player]))
         out = []
-        for x in self.purposeful[player]:
-            p = math.log(1 - m.p_random) + x if m.p_random < 1 else -math.inf
-            top = max(r, p)
-            out.append(top + math.log(math.exp(r - top) + math.exp(p - top)))
+        for j in range(len(self.hyps)):
+            terms = [math.log(w) + (self.random[player] if row is None else row[j]) for w, row in weights if w > 0]
+            out.append(_logsumexp(terms))
         return out
 
     def beliefs(self) -> dict[str, dict[str, float]]:
         """Per player, per hypothesis key: the probability that they hold it."""
         marg = marginals(self.hyps, [self.loglik(p) for p in self.players])
         return {p: {key(h): marg[i][j] for j, h in enumerate(self.hyps)} for i, p in enumerate(self.players)}
+
+
+def _add(row: list[float], added: Sequence[float]) -> None:
+    for i, x in enumerate(added):
+        row[i] += x
 
 
 def marginals(hyps: Sequence[Sequence[str]], logliks: Sequence[Sequence[float]]) -> list[list[float]]:

@@ -18,6 +18,7 @@ from drunter_notation.bots import lean_move
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain import evidence as words
 from drunter_notation.load import judge
+from drunter_notation.replay import Timeline
 from drunter_notation.notation.model import GOALS, Record, Vote
 from drunter_notation.notation.parser import parse_bytes, parse_text
 from drunter_notation.rules.playout import Playout
@@ -113,7 +114,39 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
         raise fail("U003", "the record has no hand lines: the analysis needs to know which moves each player "
                            "could have made", path=path, hint="record the hands as dealt")
     players, expert = t.players, t.variant == "expert"
-    inf = Inference(players, hypotheses(t.variant, t.ruleset), settings.model)
+    inf, ev, turns, positions, played = walk(t, settings.model)
+    truth = None
+    if record.reveal is not None:
+        truth = {e.player: e.chosen if not expert else key(sorted((e.chosen, e.other), key=GOALS.index))
+                 for e in record.reveal.entries}
+    out = {"file": path, "players": list(players), "variant": t.variant, "board": t.board.id,
+           "rules": t.ruleset.id, "model": settings.model.as_json(), "turns": turns,
+           "final": {"beliefs": turns[-1]["beliefs"], "truth": truth,
+                     "evidence": {p: ev.sentences(p) for p in players}},
+           "policy": settings.policy, "playouts": settings.playouts, "turning_points": []}
+    if truth is None or settings.playouts <= 0:
+        for e in turns:
+            e["win"] = e["win_se"] = None
+        return out
+    entries = sorted(record.reveal.entries, key=lambda e: players.index(e.player))
+    cards = [(e.chosen, e.other) if expert else (e.chosen,) for e in entries]
+    kept = [e.chosen for e in entries] if expert else None
+    goals = [seat_goals(s, cards, kept) for s in positions]
+    jobs = [(s, g, settings.policy, settings.playouts, f"{settings.seed}-{e['turn']}")
+            for s, g, e in zip(positions, goals, turns)]
+    for e, est in zip(turns, mapper(_estimate_job, jobs)):
+        e["win"] = {p: round(x, 4) for p, x in zip(players, est.win)}
+        e["win_se"] = {p: round(x, 4) for p, x in zip(players, est.se)}
+    out["turning_points"] = _turning_points(turns, positions, played, goals, settings, mapper)
+    return out
+
+
+def walk(t: Timeline, model: Model, keep: bool = False):
+    """Go through a valid replay with hands: the inference and the evidence after
+    every turn. Returns (inference, evidence, turns, positions, played): per entry
+    of ``turns`` (turn 0 first) the position after it and its lean move."""
+    players = t.players
+    inf = Inference(players, hypotheses(t.variant, t.ruleset), model, keep)
     ev = _Evidence(t.board)
     turns = [{"turn": 0, "player": None, "move": None, "beliefs": inf.beliefs()}]
     positions = [t.initial]  # the position after each entry of ``turns``
@@ -147,30 +180,7 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
         positions.append(after)
         played.append(lean)
         before = after
-    truth = None
-    if record.reveal is not None:
-        truth = {e.player: e.chosen if not expert else key(sorted((e.chosen, e.other), key=GOALS.index))
-                 for e in record.reveal.entries}
-    out = {"file": path, "players": list(players), "variant": t.variant, "board": t.board.id,
-           "rules": t.ruleset.id, "model": settings.model.as_json(), "turns": turns,
-           "final": {"beliefs": turns[-1]["beliefs"], "truth": truth,
-                     "evidence": {p: ev.sentences(p) for p in players}},
-           "policy": settings.policy, "playouts": settings.playouts, "turning_points": []}
-    if truth is None or settings.playouts <= 0:
-        for e in turns:
-            e["win"] = e["win_se"] = None
-        return out
-    entries = sorted(record.reveal.entries, key=lambda e: players.index(e.player))
-    cards = [(e.chosen, e.other) if expert else (e.chosen,) for e in entries]
-    kept = [e.chosen for e in entries] if expert else None
-    goals = [seat_goals(s, cards, kept) for s in positions]
-    jobs = [(s, g, settings.policy, settings.playouts, f"{settings.seed}-{e['turn']}")
-            for s, g, e in zip(positions, goals, turns)]
-    for e, est in zip(turns, mapper(_estimate_job, jobs)):
-        e["win"] = {p: round(x, 4) for p, x in zip(players, est.win)}
-        e["win_se"] = {p: round(x, 4) for p, x in zip(players, est.se)}
-    out["turning_points"] = _turning_points(turns, positions, played, goals, settings, mapper)
-    return out
+    return inf, ev, turns, positions, played
 
 
 def _turning_points(turns, positions, played, goals, settings: Settings, mapper) -> list[dict]:

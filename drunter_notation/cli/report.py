@@ -47,6 +47,27 @@ def load_archive(folder: Path) -> list[IndexEntry]:
                                    hint="move it away to start a new archive in this folder"), str(path))
 
 
+def load_analyses(path: str) -> dict[str, dict]:
+    """The analyses in a ``drunter analyze --format json`` file, by the absolute path
+    of the record each is of. Raises DiagnosticError (I001, U004)."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise DiagnosticError(fail("I001", f"cannot read the analysis: {getattr(e, 'strerror', None) or e}"), path)
+    out = {}
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            a = json.loads(line)
+            out[os.path.abspath(a["file"])] = a
+            a["turns"][0]["beliefs"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise DiagnosticError(fail("U004", "not a line of `drunter analyze --format json` output", line=n,
+                                       column=1), path) from None
+    return out
+
+
 def _href(out: Path, folder: Path) -> str:
     return Path(os.path.relpath(out, folder)).as_posix()
 
@@ -99,8 +120,11 @@ def _write(out: Path, html: str) -> None:
 @click.option("--index", "with_index", is_flag=True,
               help=f"Also write index.html in the output folder, over every report its {MANIFEST} lists "
                    "(earlier runs' too).")
+@click.option("--analysis", "analysis_file", metavar="FILE",
+              help="Add the charts of `drunter analyze --format json` (its JSON Lines output, FILE) to the "
+                   "reports of the records it analysed.")
 @click.pass_context
-def report(ctx: click.Context, files, output, out_dir, rules, with_index):
+def report(ctx: click.Context, files, output, out_dir, rules, with_index, analysis_file):
     """Write an HTML replay report for each DN record.
 
     FILES may be record files or directories (walked for *.dn). Each report is one
@@ -118,6 +142,7 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index):
             load_ruleset(rules)
         except DnError as e:
             raise DiagnosticError(e, "--rules")
+    analyses = {} if analysis_file is None else load_analyses(analysis_file)
     folder = output.parent if output is not None else (out_dir or Path(DEFAULT_OUT_DIR))
     archive = load_archive(folder)
     jobs = plan(files, folder, archive)
@@ -150,7 +175,8 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index):
                 status = max(status, 2 if fatal else 1)
                 if fatal:
                     continue
-            html, entry = render_report(t, _text(path)), index_entry(t, href, path)
+            html = render_report(t, _text(path), analyses.get(os.path.abspath(path)))
+            entry = index_entry(t, href, path)
             s = t.summary()
             note = (f"invalid: {t.errors[0].code}" + (f" at turn {t.stopped_at}" if t.stopped_at else "")
                     if t.errors else f"{'valid' if t.complete else 'valid partial record'}, {s['turns']} turns")

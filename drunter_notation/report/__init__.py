@@ -30,6 +30,7 @@ from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.boardtext import BUILDING_LETTER
 from drunter_notation.replay import Timeline
 from drunter_notation.report import svg
+from drunter_notation.report.analysis import analysis_section
 from drunter_notation.report.diagram import flow_diagram
 from drunter_notation.report.index import IndexEntry, display_names, failed_entry, index_entry, summarize
 from drunter_notation.report.view import build_view
@@ -59,16 +60,18 @@ def script_json(data) -> Markup:
     return Markup(text)
 
 
-def render_report(timeline: Timeline, source_text: str) -> str:
+def render_report(timeline: Timeline, source_text: str, analysis: dict | None = None) -> str:
     """The report page of one record. ``timeline`` must come from
     ``replay(..., keep_states=True)``; ``source_text`` is the record's text (shown
     at the bottom, with the erroneous lines marked). Never fails for an invalid
-    record: it shows every turn up to the violation, then the violation."""
+    record: it shows every turn up to the violation, then the violation.
+    ``analysis`` (``drunter analyze --format json`` for this record) adds its charts."""
     view = build_view(timeline, source_text)
     frames = [{"n": f.tiles, "g": [[round(x, 1), round(y, 1), int(alive)] for x, y, alive in f.gangs]}
               for f in view.frames]
     return environment().get_template("report.html.j2").render(
         v=view, t=timeline, frames_json=script_json(frames), diagram=flow_diagram(timeline),
+        analysis=None if analysis is None else analysis_section(analysis, view.frames),
         building_colours=[(b, colour, BUILDING_LETTER[b]) for b, colour in svg.BUILDING_COLOUR.items()],
         kind_colours=[(kind, fill, line) for kind, (fill, line) in svg.KIND_COLOUR.items()])
 

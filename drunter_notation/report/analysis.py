@@ -1,0 +1,126 @@
+"""The report's optional analysis section, drawn from ``drunter analyze --format json``:
+"who protects what" (each player's card probabilities over the turns, one small
+chart per player) and the win-chance graph with the turning points marked. Every
+point on a chart that stands for a turn carries ``data-goto`` (the frame of that
+turn), which the report's script steps to when it is clicked."""
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from drunter_notation.report.svg import BUILDING_COLOUR, SEAT_COLOUR, esc
+
+_PAIR_COLOURS = ("#7b52ab", "#a0672b", "#2471a3", "#c0392b", "#23875a", "#b7950b")
+
+
+def frame_of_turns(frames) -> dict[int, int]:
+    """Turn number -> the report frame that shows it (turn 0: the start)."""
+    out = {0: 0}
+    for f in frames:
+        if f.kind == "turn" and f.label.isdigit():
+            out[int(f.label)] = f.index
+    return out
+
+
+def _axes(width: int, height: int, left: int, right: int, top: int, bottom: int, turns: list[int]) -> list[str]:
+    out = []
+    for v in (0, 0.5, 1):
+        y = height - bottom - v * (height - top - bottom)
+        out.append(f'<line class="gridline" x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}"/>'
+                   f'<text class="axis" x="{left - 4}" y="{y:.1f}" text-anchor="end">{int(v * 100)}%</text>')
+    n = max(len(turns) - 1, 1)
+    every = max(1, round(len(turns) / 8))
+    for i in range(0, len(turns), every):
+        x = left + i * (width - left - right) / n
+        out.append(f'<text class="axis" x="{x:.1f}" y="{height - bottom + 14}">{turns[i]}</text>')
+    return out
+
+
+def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int = 360, height: int = 150) -> Markup:
+    """One player's probability of each card (expert: the six likeliest pairs at the
+    end) over the turns; the card revealed, if known, drawn thick and starred."""
+    left, right, top, bottom = 40, 130 if analysis["variant"] == "base" else 190, 16, 22
+    width += right - 130
+    turns = [e["turn"] for e in analysis["turns"]]
+    final = analysis["final"]["beliefs"][player]
+    truth = (analysis["final"]["truth"] or {}).get(player)
+    keys = sorted(final, key=lambda k: -final[k])[:6] if analysis["variant"] == "expert" else list(final)
+    n = max(len(turns) - 1, 1)
+    dx, sy = (width - left - right) / n, height - top - bottom
+    out = [f'<svg class="belief" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+           f'aria-label="{esc(player)}: probability of each card over the turns">',
+           f'<text class="legend" x="{left}" y="11"><tspan font-weight="700">{esc(player)}</tspan></text>']
+    out += _axes(width, height, left, right, top, bottom, turns)
+    for k, key in enumerate(keys):
+        colour = BUILDING_COLOUR.get(key, _PAIR_COLOURS[k % len(_PAIR_COLOURS)])
+        pts = " ".join(f"{left + i * dx:.1f},{height - bottom - e['beliefs'][player][key] * sy:.1f}"
+                       for i, e in enumerate(analysis["turns"]))
+        held = key == truth
+        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="{3 if held else 1.5}" points="{pts}">'
+                   f'<title>{esc(key)}</title></polyline>')
+        ly = top + 4 + k * 16
+        out.append(f'<rect x="{width - right + 8}" y="{ly - 5}" width="10" height="10" fill="{colour}"/>'
+                   f'<text class="legend" x="{width - right + 22}" y="{ly + 1}">{esc(key)}{"*" if held else ""} '
+                   f'{final[key] * 100:.0f}%</text>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def win_chart(analysis: dict, goto: dict[int, int], width: int = 640, height: int = 230) -> Markup:
+    """Each player's chance to win after every turn, with the turning points as
+    circles on the mover's line (red: a mistake, green: a gain), each a button."""
+    left, right, top, bottom = 40, 110, 12, 28
+    players = analysis["players"]
+    turns = [e["turn"] for e in analysis["turns"]]
+    n = max(len(turns) - 1, 1)
+    dx, sy = (width - left - right) / n, height - top - bottom
+    out = [f'<svg class="win" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+           f'aria-label="chance to win after every turn">']
+    out += _axes(width, height, left, right, top, bottom, turns)
+    for k, p in enumerate(players):
+        colour = SEAT_COLOUR[k % len(SEAT_COLOUR)]
+        pts = " ".join(f"{left + i * dx:.1f},{height - bottom - e['win'][p] * sy:.1f}"
+                       for i, e in enumerate(analysis["turns"]))
+        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"><title>{esc(p)}'
+                   f'</title></polyline>')
+        ly = top + 8 + k * 18
+        out.append(f'<rect x="{width - right + 12}" y="{ly - 5}" width="12" height="10" fill="{colour}"/>'
+                   f'<text class="legend" x="{width - right + 30}" y="{ly}">{esc(p)}</text>')
+    index = {t: i for i, t in enumerate(turns)}
+    for tp in analysis["turning_points"]:
+        i = index[tp["turn"]]
+        y = height - bottom - tp["after"] * sy
+        colour = "#c0392b" if tp["kind"] == "mistake" else "#1d7a46"
+        label = f"turn {tp['turn']}: {tp['player']} {tp['move']}, {tp['before'] * 100:.0f}% to {tp['after'] * 100:.0f}%"
+        out.append(f'<circle class="tp" cx="{left + i * dx:.1f}" cy="{y:.1f}" r="6" fill="{colour}" '
+                   f'stroke="#fff" stroke-width="1.5" data-goto="{goto.get(tp["turn"], 0)}" role="button" '
+                   f'tabindex="0" aria-label="{esc(label)}"><title>{esc(label)}</title></circle>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def analysis_section(analysis: dict, frames) -> Markup:
+    """The whole section: the belief charts, the win chart and the turning points as
+    buttons (when the analysis has win chances), the evidence in words."""
+    goto = frame_of_turns(frames)
+    parts = ['<section class="analysis" aria-label="analysis"><h2>Who protects what</h2>',
+             '<p class="muted">Each player\'s probability of holding each card after every turn, from the moves '
+             'they chose among the legal ones and from their ballots (the card revealed: thick, *).</p>',
+             '<div class="beliefs">', *(belief_chart(analysis, p, goto) for p in analysis["players"]), '</div>',
+             '<ul class="evidence">']
+    for p in analysis["players"]:
+        for sentence in analysis["final"]["evidence"][p][:3]:
+            parts.append(f"<li>{esc(sentence)}</li>")
+    parts.append("</ul>")
+    if analysis["turns"][0].get("win") is not None:
+        parts += [f'<h2>Chance to win</h2><p class="muted">After every turn, from {analysis["playouts"]} '
+                  f'{esc(analysis["policy"])} playouts a position; circles mark the turning points (click one to '
+                  f'step there).</p>', win_chart(analysis, goto), '<ul class="turning">']
+        for tp in analysis["turning_points"]:
+            better = "" if tp["better"] is None else (f"; better: {tp['better']['move']} "
+                                                      f"({tp['better']['win'] * 100:.0f}%)")
+            parts.append(f'<li><button type="button" data-goto="{goto.get(tp["turn"], 0)}">turn {tp["turn"]}</button> '
+                         f'{esc(tp["player"])} {esc(tp["move"])}: {tp["kind"]}, {tp["before"] * 100:.0f}% → '
+                         f'{tp["after"] * 100:.0f}%{esc(better)}</li>')
+        parts.append("</ul>")
+    parts.append("</section>")
+    return Markup("".join(str(p) for p in parts))

@@ -1,0 +1,206 @@
+"""The replay analysis: hidden-card inference, playouts, turning points, the CLI."""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from drunter_notation.analysis import Settings, analyze_text, hypotheses, marginals
+from drunter_notation.analysis.evaluate import estimate
+from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation.errors import DnError
+from drunter_notation.notation.model import BUILDINGS
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "replays" / "legal-4p.dn"
+
+# Hand-made on the tiny test board: Anna covers a building of every type but the
+# museum whenever she can, and spares the museum at d4 each time she could cover it;
+# Ben covers nothing he can avoid; nobody votes either way.
+FORCED = """\
+[Players "Anna, Ben"]
+[Board "tiny.toml"]
+[Result "Anna"]
+
+hand Anna: W3x2 W2x2 W1 S2x2 S1x2 R1
+hand Ben: W2x2 W1x3 S3 R3 R2x2 R1
+
+1. Anna W2 e1-d1
+2. Ben S3 a2-a4
+3. Anna S1 b4
+4. Ben W1 d2
+5. Anna W2 b6-c6
+6. Ben W1 d3
+7. Anna W1 e3
+8. Ben W1 f3
+9. Anna W3 c5-c3
+10. Ben W2 f4-f5
+11. Anna S1 b5 vote { Anna: ?, Ben: ? } -> accepted 0:0
+12. Ben R1 e6
+13. Anna R1 e5
+14. Ben W2 c2-c1 vote { Ben: ?, Anna: ? } -> accepted 0:0
+
+reveal Anna: museum, Ben: tavern
+score Anna: 5, Ben: 0
+"""
+
+
+def _forced(tmp_path) -> str:
+    shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
+    path = tmp_path / "forced.dn"
+    path.write_text(FORCED)
+    return str(path)
+
+
+def test_a_player_who_covered_every_other_building_holds_the_museum(tmp_path):
+    path = _forced(tmp_path)
+    r = analyze_text(FORCED, path, Settings(playouts=0))
+    anna = r["final"]["beliefs"]["Anna"]
+    # the model keeps some doubt that Anna played at random, but no other card is near
+    assert anna["museum"] > 0.7 and all(x < 0.1 for card, x in anna.items() if card != "museum")
+    # the cards are distinct: what Anna holds, Ben does not
+    assert r["final"]["beliefs"]["Ben"]["museum"] < 0.05
+    assert r["final"]["truth"] == {"Anna": "museum", "Ben": "tavern"}
+    said = " ".join(r["final"]["evidence"]["Anna"])
+    assert "Anna spared the museum at d4 (worth 5)" in said and "Anna covered the tavern at c3" in said
+    # before anyone moved, nothing is known
+    assert all(x == pytest.approx(1 / 6) for x in r["turns"][0]["beliefs"]["Anna"].values())
+
+
+def test_beliefs_are_distributions_after_every_turn():
+    r = analyze_text(SAMPLE.read_text(), str(SAMPLE), Settings(playouts=0))
+    assert [e["turn"] for e in r["turns"]] == list(range(71))
+    for e in r["turns"]:
+        for p in r["players"]:
+            assert sum(e["beliefs"][p].values()) == pytest.approx(1)
+            assert set(e["beliefs"][p]) == set(BUILDINGS)
+        # each card is held by at most one player: the players' shares of it add up to at most 1
+        for card in BUILDINGS:
+            assert sum(e["beliefs"][p][card] for p in r["players"]) <= 1 + 1e-9
+        assert e["win"] is None
+
+
+def test_expert_beliefs_are_over_pairs_of_goal_cards():
+    path = ROOT / "replays" / "legal-expert-4p.dn"
+    r = analyze_text(path.read_text(), str(path), Settings(playouts=0))
+    final = r["final"]["beliefs"]
+    assert all(len(b) == 45 and sum(b.values()) == pytest.approx(1) for b in final.values())
+    assert all(k.count("+") == 1 for k in final["Anna"])
+    assert all(v in final[p] for p, v in r["final"]["truth"].items())
+
+
+def _brute(hyps, logliks):
+    """Marginals by enumerating every deal of distinct cards."""
+    n = len(logliks)
+    totals = [[0.0] * len(hyps) for _ in range(n)]
+    for combo in itertools.product(range(len(hyps)), repeat=n):
+        cards = [c for j in combo for c in hyps[j]]
+        if len(set(cards)) < len(cards):
+            continue
+        w = math.exp(sum(logliks[i][j] for i, j in enumerate(combo)))
+        for i, j in enumerate(combo):
+            totals[i][j] += w
+    return [[x / sum(row) for x in row] for row in totals]
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), n=st.integers(2, 4))
+def test_marginals_equal_the_sum_over_every_deal(data, n):
+    hyps = hypotheses("base", load_ruleset("hig-1991"))
+    logliks = [data.draw(st.lists(st.floats(-8, 8), min_size=6, max_size=6)) for _ in range(n)]
+    for got, want in zip(marginals(hyps, logliks), _brute(hyps, logliks)):
+        assert got == pytest.approx(want, abs=1e-9)
+
+
+def test_expert_marginals_respect_the_deal():
+    hyps = hypotheses("expert", load_ruleset("deskovehry-cz-house"))
+    assert len(hyps) == 24  # one special and one building card each
+    logliks = [[0.0] * 24, [0.0] * 24]
+    logliks[0][0] = 30.0  # the first player surely holds hyps[0]
+    m = marginals(hyps, logliks)
+    assert m[0][0] == pytest.approx(1)
+    for j, h in enumerate(hyps):
+        if set(h) & set(hyps[0]):
+            assert m[1][j] == pytest.approx(0, abs=1e-9)
+
+
+def test_playouts_are_reproducible_from_a_seed():
+    from drunter_notation import Game
+    g = Game.new(["Anna", "Ben", "Cleo"], seed=9)
+    goals = [g.cards[p] for p in g.players]
+    a = estimate(g.state, goals, "greedy", 30, "7-0")
+    assert a == estimate(g.state, goals, "greedy", 30, "7-0")
+    assert sum(a.win) == pytest.approx(1)
+    assert all(0 < se < 0.2 for se in a.se)
+    assert estimate(g.state, goals, "random", 30, "7-0") != estimate(g.state, goals, "random", 30, "8-0")
+
+
+def test_win_chances_and_turning_points():
+    r = analyze_text(SAMPLE.read_text(), str(SAMPLE), Settings(playouts=24, seed=1, turning_points=2,
+                                                                 alternatives=3))
+    last = r["turns"][-1]
+    assert last["win"] == {"Anna": 0.0, "Ben": 1.0, "Cleo": 0.0, "Dora": 0.0}  # over: the result itself
+    assert all(sum(e["win"].values()) == pytest.approx(1, abs=1e-3) for e in r["turns"])
+    tps = r["turning_points"]
+    assert 1 <= len(tps) <= 4 and {tp["kind"] for tp in tps} <= {"mistake", "gain"}
+    for tp in tps:
+        assert tp["delta"] == pytest.approx(tp["after"] - tp["before"], abs=1e-3)
+        assert (tp["delta"] < 0) == (tp["kind"] == "mistake")
+        if tp["better"] is not None:
+            assert tp["better"]["win"] > tp["played"] and tp["better"]["move"] != tp["move"]
+
+
+def test_a_record_without_hands_cannot_be_analysed():
+    text = '[Players "Anna, Ben"]\n\n1. Anna S2 b1-c1\n'
+    with pytest.raises(DnError) as e:
+        analyze_text(text, "x.dn", Settings(playouts=0))
+    assert e.value.diagnostic.code == "U003"
+
+
+def _drunter(*args, cwd=None):
+    return subprocess.run([sys.executable, "-c", "from drunter_notation.cli import main; main()", *args],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+def test_cli_json_lines_for_a_folder_with_a_bad_record(tmp_path):
+    _forced(tmp_path)
+    (tmp_path / "broken.dn").write_text("[Players \"Anna, Ben\"]\n\n1. Anna S9 b1\n")
+    out = _drunter("analyze", str(tmp_path), "--format", "json", "--playouts", "0")
+    assert out.returncode == 1
+    assert "broken.dn:3:" in out.stderr and "error[P001]" in out.stderr and "Traceback" not in out.stderr
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(rows) == 1 and rows[0]["file"].endswith("forced.dn")
+    assert set(rows[0]) >= {"file", "players", "turns", "final"}
+    assert rows[0]["turns"][5]["turn"] == 5 and rows[0]["turns"][5]["win"] is None
+
+
+def test_cli_text_and_the_same_numbers_with_jobs(tmp_path):
+    path = _forced(tmp_path)
+    one = _drunter("analyze", path, "--playouts", "16", "--format", "json")
+    two = _drunter("analyze", path, "--playouts", "16", "--format", "json", "--jobs", "2")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout == two.stdout
+    text = _drunter("analyze", path, "--playouts", "16")
+    assert "Anna: museum* 7" in text.stdout and "Turning points" in text.stdout
+    assert _drunter("analyze", path, "--policy", "clever").returncode == 2
+
+
+@pytest.mark.slow
+def test_dask_runs_the_same_function(tmp_path):
+    distributed = pytest.importorskip("dask.distributed", reason="dask is an optional extra: pip install "
+                                                                 "'drunter-notation[dask]'")
+    path = _forced(tmp_path)
+    shutil.copy(SAMPLE, tmp_path / "sample.dn")
+    jobs = _drunter("analyze", str(tmp_path), "--playouts", "8", "--format", "json", "--jobs", "2")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        dask = _drunter("analyze", str(tmp_path), "--playouts", "8", "--format", "json", "--dask", cluster.scheduler_address)
+    assert jobs.returncode == 0 and dask.returncode == 0, dask.stderr
+    assert dask.stdout == jobs.stdout and dask.stdout.count("\n") == 2

@@ -1,0 +1,61 @@
+"""The report's analysis section in a real browser (Playwright + /usr/bin/chromium),
+at a laptop's and a phone's size: the charts are there, and a turning point steps
+the board to its turn."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from drunter_notation.analysis import Settings, analyze_text
+from drunter_notation.load import judge
+from drunter_notation.notation.parser import parse_text
+from drunter_notation.report import render_report
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+ARTIFACTS = ROOT / "test-artifacts"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def page_file(tmp_path_factory) -> Path:
+    sample = ROOT / "replays" / "legal-4p.dn"
+    text = sample.read_text()
+    analysis = analyze_text(text, str(sample), Settings(playouts=16, seed=2, alternatives=2))
+    path = tmp_path_factory.mktemp("analysis") / "game.html"
+    path.write_text(render_report(judge(parse_text(text), keep_states=True), text, analysis), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["laptop", "phone"])
+def test_turning_points_step_the_board(page_file, size):
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"no browser: {CHROMIUM} is missing")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        problems = []
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(page_file.as_uri())
+        assert page.locator(".analysis svg.belief").count() == 4
+        assert page.locator(".analysis svg.win polyline").count() == 4
+        point = page.locator(".analysis circle.tp").first
+        frame = point.get_attribute("data-goto")
+        turn = point.get_attribute("aria-label").split(":")[0]  # "turn 20"
+        point.scroll_into_view_if_needed()
+        point.click()
+        assert page.locator("#turns li.current").get_attribute("data-frame") == frame
+        assert page.locator(".detail:not(.off) h3").inner_text().lower().startswith(turn)
+        button = page.locator(".analysis ul.turning button").last
+        button.click()
+        assert page.locator("#turns li.current").get_attribute("data-frame") == button.get_attribute("data-goto")
+        page.locator(".analysis").scroll_into_view_if_needed()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"analysis-{size[0]}x{size[1]}.png"), full_page=False)
+        assert not problems
+        browser.close()
