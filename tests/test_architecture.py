@@ -17,8 +17,9 @@ LAYERS = {
     "data": 5, "deal": 5,
     "load": 6, "position": 6,
     "game": 7, "explain.adjudicate": 7, "simulate": 7,
-    "report": 8, "bots": 8, "analysis": 8,
-    "web": 9, "cli": 10,
+    "bots": 8,
+    "report": 9, "analysis": 9,
+    "web": 10, "cli": 11,
 }
 
 
