@@ -196,7 +196,7 @@ def test_cli_text_and_the_same_numbers_with_jobs(tmp_path):
 def test_dask_runs_the_same_function(tmp_path):
     distributed = pytest.importorskip("dask.distributed", reason="dask is an optional extra: pip install "
                                                                  "'drunter-notation[dask]'")
-    path = _forced(tmp_path)
+    _forced(tmp_path)
     shutil.copy(SAMPLE, tmp_path / "sample.dn")
     jobs = _drunter("analyze", str(tmp_path), "--playouts", "8", "--format", "json", "--jobs", "2")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",

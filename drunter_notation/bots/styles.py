@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from drunter_notation.bots.player import Bot
 from drunter_notation.notation.model import CARD_NAMES
-from drunter_notation.rules.playout import ABSTAIN, BUILDING_INDEX, JEIN, Playout
+from drunter_notation.rules.playout import ABSTAIN, BUILDING_INDEX, Playout
 from drunter_notation.rules.scoring import goal_score
 
 # Cards by strength: the strongest no first; the weakest yes first.
