@@ -183,7 +183,7 @@ def memory_check(texts: list[str]) -> None:
         folder = Path(tmp)
         for i in range(MEMORY_FILES):  # the simulated games, over and over, one file each
             (folder / f"game-{i:05d}.dn").write_text(texts[i % len(texts)], encoding="utf-8")
-        paths = record_paths((str(folder),))
+        paths, _ = record_paths((str(folder),))
         gc.collect()
         print(f"  {len(paths)} files in {tmp}; RSS before: {rss_mb():.1f} MB")
         print(f"  {'after':>12} {'traced, live':>13} {'(interned)':>11} {'traced, peak':>13} "

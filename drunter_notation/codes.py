@@ -89,6 +89,7 @@ CODES: dict[str, Code] = _table(
     ("W002", None, "partial record (no reveal): the end of the game is not checked"),
     ("W003", None, "a claim (Result tag, score line) cannot be checked without a reveal"),
     ("W004", None, "an unknown tag that looks like a slip of a known one (players, Rule): it is not used"),
+    ("W005", None, "a report page shows only the first turns of a very long record (validate judges all)"),
 )
 
 

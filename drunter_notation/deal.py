@@ -36,6 +36,9 @@ def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> di
     if deal is None:
         raise fail("D002", f"the box of board {board.id!r} cannot be dealt evenly to {len(players)} players",
                    hint="choose another number of players or another board")
+    if not any(deal.values()):  # a hand line needs at least one tile
+        raise fail("D002", f"the box of board {board.id!r} deals no tiles to {len(players)} players",
+                   hint="give the board file a box with tiles in it")
     box = [t for t, n in sorted(box_tiles(board).items(), key=lambda item: item[0].order()) for _ in range(n)]
     rng.shuffle(box)
     hands = {p: Counter() for p in players}

@@ -12,6 +12,47 @@ from dataclasses import dataclass
 
 from drunter_notation.codes import CODES
 
+CARET_WIDTH = 100  # characters of the offending line shown around the caret
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print as part of one terminal line: every character that is
+    not printable -- control characters, bidi controls (U+200E/F, U+202A-E,
+    U+2066-9), line and paragraph separators, CR, LF, TAB, unassigned code points --
+    is written as its escape (``\\u202e``), so input can neither split a line nor
+    reorder what the terminal shows. Printable text comes back unchanged."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def printable_lines(text: str) -> str:
+    """:func:`printable` for multi-line output: each ``\\n``-separated line made safe,
+    the line breaks themselves kept."""
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
+def _escape(c: str) -> str:
+    n = ord(c)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
+
+
+def json_safe(text: str) -> str:
+    """JSON text (from ``json.dumps(..., ensure_ascii=False)``) with every non-printable
+    character written as a JSON ``\\uXXXX`` escape: the same JSON value. Line breaks
+    are kept: outside strings they are indentation (inside, JSON already escaped them)."""
+    return "\n".join(line if line.isprintable() else "".join(c if c.isprintable() else _json_escape(c)
+                                                             for c in line)
+                     for line in text.split("\n"))
+
+
+def _json_escape(c: str) -> str:
+    n = ord(c)
+    if n < 0x10000:
+        return f"\\u{n:04x}"
+    n -= 0x10000  # a UTF-16 surrogate pair, as JSON writes characters beyond the BMP
+    return f"\\u{0xd800 + (n >> 10):04x}\\u{0xdc00 + (n & 0x3ff):04x}"
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -29,7 +70,8 @@ class Diagnostic:
     context: str | None = None  # the offending source line, for syntax errors
 
     def format(self, path: str) -> str:
-        """The compiler-style line ``path:line:col: severity[CODE]: message — rule (citation)``."""
+        """The compiler-style line ``path:line:col: severity[CODE]: message — rule (citation)``,
+        always one line with every non-printable character escaped (:func:`printable`)."""
         where = f"{path}:{self.line}:{self.column}" if self.line else path
         text = f"{where}: {self.severity}[{self.code}]: {self.message}"
         if self.rule and self.citation:
@@ -38,14 +80,19 @@ class Diagnostic:
             text += f" ({self.citation})"
         if self.hint:
             text += f"; {self.hint}"
-        return text
+        return printable(text)
 
     def caret(self) -> str | None:
-        """The offending line with a caret under the column, or None without context."""
+        """The offending line (at most :data:`CARET_WIDTH` characters around the column,
+        escaped like :meth:`format`) with a caret under the column, or None without context."""
         if self.context is None or not self.column:
             return None
-        line = self.context.replace("\t", " ")
-        return f"    {line}\n    {' ' * (self.column - 1)}^"
+        start = max(0, min(self.column - 1 - CARET_WIDTH // 2, len(self.context) - CARET_WIDTH))
+        shown = self.context[start:start + CARET_WIDTH].replace("\t", " ")
+        before = printable(shown[:self.column - 1 - start])
+        line = before + printable(shown[self.column - 1 - start:])
+        cut = ("…" if start else "", "…" if start + CARET_WIDTH < len(self.context) else "")
+        return f"    {cut[0]}{line}{cut[1]}\n    {' ' * (len(cut[0]) + len(before))}^"
 
     def as_json(self) -> dict:
         return {

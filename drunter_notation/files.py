@@ -1,18 +1,147 @@
-"""Writing files so that a reader never sees half of one: the CLI's outputs and the
-live game files of ``drunter play`` both go through :func:`write_atomic`."""
+"""Reading and writing files safely.
+
+Reading: every file the project reads -- records, board files -- comes through
+:func:`read_regular`: it opens without blocking (a FIFO cannot hang the command),
+refuses anything that is not a regular file (devices such as ``/dev/zero``, FIFOs,
+sockets, directories) before reading a byte, reads at most a fixed size, and turns
+every OS failure (missing, permission, name too long, a file that vanishes) into
+one :class:`~drunter_notation.errors.DnError` with the caller's code.
+
+Writing: the CLI's outputs and the live game files of ``drunter play`` go through
+:func:`write_atomic`, so a reader never sees half of a file.
+"""
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
+from drunter_notation.errors import DnError, fail
 
-def write_atomic(path: str | Path, text: str, durable: bool = False) -> None:
+MAX_RECORD_BYTES = 16 * 1024 * 1024  # a 200,000-turn record is about 5 MB
+MAX_BOARD_BYTES = 1024 * 1024  # a 26x99 board with every square named is far below this
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What is read, for the words of its errors."""
+
+    code: str  # I001 for a record, H003 for a board file
+    limit: int  # bytes
+    noun: str  # "a DN record"
+    missing: str  # the words for a file that does not exist
+    missing_hint: str | None
+    directory_hint: str | None
+
+
+RECORD = Kind("I001", MAX_RECORD_BYTES, "a DN record", "no such file", "check the path",
+              "name a .dn file, or use a command that walks directories")
+BOARD = Kind("H003", MAX_BOARD_BYTES, "a board file", "file not found", None, None)
+
+_SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+            (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing: str | None = None) -> bytes:
+    """The bytes of the regular file ``path``; anything else is ``DnError`` ``kind.code``,
+    its message started by ``label`` if given (``missing``: other words for a file
+    that does not exist)."""
+
+    def refuse(problem: str, hint: str | None = None) -> DnError:
+        return fail(kind.code, f"{label}: {problem}" if label else problem, path=str(path), hint=hint)
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise refuse(missing or kind.missing, kind.missing_hint) from None
+    except IsADirectoryError:
+        raise refuse(f"is a directory, not {kind.noun}", kind.directory_hint) from None
+    except PermissionError:
+        raise refuse("cannot be read: permission denied") from None
+    except (OSError, ValueError) as e:  # name too long, a loop of links, a NUL in the name ...
+        raise refuse(f"cannot be read: {_reason(e)}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise refuse(f"is a directory, not {kind.noun}", kind.directory_hint)
+        if not stat.S_ISREG(info.st_mode):
+            special = next((name for test, name in _SPECIAL if test(info.st_mode)), "not a regular file")
+            raise refuse(f"is {special}, not {kind.noun}; nothing was read", "give a regular file")
+        if info.st_size > kind.limit:
+            raise refuse(f"is too large ({_size(info.st_size)}; at most {_size(kind.limit)} is read)")
+        chunks, total = [], 0
+        while True:  # the size may have changed since fstat: stop at the limit whatever it says
+            chunk = os.read(fd, min(1 << 20, kind.limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > kind.limit:
+                raise refuse(f"is too large (more than {_size(kind.limit)})")
+        return b"".join(chunks)
+    except OSError as e:
+        raise refuse(f"cannot be read: {_reason(e)}") from None
+    finally:
+        os.close(fd)
+
+
+def read_record(path: str | Path) -> bytes:
+    """The bytes of a record file, read once; a DnError I001 when it cannot be."""
+    return read_regular(path, RECORD)
+
+
+def _reason(e: BaseException) -> str:
+    return getattr(e, "strerror", None) or str(e) or type(e).__name__
+
+
+def _size(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"
+
+
+def fingerprint(path: str | Path) -> tuple | None:
+    """What identifies the content of ``path`` now (device, inode, size, change time
+    in ns), or None when it cannot be stat'ed: two equal fingerprints mean the file
+    was not replaced or written in between."""
+    try:
+        s = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns)
+
+
+class FileChanged(Exception):
+    """The file is no longer what the command read: it was not replaced."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A file's bytes as one read, and its fingerprint from just before that read."""
+
+    data: bytes
+    fingerprint: tuple | None
+
+
+def read_snapshot(path: str | Path) -> Snapshot:
+    """Read a record file once (I001 on any problem), remembering what it was."""
+    before = fingerprint(path)
+    return Snapshot(read_record(path), before)
+
+
+def write_atomic(path: str | Path, text: str, durable: bool = False, replaces: Snapshot | None = None) -> None:
     """Replace ``path`` with ``text`` via a temp file in the same folder and a rename,
     so the old file stays whole until the new one is complete. ``durable``: also
     flush the file and the folder to the disk before returning (a power cut then
-    keeps the new text; a killed process keeps it either way)."""
-    path = Path(path)
+    keeps the new text; a killed process keeps it either way).
+
+    A symlink is followed: its target is rewritten and the link stays. With
+    ``replaces``, the file must still be exactly what was read (same fingerprint, same
+    bytes) just before the rename, else :class:`FileChanged` and nothing is replaced:
+    a save made meanwhile (an editor's) is never overwritten. The temp file is removed
+    on any failure, SIGINT and SIGTERM included (the CLI turns SIGTERM into an exit
+    that unwinds)."""
+    path = Path(os.path.realpath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
@@ -26,6 +155,8 @@ def write_atomic(path: str | Path, text: str, durable: bool = False) -> None:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
+        if replaces is not None and not _still(path, replaces):
+            raise FileChanged(str(path))
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -37,3 +168,13 @@ def write_atomic(path: str | Path, text: str, durable: bool = False) -> None:
             os.fsync(folder)
         finally:
             os.close(folder)
+
+
+def _still(path: Path, snapshot: Snapshot) -> bool:
+    """Is ``path`` still the file of ``snapshot``? (A compare, not a second reading.)"""
+    if fingerprint(path) != snapshot.fingerprint:
+        return False
+    try:
+        return read_record(path) == snapshot.data
+    except DnError:
+        return False

@@ -373,7 +373,7 @@ def test_ballots_in_voting_order():
     assert check_ballots(anyhow, "Cleo", seat_order) is None
     for bad, words in ((seat_order.ballots[:3], "Dora does not vote"),
                        (seat_order.ballots + (ballot("Ben", "JA"),), "Ben votes twice"),
-                       (seat_order.ballots + (ballot("Eve", "JA"),), "Eve votes but is not a player"),
+                       (seat_order.ballots + (ballot("Eve", "JA"),), "'Eve' votes but is not a player"),
                        (seat_order.ballots[:3] + (Ballot("Dora", ()),), "Dora's ballot is empty")):
         assert words in sentence(violation(check_ballots(anyhow, "Cleo", Vote(bad)), "B002", "B2"))
 

@@ -18,7 +18,7 @@ import click
 from drunter_notation.cli.common import DiagnosticError, UsageLine
 from drunter_notation.codes import Exit
 from drunter_notation.data.rulesets import load_ruleset
-from drunter_notation.errors import DnError
+from drunter_notation.errors import DnError, json_safe, printable_lines
 from drunter_notation.explain.adjudicate import (adjudicate as judge, adjudicate_position, all_ruleset_ids,
                                                  as_json, as_text)
 from drunter_notation.notation.parser import parse_file
@@ -73,7 +73,7 @@ def adjudicate(file, turn, position, rules, all_rulesets, move_text, fmt):
         usage = e.diagnostic.code == "H004" and (rules is not None)  # a ruleset the option named
         raise DiagnosticError(e, e.path or file or "--position", Exit.CANNOT if usage else None) from None
     if fmt == "json":
-        click.echo(json.dumps(as_json(where, turn, move_text, verdicts, all_rulesets), ensure_ascii=False,
-                              indent=2))
-    else:
-        click.echo(as_text(where, turn, move_text, verdicts, all_rulesets), nl=False)
+        click.echo(json_safe(json.dumps(as_json(where, turn, move_text, verdicts, all_rulesets),
+                                        ensure_ascii=False, indent=2)))
+    else:  # one line per finding: names from the record are escaped (errors.printable)
+        click.echo(printable_lines(as_text(where, turn, move_text, verdicts, all_rulesets)), nl=False)

@@ -10,7 +10,7 @@ import click
 
 from drunter_notation.data.boardfile import FORMAT, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH, load_board, \
     load_board_file
-from drunter_notation.errors import DnError, fail
+from drunter_notation.errors import DnError, fail, printable, printable_lines
 from drunter_notation.explain.boardtext import render_board
 from drunter_notation.notation.model import square_name
 from drunter_notation.rules.board import DEFAULT_BOX
@@ -37,11 +37,11 @@ def show(ref: str) -> None:
         b = load_board(ref)
     except DnError as e:
         raise DiagnosticError(e, e.path or ref) from None
-    click.echo(f"{b.name} (id {b.id}), {b.width}x{b.height}")
+    click.echo(printable(f"{b.name} (id {b.id}), {b.width}x{b.height}"))
     if b.note:
-        click.echo(textwrap.fill(b.note, width=78, initial_indent="Note: ", subsequent_indent="  "))
+        click.echo(printable_lines(textwrap.fill(b.note, width=78, initial_indent="Note: ", subsequent_indent="  ")))
     click.echo("")
-    click.echo(render_board(b), nl=False)
+    click.echo(printable_lines(render_board(b)), nl=False)
 
 
 @board.command("check")
@@ -56,8 +56,8 @@ def check(path: str) -> None:
         b = load_board_file(path, shown=path)
     except DnError as e:
         raise DiagnosticError(e, e.path or path) from None
-    click.echo(f"{path}: ok — {b.name}, {b.width}x{b.height}, "
-               f"{len(b.buildings)} buildings, {len(b.toilets)} toilets")
+    click.echo(printable(f"{path}: ok — {b.name}, {b.width}x{b.height}, "
+                         f"{len(b.buildings)} buildings, {len(b.toilets)} toilets"))
 
 
 def _size(ctx, param, value: str) -> tuple[int, int]:

@@ -1,12 +1,14 @@
-"""What every command shares: finding record files, printing errors, safe writes."""
+"""What every command shares: running, finding record files, printing errors."""
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from pathlib import Path
 
 import click
 
-from drunter_notation.errors import DnError
+from drunter_notation.errors import DnError, fail, printable
 
 
 class DiagnosticError(click.ClickException):
@@ -31,30 +33,122 @@ class UsageLine(click.UsageError):
         click.echo(f"{where}: error: {self.message}; see {where} --help", err=True)
 
 
+class OutputFailed(Exception):
+    """Writing to stdout or stderr failed (a full device, a closed pipe). Not an
+    OSError, so that click, which swallows a closed pipe without a word, lets it pass."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error.strerror or type(error).__name__)
+        self.error = error
+
+
+class _Guarded:
+    """A text stream whose write and flush failures are :class:`OutputFailed`."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except OSError as e:
+            raise OutputFailed(e) from None
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except OSError as e:
+            raise OutputFailed(e) from None
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def run_group(group: click.Group) -> None:
-    """Run the CLI; a DnError that escapes a command is one line on stderr, never a traceback."""
+    """Run the CLI. Whatever goes wrong ends in one line on stderr and an exit status,
+    never a traceback: a DnError that escapes a command, and -- handled here once for
+    every command -- output that cannot be written (a full device, a closed pipe)."""
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets its escape
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    sys.stdout, sys.stderr = _Guarded(sys.stdout), _Guarded(sys.stderr)
+    signal.signal(signal.SIGTERM, _terminated)
     try:
-        group.main(prog_name="drunter", standalone_mode=True)
+        status = _run(group)
+        sys.stdout.flush()  # what is still buffered fails here, not silently at exit
+    except OutputFailed as e:
+        status = _output_failed(e.error)
+    sys.exit(status)
+
+
+def _terminated(signum, frame):
+    """SIGTERM unwinds like an exit (status 143), so temp files are removed on the way."""
+    raise SystemExit(128 + signum)
+
+
+def _run(group: click.Group) -> int:
+    """``group.main`` as click's standalone mode runs it, but with output errors left
+    to :func:`run_group` (click would swallow a closed pipe without a word)."""
+    try:
+        result = group.main(prog_name="drunter", standalone_mode=False)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except click.ClickException as e:
+        e.show()
+        return e.exit_code
+    except click.Abort:
+        click.echo("Aborted!", err=True)
+        return 1
     except DnError as e:  # pragma: no cover - commands catch their own; this is the last guard
         click.echo(e.format(), err=True)
-        sys.exit(e.exit_code)
+        return e.exit_code
+    return result if isinstance(result, int) else 0
 
 
-def record_paths(args: tuple[str, ...]) -> list[str]:
-    """The files named, with directories walked for ``*.dn`` (sorted); other names kept as given."""
-    out = []
+def _output_failed(e: OSError) -> int:
+    """Say once, on stderr, that the output could not be written; exit status 2. Both
+    streams then point at /dev/null, so nothing fails again when Python exits."""
+    error = fail("I005", f"cannot write the output: {e.strerror or type(e).__name__}", path="drunter",
+                 hint="check the disk or the program reading the output")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # what could not be written is dropped: the device is full or the reader gone
+    os.dup2(devnull, sys.__stdout__.fileno())
+    try:
+        sys.__stderr__.write(error.format() + "\n")
+        sys.__stderr__.flush()
+    except (OSError, ValueError):
+        os.dup2(devnull, sys.__stderr__.fileno())
+    return error.exit_code
+
+
+def record_paths(args: tuple[str, ...]) -> tuple[list[str], int]:
+    """The files named, with directories walked for ``*.dn`` (sorted); other names kept
+    as given. A folder that cannot be read while walking is reported on stderr as
+    I001 and makes the status (the second value) 2; nothing is skipped in silence."""
+    out: list[str] = []
+    status = 0
     for a in args:
-        p = Path(a)
-        if p.is_dir():
-            found = sorted(p.rglob("*.dn"))
-            if not found:
-                click.echo(f"{a}: warning: no *.dn files in this directory", err=True)
-            out.extend(str(f) for f in found)
-        else:
+        if not os.path.isdir(a):
             out.append(a)
-    if not out:
+            continue
+        problems: list[OSError] = []
+        found = []
+        for folder, dirs, files in os.walk(a, onerror=problems.append):
+            found += [Path(folder, f) for f in files if f.endswith(".dn")]
+        for e in problems:
+            report_error(fail("I001", f"cannot read this folder: {e.strerror or e}; its records are not checked",
+                              path=str(e.filename or a)))
+            status = 2
+        if not found and not problems:
+            click.echo(printable(f"{a}: warning: no *.dn files in this directory"), err=True)
+        out.extend(str(f) for f in sorted(found))
+    if not out and not status:
         raise click.UsageError("no record files to work on")
-    return out
+    return out, status
 
 
 def report_error(e: DnError, path: str | None = None, line: str | None = None) -> None:

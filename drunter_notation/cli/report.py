@@ -14,21 +14,25 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from drunter_notation.errors import DnError, fail
-from drunter_notation.notation.parser import parse_file
+from drunter_notation.errors import Diagnostic, DnError, fail, printable
+from drunter_notation.notation.model import Record
+from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.load import judge
+from drunter_notation.replay import Timeline
 from drunter_notation.report import IndexEntry, count, failed_entry, index_entry, render_error, render_index, render_report
 from drunter_notation.report.index import entries_from_manifest, manifest_text, merge
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.cli.common import DiagnosticError, record_paths, report_error
-from drunter_notation.files import write_atomic
-from drunter_notation.cli.validate import EXIT_2_CODES
+from drunter_notation.files import read_record, write_atomic
+from drunter_notation.cli.validate import EXIT_2_CODES, summary_line
 
 DEFAULT_OUT_DIR = "reports"
+MAX_REPORT_TURNS = 1000  # a page shows at most this many turns (a real game has about 60)
 MANIFEST = "manifest.json"
 
 
@@ -37,7 +41,7 @@ def load_archive(folder: Path) -> list[IndexEntry]:
     Raises DiagnosticError (I005) for a manifest that cannot be read: the run must
     not replace it with one that forgets the earlier reports."""
     path = folder / MANIFEST
-    if not path.exists():
+    if not os.path.exists(path):
         return []
     try:
         return entries_from_manifest(json.loads(path.read_text(encoding="utf-8")))
@@ -50,10 +54,12 @@ def load_archive(folder: Path) -> list[IndexEntry]:
 def load_analyses(path: str) -> dict[str, dict]:
     """The analyses in a ``drunter analyze --format json`` file, by the absolute path
     of the record each is of. Raises DiagnosticError (I001, U004)."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise DiagnosticError(fail("I001", f"cannot read the analysis: {getattr(e, 'strerror', None) or e}"), path)
+    try:  # a regular file of at most the record size, read once, every problem one line
+        lines = read_record(path).decode("utf-8").splitlines()
+    except DnError as e:
+        raise DiagnosticError(e, path) from None
+    except UnicodeDecodeError as e:
+        raise DiagnosticError(fail("I001", f"cannot read the analysis: {e}"), path) from None
     out = {}
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -72,37 +78,61 @@ def _href(out: Path, folder: Path) -> str:
     return Path(os.path.relpath(out, folder)).as_posix()
 
 
-def plan(files: tuple[str, ...], out_dir: Path, archive: list[IndexEntry] = ()) -> list[tuple[str, Path]]:
+def plan(files: tuple[str, ...], out_dir: Path, archive: list[IndexEntry] = ()
+         ) -> tuple[list[tuple[str, Path]], int]:
     """(record path, report path) for every record. A record already in the
     archive keeps its page; otherwise ``<out>/<stem>.html`` for a file named,
     ``<out>/<path inside the directory>.html`` for files found in a directory (so
     reports of ``replays/`` mirror its folders), with ``-2``, ``-3``... added when
-    another record holds that name in the archive or in this run."""
+    another record holds that name in the archive or in this run. The second value
+    is the status of walking the folders (2: one could not be read, see
+    :func:`record_paths`)."""
     kept = {e.record: e.href for e in archive}
     taken = {e.href: e.record for e in archive}
     jobs: dict[str, tuple[str, Path]] = {}  # by absolute record path: a record named twice is reported once
+    status = 0
     for arg in files:
         root = Path(arg)
-        for path in record_paths((arg,)):
+        paths, walked = record_paths((arg,))
+        status = max(status, walked)
+        for path in paths:
             record = os.path.abspath(path)
             if record in jobs:
                 continue
             if record in kept:
                 jobs[record] = (path, out_dir / kept[record])
                 continue
-            rel = Path(path).relative_to(root) if root.is_dir() else Path(Path(path).name)
+            rel = Path(path).relative_to(root) if os.path.isdir(root) else Path(Path(path).name)
             stem, n = rel.with_suffix(""), 1
             while taken.get(href := _href(out_dir / f"{stem}{'' if n == 1 else f'-{n}'}.html", out_dir),
                             record) != record:
                 n += 1
             taken[href] = record
             jobs[record] = (path, out_dir / href)
-    return list(jobs.values())
+    return list(jobs.values()), status
 
 
-def _text(path: str) -> str:
-    # Only called once parse_file has read and decoded the file, so this read succeeds.
-    return Path(path).read_text(encoding="utf-8-sig")
+def _text(data: bytes) -> str:
+    # the bytes parse_bytes has already decoded: the file is read only once
+    return data.decode("utf-8-sig")
+
+
+def page_timeline(record: Record, path: str, rules: str | None) -> tuple[Timeline, Timeline]:
+    """(the judgement that gives the verdict, the one the page shows). A record of more
+    than :data:`MAX_REPORT_TURNS` events is judged whole, but its page (positions,
+    frames, diagram) covers only the first ones, with a W005 notice saying so and
+    giving the whole record's verdict: a page never takes minutes."""
+    if len(record.events) <= MAX_REPORT_TURNS:
+        t = judge(record, path, rules=rules, keep_states=True)
+        return t, t
+    whole = judge(record, path, rules=rules)
+    shown = judge(replace(record, events=record.events[:MAX_REPORT_TURNS], reveal=None, score=None), path,
+                  rules=rules, keep_states=True)
+    first = record.events[0]
+    shown.diagnostics.append(Diagnostic(
+        "warning", "W005", f"this record has {len(record.events):,} turns; the page shows the first"
+        f" {MAX_REPORT_TURNS:,}. The whole record: {summary_line(whole)}", first.line, first.column))
+    return whole, shown
 
 
 def _write(out: Path, html: str) -> None:
@@ -145,29 +175,29 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index, analys
     analyses = {} if analysis_file is None else load_analyses(analysis_file)
     folder = output.parent if output is not None else (out_dir or Path(DEFAULT_OUT_DIR))
     archive = load_archive(folder)
-    jobs = plan(files, folder, archive)
+    jobs, status = plan(files, folder, archive)
     if output is not None:
         if len(jobs) != 1:
             raise click.UsageError(f"-o/--output takes exactly one record; {len(jobs)} were given")
-        if output.exists() and output.suffix.lower() not in (".html", ".htm"):
+        if os.path.exists(output) and output.suffix.lower() not in (".html", ".htm"):
             # a report only ever replaces an earlier report, never a record or other file
             raise click.UsageError(f"{output} exists and is not an .html file; refusing to overwrite it")
         jobs = [(jobs[0][0], output)]
-    status = 0
     entries: list[IndexEntry] = []
     for path, out in jobs:
         href = _href(out, folder)
         try:
-            record = parse_file(path)
+            data = read_record(path)
+            record = parse_bytes(data, path)
         except DnError as e:
             report_error(e, path)
             status = max(status, e.exit_code)
             if e.exit_code == 2:
                 continue
-            html, entry = render_error(path, e.diagnostic, _text(path)), failed_entry(href, path, e.diagnostic)
+            html, entry = render_error(path, e.diagnostic, _text(data)), failed_entry(href, path, e.diagnostic)
             note = f"{e.diagnostic.code}, not readable as DN"
         else:
-            t = judge(record, path, rules=rules, keep_states=True)
+            t, shown = page_timeline(record, path, rules)
             for d in t.errors:
                 click.echo(d.format(path), err=True)
             if t.errors:
@@ -175,7 +205,7 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index, analys
                 status = max(status, 2 if fatal else 1)
                 if fatal:
                     continue
-            html = render_report(t, _text(path), analyses.get(os.path.abspath(path)))
+            html = render_report(shown, _text(data), analyses.get(os.path.abspath(path)))
             entry = index_entry(t, href, path)
             s = t.summary()
             note = (f"invalid: {t.errors[0].code}" + (f" at turn {t.stopped_at}" if t.stopped_at else "")
@@ -187,11 +217,11 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index, analys
             status = 2
             continue
         entries.append(entry)
-        click.echo(f"wrote {out} ({note})")
+        click.echo(printable(f"wrote {out} ({note})"))
     if not entries and not with_index:
         ctx.exit(status)  # nothing written: the archive stays as it was
     # the manifest lists the pages still on disk: a page deleted by hand leaves the archive
-    archive = [e for e in merge(archive, entries) if (folder / e.href).is_file()]
+    archive = [e for e in merge(archive, entries) if os.path.isfile(folder / e.href)]
     written = [(folder / MANIFEST, manifest_text(archive))]
     if with_index:
         written.append((folder / "index.html", render_index(archive)))
@@ -201,5 +231,5 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index, analys
         except OSError as e:
             raise DiagnosticError(fail("I005", f"cannot write {target.name}: {e.strerror}"), str(target))
     if with_index:
-        click.echo(f"wrote {folder / 'index.html'} ({count(len(archive), 'record')} in the archive)")
+        click.echo(printable(f"wrote {folder / 'index.html'} ({count(len(archive), 'record')} in the archive)"))
     ctx.exit(status)

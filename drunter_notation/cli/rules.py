@@ -22,6 +22,7 @@ from drunter_notation.cli.common import DiagnosticError
 
 _INDENT = "    "
 _SHOW_WIDTH = 88  # fixed, so the text output is the same on every terminal
+MAX_WIDTH = 400  # --width and the terminal width, bounded: a table line is built in memory
 
 
 @click.group()
@@ -64,7 +65,7 @@ def show(ruleset_id, fmt):
               show_default=True, help="text: a table sized to --width; markdown: one row per line.")
 @click.option("--all", "show_all", is_flag=True,
               help="Also the points where only the sources' wording differs (after those that change a verdict).")
-@click.option("--width", type=click.IntRange(min=60), default=None,
+@click.option("--width", type=click.IntRange(min=60, max=MAX_WIDTH), default=None,
               help="Width of the text table (default: the terminal's).")
 def diff_cmd(a, b, fmt, show_all, width):
     """Where rulesets A and B give different verdicts, each point with both places in the sources.
@@ -93,7 +94,8 @@ def diff_cmd(a, b, fmt, show_all, width):
     elif fmt == "markdown":
         click.echo(_diff_markdown(ra, rb, shown))
     else:
-        click.echo(_diff_table(ra, rb, shown, width or shutil.get_terminal_size((120, 24)).columns))
+        width = width or min(max(shutil.get_terminal_size((120, 24)).columns, 60), MAX_WIDTH)
+        click.echo(_diff_table(ra, rb, shown, width))
     if wording and not show_all:
         click.echo(f"({_points(len(wording))} where only the wording of the sources differs: --all shows"
                    f" {'it' if len(wording) == 1 else 'them'})")

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from drunter_notation.data.boardfile import load_board
-from drunter_notation.errors import DnError, fail
+from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.rules.board import DEFAULT_BOARD
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
@@ -19,6 +19,9 @@ from drunter_notation.bots.tournament import bot_game
 from drunter_notation.codes import Exit
 from drunter_notation.cli.common import DiagnosticError
 from drunter_notation.files import write_atomic
+
+
+MAX_COUNT = 100_000  # games per run: every file name is checked before the first is written
 
 
 def _board_tag(board_ref: str, out: str | None) -> str:
@@ -38,7 +41,7 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
     except OSError as e:
         raise fail("I005", f"cannot create the output folder: {e.strerror}", path=out) from None
     paths = [folder / f"game-{seed}-{i}.dn" for i in range(1, count + 1)]
-    existing = [p for p in paths if p.exists()]
+    existing = [p for p in paths if os.path.exists(p)]
     if existing and not force:
         more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
         raise fail("I005", f"already exists{more}; nothing was written", path=str(existing[0]),
@@ -50,8 +53,8 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
 @click.option("--players", "n_players", type=int, required=True, metavar="N", help="Number of players, 2 to 4.")
 @click.option("--seed", type=int, required=True, metavar="S",
               help="Seed: game i (from 1) is played with random.Random(\"S-i\").")
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
-              help="Number of games.")
+@click.option("--count", type=click.IntRange(min=1, max=MAX_COUNT), default=1, show_default=True, metavar="K",
+              help=f"Number of games (at most {MAX_COUNT:,}).")
 @click.option("--out", metavar="DIR", help="Folder to write game-S-i.dn files to (created if missing);"
               " without it the one game goes to stdout.")
 @click.option("--board", "board_ref", default=DEFAULT_BOARD, show_default=True, metavar="ID|PATH",
@@ -98,4 +101,4 @@ def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force, b
                 raise fail("I005", f"cannot write the file: {e.strerror}", path=str(path)) from None
     except DnError as e:  # every error here is about what the options named
         raise DiagnosticError(e, e.path or "simulate", exit_code=Exit.CANNOT) from None
-    click.echo(f"wrote {count} game{'s' if count != 1 else ''} to {out}", err=True)
+    click.echo(printable(f"wrote {count} game{'s' if count != 1 else ''} to {out}"), err=True)

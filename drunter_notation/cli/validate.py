@@ -20,8 +20,9 @@ from tqdm import tqdm
 from drunter_notation.codes import CODES, Exit, exit_status
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
-from drunter_notation.errors import Diagnostic, DnError
-from drunter_notation.notation.parser import parse_bytes, parse_file
+from drunter_notation.errors import Diagnostic, DnError, json_safe, printable
+from drunter_notation.files import read_record
+from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.load import judge as judge_record
 from drunter_notation.replay import Timeline
 from drunter_notation.cli.common import DiagnosticError, record_paths
@@ -93,10 +94,13 @@ class Outcome:
 
 
 def judge(job: Job) -> Outcome:
-    """Parse and replay one file; everything it prints, as lines (runs in a worker)."""
-    t = None
+    """Read (once), parse and replay one file; everything it prints, as lines, each
+    one safe to print (:func:`errors.printable`; runs in a worker)."""
+    t, data = None, job.data
     try:
-        record = parse_file(job.path) if job.data is None else parse_bytes(job.data, job.path)
+        if data is None:
+            data = read_record(job.path)
+        record = parse_bytes(data, job.path)
     except DnError as e:
         diags = [e.diagnostic]
     else:
@@ -106,13 +110,14 @@ def judge(job: Job) -> Outcome:
     status = exit_status(d.code for d in errors)
     kind = "valid" if not errors else ("unreadable" if status == Exit.CANNOT else "invalid")
     if job.expect:
-        declared, got = declared_verdict(job.path, job.data), verdict(errors)
+        declared, got = declared_verdict(data), verdict(errors)
         ok = declared == got
         line = f"{job.path}: {'ok' if ok else 'MISMATCH'}: {got}" + (
             "" if ok else f" (the header says: {declared or 'nothing'})")
-        return Outcome([(False, line)], status, kind, ok)
+        return Outcome([(False, printable(line))], status, kind, ok)
     if job.fmt == "json":
-        return Outcome([(False, json.dumps(_json(job.path, t, diags), ensure_ascii=False))], status, kind)
+        return Outcome([(False, json_safe(json.dumps(_json(job.path, t, diags), ensure_ascii=False)))], status,
+                       kind)
     lines = []
     for d in diags:
         lines.append((False, d.format(job.path)))
@@ -120,9 +125,9 @@ def judge(job: Job) -> Outcome:
         if caret:
             lines.append((True, caret))
     if t is not None:
-        lines.append((False, f"{job.path}: {summary_line(t)}"))
+        lines.append((False, printable(f"{job.path}: {summary_line(t)}")))
     else:
-        lines.append((False, f"{job.path}: invalid: {errors[0].code}, the record could not be read"))
+        lines.append((False, printable(f"{job.path}: invalid: {errors[0].code}, the record could not be read")))
     return Outcome(lines, status, kind)
 
 
@@ -177,11 +182,11 @@ def validate(files, fmt, rules, board, expect, jobs):
         _check_option("--rules", rules)
     if board is not None:
         _check_option("--board", board)
-    paths = record_paths(files)
+    paths, status = record_paths(files)
     stdin = sys.stdin.buffer.read() if STDIN in paths else None
     todo = [Job(STDIN_NAME if p == STDIN else p, fmt, rules, board, expect, stdin if p == STDIN else None)
             for p in paths]
-    status, mismatches, kinds = 0, 0, {"valid": 0, "invalid": 0, "unreadable": 0}
+    mismatches, kinds = 0, {"valid": 0, "invalid": 0, "unreadable": 0}
     # disable=None: a bar only when stderr is a terminal, and only after PROGRESS_DELAY
     with tqdm(total=len(todo), unit="file", file=sys.stderr, disable=None, delay=PROGRESS_DELAY,
               leave=False, dynamic_ncols=True) as bar:
@@ -207,13 +212,12 @@ def validate(files, fmt, rules, board, expect, jobs):
 _EXPECT = re.compile(r"^#\s*expect:\s*(.+?)\s*$", re.M)
 
 
-def declared_verdict(path: str, data: bytes | None = None) -> str | None:
-    """The verdict a sample declares in its ``# expect: ...`` comment, normalised."""
-    try:
-        head = (Path(path).read_bytes() if data is None else data)[:4096]
-    except OSError:
+def declared_verdict(data: bytes | None) -> str | None:
+    """The verdict a sample declares in its ``# expect: ...`` comment (in the bytes
+    already read), normalised."""
+    if data is None:
         return None
-    m = _EXPECT.search(head.decode("utf-8", "replace").lstrip("\ufeff"))
+    m = _EXPECT.search(data[:4096].decode("utf-8", "replace").lstrip("\ufeff"))
     return " ".join(m.group(1).split()) if m else None
 
 

@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 from drunter_notation.rules.board import TRACK_KINDS, Board
 from drunter_notation.errors import did_you_mean, fail
+from drunter_notation.files import BOARD, read_regular
 from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
 
 FORMAT = "drunter-board/1"
@@ -27,6 +28,8 @@ MIN_HEIGHT, MAX_HEIGHT = 3, 99  # rows 1..99
 TOP_KEYS = ("format", "id", "name", "width", "height", "note", "toilets", "corners", "buildings", "box")
 REQUIRED_KEYS = ("format", "id", "name", "width", "height", "corners", "buildings")
 BOX_LENGTHS = ("triples", "doubles", "singles")
+MAX_BUILDING_VALUE = 99
+MAX_BOX_COUNT = 999  # tiles of one kind and length; a 26x99 board has 2,574 squares
 
 # A square name: column a..z, row 1..99 without a leading zero.
 _SQUARE_RE = re.compile(r"[a-z][1-9][0-9]?\Z")
@@ -71,7 +74,7 @@ def _builtin_board(ref: str) -> Board:
                    hint="a board file is named by a path ending in .toml")
     resource = _BUILTIN.joinpath(f"{ref}.toml")
     label = f"built-in board {ref}"
-    data = _read_bytes(resource.read_bytes, label, None)
+    data = resource.read_bytes()  # listed by builtin_boards(): shipped with the package
     board = parse_board(data, label=label, path=None)
     if board.id != ref:
         # A packaging slip: the file name is the id users write in records.
@@ -87,7 +90,8 @@ def load_board_file(path: Path, shown: str | None = None) -> Board:
     """
     path = Path(path)
     label = f"board file {shown or path}"
-    data = _read_bytes(path.read_bytes, label, str(path), str(path) if shown and shown != str(path) else None)
+    looked_for = f" (looked for at {path})" if shown and shown != str(path) else ""
+    data = read_regular(path, BOARD, label=label, missing=f"file not found{looked_for}")
     return parse_board(data, label=label, path=str(path))
 
 
@@ -106,6 +110,10 @@ def parse_board(data: bytes, label: str = "board file", path: str | None = None)
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         _bad(label, path, None, f"invalid TOML: {_toml_reason(str(e))}")
+    except ValueError:  # tomllib's int() of a number beyond Python's 4,300-digit limit
+        _bad(label, path, None, "invalid TOML: a number with thousands of digits")
+    except RecursionError:
+        _bad(label, path, None, "invalid TOML: arrays or tables nested too deeply")
     return _check(doc, label, path)
 
 
@@ -208,8 +216,8 @@ def _check_buildings(table: Any, square, bad) -> dict[Square, tuple[str, int]]:
         for sq_name, value in squares.items():
             sq_key = f"{full}.{_show_key(sq_name)}"
             sq = square(sq_name, sq_key)
-            if not _is_int(value) or value < 1:
-                bad(sq_key, f"value must be an integer >= 1, got {_show_value(value)}")
+            if not _is_int(value) or not 1 <= value <= MAX_BUILDING_VALUE:
+                bad(sq_key, f"value must be an integer from 1 to {MAX_BUILDING_VALUE}, got {_show_value(value)}")
             buildings[sq] = (btype, value)
     return buildings
 
@@ -231,8 +239,9 @@ def _check_box(table: Any, bad) -> dict[str, tuple[int, int, int]]:
             what = f"an array of {len(counts)}" if isinstance(counts, list) else _kind_of(counts)
             bad(key, f"must be an array of three counts [triples, doubles, singles], got {what}")
         for i, n in enumerate(counts):
-            if not _is_int(n) or n < 0:
-                bad(f"{key}[{i}]", f"{BOX_LENGTHS[i]} count must be an integer >= 0, got {_show_value(n)}")
+            if not _is_int(n) or not 0 <= n <= MAX_BOX_COUNT:
+                bad(f"{key}[{i}]", f"{BOX_LENGTHS[i]} count must be an integer from 0 to {MAX_BOX_COUNT},"
+                                   f" got {_show_value(n)}")
         box[kind] = (counts[0], counts[1], counts[2])
     return box
 
@@ -258,21 +267,6 @@ def _is_int(value: Any) -> bool:
 
 
 # ------------------------------------------------------------------ messages
-
-
-def _read_bytes(read, label: str, path: str | None, looked_for: str | None = None) -> bytes:
-    """``read()``, with every OS failure turned into one H003 line; ``looked_for`` is
-    the path tried when the label names the file otherwise (relative to a record)."""
-    try:
-        return read()
-    except FileNotFoundError:
-        _bad(label, path, None, "file not found" + (f" (looked for at {looked_for})" if looked_for else ""))
-    except IsADirectoryError:
-        _bad(label, path, None, "is a directory, not a board file")
-    except PermissionError:
-        _bad(label, path, None, "cannot be read: permission denied")
-    except OSError as e:
-        _bad(label, path, None, f"cannot be read: {e.strerror or type(e).__name__}")
 
 
 def _bad(label: str, path: str | None, key: str | None, problem: str, hint: str | None = None) -> NoReturn:

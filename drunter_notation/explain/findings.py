@@ -126,7 +126,7 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
                                     "variant under this ruleset"),
     "no-toilet": lambda f: f"{_move(f)} is put to a vote, but it covers no toilet",
     "claim-without-vote": lambda f: "an outcome is claimed but no vote was held",
-    "voter-not-a-player": lambda f: f"{f['player']} votes but is not a player",
+    "voter-not-a-player": lambda f: f"'{f['player']}' votes but is not a player",
     "votes-twice": lambda f: f"{f['player']} votes twice; every player votes once",
     "empty-ballot": lambda f: f"{f['player']}'s ballot is empty; every player lays at least one card",
     "missing-voter": lambda f: (f"{and_list(f['missing'])} {'does' if len(f['missing']) == 1 else 'do'} not vote; "

@@ -33,6 +33,7 @@ from lark.parsers.lalr_analysis import Shift
 from lark.visitors import Transformer_InPlace
 
 from drunter_notation.errors import DnError, fail
+from drunter_notation.files import read_record
 from drunter_notation.notation.model import (BUILDING_ALIASES, CARD_NAMES, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome, Placement,
                     Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Tile, Turn, Vote, parse_square)
 
@@ -89,6 +90,26 @@ _CARDS = {**{name: Card(name) for name in CARD_NAMES}, "JEIN=yes": Card("JEIN", 
 _SQUARES: dict[str, tuple[int, int]] = {}  # at most 26 x 99 entries: the SQUARE terminal allows no more
 
 
+# The largest number each place in a record may hold: bounded where it is read, so a
+# 5,000-digit number is a located P001, never a Python ValueError or a huge value.
+MAX_TURN = 999_999
+MAX_TILE_COUNT = 99
+MAX_TALLY = 999
+MAX_SCORE = 99_999
+MAX_LINE_CHARS = 100_000
+MAX_LIST_ITEMS = 1000  # tiles in a hand line, cards in a ballot, ballots in a vote, reveal and score entries
+
+
+def _number(tok: Token, text: str, limit: int, what: str) -> int:
+    """``text`` (digits, read from ``tok``) as an int of at most ``limit``; else P001 there."""
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(limit)) or int(digits) > limit:
+        shown = digits if len(digits) <= 12 else f"a {len(digits)}-digit number"
+        raise _syntax_error(tok, f"{what} {shown} is too large (at most {limit})",
+                            "see docs/notation.md for the DN syntax")
+    return int(digits)
+
+
 def _square(tok: Token | str):
     text = str(tok)
     sq = _SQUARES.get(text)
@@ -118,7 +139,7 @@ class RecordBuilder(Transformer):
         out = []
         for tok in tiles:
             text = str(tok)
-            count = int(text[text.index("x") + 1:]) if "x" in text else 1
+            count = _number(tok, text[text.index("x") + 1:], MAX_TILE_COUNT, "tile count") if "x" in text else 1
             out.append(HandTile(_TILES[text[:2]], count))
         return Hand(str(player), tuple(out), kw.line, kw.column)
 
@@ -131,7 +152,7 @@ class RecordBuilder(Transformer):
 
     def turn(self, c):
         num, player, action = c
-        number = int(str(num).rstrip(". \t\r\n"))
+        number = _number(num, str(num).rstrip(". \t\r\n"), MAX_TURN, "turn number")
         placement = None if isinstance(action, Token) else action
         return Turn(number, str(player), placement, num.line, num.column)
 
@@ -183,7 +204,7 @@ class RecordBuilder(Transformer):
         arrow, result = c[0], c[1]
         yes = no = None
         if len(c) == 3:
-            yes, no = (int(x) for x in str(c[2]).split(":"))
+            yes, no = (_number(c[2], x.strip(), MAX_TALLY, "tally") for x in str(c[2]).split(":"))
         return Outcome(str(result) == "accepted", yes, no, arrow.line, arrow.column)
 
     def reveal(self, c):
@@ -201,7 +222,8 @@ class RecordBuilder(Transformer):
 
     def score_entry(self, c):
         player, points = c
-        return ScoreEntry(str(player), int(points), player.line, player.column)
+        return ScoreEntry(str(player), _number(points, str(points), MAX_SCORE, "score"), player.line,
+                          player.column)
 
     def start(self, c):
         tags, setup, events = [], [], []
@@ -419,18 +441,19 @@ class DnLexer(Lexer):
         self.special = frozenset(self.keywords) | frozenset(self.callbacks)
         self.terminals_by_name = conf.terminals_by_name
 
-    def scan(self, text: str, pos: int = 0, end: int | None = None, line: int = 1, line_start: int = 0):
-        """All tokens of ``text[pos:end]``, eagerly. Returns ``(tokens, stop, line,
-        line_start)``: ``stop`` is where the scan ended -- ``end``, or the first character
-        no terminal matches -- and ``line``/``line_start`` the line there and the
-        position that line starts at. ``line``/``line_start`` given are those of ``pos``."""
+    def scan(self, text: str, pos: int = 0, end: int | None = None, line: int = 1, line_start: int = 0,
+             where: list | None = None):
+        """The tokens of ``text[pos:end]``, one at a time (a token no longer needed is
+        freed: a 5 MB line never holds millions of tokens at once). When the scan ends,
+        ``where`` (if given) holds ``[stop, line, line_start]``: ``stop`` is where the
+        scan ended -- ``end``, or the first character no terminal matches -- and
+        ``line``/``line_start`` the line there and the position that line starts at.
+        ``line``/``line_start`` given are those of ``pos``."""
         if end is None:
             end = len(text)
         special, callbacks, skip, ignore = self.special, self.callbacks, self.skip, self.ignore
         regex_for, master = self.by_char.get, self.master
         find = text.find
-        tokens = []
-        append = tokens.append
         # Lines are counted by walking from line break to line break (``nl`` is the next
         # one not yet counted) rather than by counting the breaks in every token: the
         # tokens that hold them (WS) make no Token at all, and the test is one compare.
@@ -471,33 +494,37 @@ class DnLexer(Lexer):
                         callbacks[type_](tok)
                         continue
                     tok = callbacks[type_](tok)
-            append(tok)
-        # the line breaks passed since the last token (in WS, or up to the error)
-        newlines = text.count("\n", line_start, pos)
-        if newlines:
-            line += newlines
-            line_start = text.rindex("\n", line_start, pos) + 1
-        return tokens, pos, line, line_start
+            yield tok
+        if where is not None:
+            # the line breaks passed since the last token (in WS, or up to the error)
+            newlines = text.count("\n", line_start, pos)
+            if newlines:
+                line += newlines
+                line_start = text.rindex("\n", line_start, pos) + 1
+            where[:] = [pos, line, line_start]
 
     def lex(self, lexer_state: LexerState, parser_state):
         """Lark's lexer interface, used when Lark itself parses (records with errors,
-        ``parse_interactive``). Lark's lexer is lazy; scanning the whole text first
-        changes nothing a parser can see: the tokens come in the same order, and an
-        error in the text is raised only after every token before it was taken."""
+        ``parse_interactive``). Lazy like Lark's own: the tokens come in the same order,
+        and an error in the text is raised only after every token before it was taken."""
         text = lexer_state.text
         if isinstance(text, str):  # Lark before 1.2 hands over the text itself
             end = len(text)
         else:  # a lark.utils.TextSlice
             text, end = text.text, text.end
         ctr = lexer_state.line_ctr
-        tokens, pos, line, line_start = self.scan(text, ctr.char_pos, end, ctr.line, ctr.line_start_pos)
+        where: list = []
+        for tok in self.scan(text, ctr.char_pos, end, ctr.line, ctr.line_start_pos, where):
+            if tok.type in _SPLIT:  # Lark parses as if SPAN did not exist: see the grammar
+                parts = _SPLIT[tok.type](tok)
+                lexer_state.last_token = parts[-1]
+                yield from parts
+            else:
+                lexer_state.last_token = tok
+                yield tok
+        pos, line, line_start = where
         # leave the lexer state where the scan stopped, as Lark's lexer does
         ctr.char_pos, ctr.line, ctr.line_start_pos, ctr.column = pos, line, line_start, pos - line_start + 1
-        if any(tok.type in _SPLIT for tok in tokens):  # Lark parses as if SPAN did not exist: see the grammar
-            tokens = [part for tok in tokens for part in (_SPLIT[tok.type](tok) if tok.type in _SPLIT else (tok,))]
-        if tokens:
-            lexer_state.last_token = tokens[-1]
-        yield from tokens
         if pos < end:
             last = lexer_state.last_token
             raise UnexpectedCharacters(text, pos, line, pos - line_start + 1, allowed=self.allowed,
@@ -541,7 +568,10 @@ def _rule_callbacks(lark: Lark, transformer: Transformer) -> dict | None:
                 return None
             if rule.options.expand1 and not rule.alias:
                 build = partial(_expand_single, build)
-        callbacks[rule] = _filtered(include, len(rule.expansion), build)
+        # the lists inside one item (tiles of a hand, cards, ballots ...) are bounded, the
+        # record's own lists (tags, setup, events: "__start_...") are not
+        within = origin.split("_")[2] if inlined and not origin.startswith("__start_") else None
+        callbacks[rule] = _filtered(include, len(rule.expansion), build, within)
     return callbacks
 
 
@@ -553,9 +583,11 @@ def _expand_single(build, children):
     return children[0] if len(children) == 1 else build(children)
 
 
-def _filtered(include, size, build):
+def _filtered(include, size, build, within: str | None = None):
     """The callback for one rule: keep the children at ``include``'s positions, splice
-    those marked, hand the list to ``build`` (None: the list is the result)."""
+    those marked, hand the list to ``build`` (None: the list is the result). A list
+    inside an item (``within``: "hand", "ballot" ...) ends with a P001 at its
+    :data:`MAX_LIST_ITEMS` + 1st item: the parser holds its tokens until the item is built."""
     if len(include) == size and not any(splice for _, splice in include):
         return build if build is not None else _same_list
     if not any(splice for _, splice in include):
@@ -572,7 +604,14 @@ def _filtered(include, size, build):
             out = children[0]
             out.append(children[k])
             return out
-        return grow
+
+        def grow_bounded(children):
+            if len(children[0]) >= MAX_LIST_ITEMS:
+                item = children[k]
+                raise _Syntax(item.line, item.column, f"more than {MAX_LIST_ITEMS:,} items in one {within}",
+                              "see docs/notation.md for the DN syntax")
+            return grow(children)
+        return grow if within is None else grow_bounded
 
     def splice(children):
         out = []
@@ -664,19 +703,17 @@ class _Parser:
 
     def _drive(self, text: str, start: str):
         """Lark's LALR loop (lark.parsers.lalr_parser_state.ParserState.feed_token) over
-        our tables and the eagerly scanned tokens, from the start symbol ``start``. None
-        at the first character no terminal matches or the first token the grammar does
-        not allow there (or with no fast path); a callback's _Syntax passes through,
-        raised at the same token as under Lark."""
+        our tables and the tokens as they are scanned, from the start symbol ``start``.
+        None at the first character no terminal matches or the first token the grammar
+        does not allow there (or with no fast path); a callback's _Syntax passes
+        through, raised at the same token as under Lark."""
         if start not in self.rows:
             return None
-        tokens, stop, _, _ = self.lexer.scan(text)
-        if stop < len(text):
-            return None
+        where: list = []
         row, end_row = self.rows[start]
         state_stack = [row]
         value_stack: list = []
-        for tok in chain(tokens, _END_OF_TEXT):
+        for tok in chain(self.lexer.scan(text, where=where), _end_of_text(text, where)):
             kind = tok.type
             while True:
                 act = row.get(kind)
@@ -705,8 +742,16 @@ class _Parser:
 
 # The grammar's start symbols: a whole record, and one move alone (parse_move).
 START_SYMBOLS = ("start", "move")
-# The end-of-text marker fed to the LALR loop after the last token.
-_END_OF_TEXT = (Token("$END", ""),)
+
+
+def _end_of_text(text: str, where: list):
+    """After the last token: the end-of-text marker when the scan reached the end, else
+    a token no parser state accepts (the text holds a character no terminal matches)."""
+    yield _END_OF_TEXT if where[0] == len(text) else _UNLEXABLE
+
+
+_END_OF_TEXT = Token("$END", "")
+_UNLEXABLE = Token("$UNLEXABLE", "")
 
 
 @lru_cache(maxsize=1)
@@ -725,6 +770,8 @@ def parse_text(text: str, path: str = "<input>") -> Record:
     if "\x00" in text:
         raise fail("I003", "this looks like a binary file, not a DN record", path=path,
                    hint="give a DN text file")
+    if len(text) > MAX_LINE_CHARS:
+        _check_line_lengths(text, path)
     try:
         record, comments = _parser().parse(text)
     except UnexpectedInput as e:
@@ -794,24 +841,35 @@ def _explain_move(e: UnexpectedInput, text: str, source: str) -> DnError:
                 context=_line_of(text, line))
 
 
+def _check_line_lengths(text: str, path: str) -> None:
+    """P001 at the first line longer than :data:`MAX_LINE_CHARS` (no DN line comes near:
+    the limit keeps the tokens of one line, all held until the line's item is built,
+    to a few megabytes)."""
+    start, number = 0, 1
+    while True:
+        nl = text.find("\n", start)
+        stop = len(text) if nl < 0 else nl
+        if stop - start > MAX_LINE_CHARS:
+            raise fail("P001", f"line {number} is {stop - start:,} characters long; a DN line may have at most"
+                       f" {MAX_LINE_CHARS:,}", path=path, line=number, column=MAX_LINE_CHARS + 1,
+                       hint="break the line: each tag, hand, turn, reveal and score goes on a line of its own")
+        if nl < 0:
+            return
+        start, number = nl + 1, number + 1
+
+
 def parse_file(path: str | Path) -> Record:
-    """Read and parse a record file; every reading problem is a one-line DnError."""
-    p = Path(path)
-    shown = str(path)
-    if p.is_dir():
-        raise fail("I001", "is a directory, not a DN record", path=shown,
-                   hint="name a .dn file, or use a command that walks directories")
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise fail("I001", "no such file", path=shown, hint="check the path") from None
-    except OSError as e:
-        raise fail("I001", f"cannot read the file: {e.strerror}", path=shown) from None
-    return parse_bytes(data, shown)
+    """Read (a regular file, at most ``files.MAX_RECORD_BYTES``) and parse a record
+    file; every reading problem is a one-line DnError I001."""
+    return parse_bytes(read_record(path), str(path))
 
 
 def parse_bytes(data: bytes, path: str = "<input>") -> Record:
     """Decode UTF-8 (BOM allowed) and parse; binary or non-UTF-8 data is a DnError."""
+    encoding = _utf16_or_32(data)
+    if encoding is not None:
+        raise fail("I002", f"this is {encoding} text, not UTF-8", path=path, line=1, column=1,
+                   hint=f"convert it, e.g. iconv -f {encoding.split()[0]} -t UTF-8 FILE > NEW.dn")
     if b"\x00" in data:
         raise fail("I003", "this looks like a binary file, not a DN record", path=path,
                    hint="give a DN text file")
@@ -825,9 +883,39 @@ def parse_bytes(data: bytes, path: str = "<input>") -> Record:
     return parse_text(text, path)
 
 
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"),
+         (b"\xff\xfe", "UTF-16LE"), (b"\xfe\xff", "UTF-16BE"))
+
+
+def _utf16_or_32(data: bytes) -> str | None:
+    """The name of the UTF-16 or UTF-32 encoding ``data`` is written in (told by its
+    byte order mark, or by ASCII text with NUL bytes between), or None."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return f"{name} (with a byte order mark)"
+    head = data[:4096]
+    for width, name in ((4, "UTF-32"), (2, "UTF-16")):
+        units = [head[i:i + width] for i in range(0, len(head) - len(head) % width, width)]
+        for offset, order in ((0, "LE"), (width - 1, "BE")):
+            if len(units) >= 4 and all(0 < u[offset] < 0x80 and u.count(0) == width - 1 for u in units):
+                return name + order
+    return None
+
+
 def _line_of(text: str, line: int) -> str | None:
-    lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else None
+    """Line ``line`` (1-based, counted by line feeds as the lexer counts) of ``text``,
+    found without splitting the whole text."""
+    if not text:
+        return None
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    if line < 1 or (start >= len(text) and line > 1):
+        return None
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)].rstrip("\r")
 
 
 def _describe(expected, whole: str = "record") -> str:
@@ -905,25 +993,33 @@ def _explain(e: UnexpectedInput, text: str, path: str, start: str = "start") -> 
     return fail("P001", message, path=path, line=line, column=column, hint=hint, context=_line_of(text, line))
 
 
-_TOKEN_BEFORE = re.compile(r'("(?:[^"\\\n]|\\.)*"|[\w?]+(?:=\w+)?|->|\S)\s*$')
+_TOKEN = re.compile(r'"(?:[^"\\\n]++|\\.)*+"|[\w?]+(?:=\w+)?|->|\S')
+_SHOWN_TOKEN = 40  # characters of a previous token quoted in a message
 
 
 def _previous_token_text(text: str, pos: int) -> str | None:
-    """The token ending just before ``pos`` (comments aside), for "after '-'" in messages."""
-    before = text[:pos]
-    while True:
-        stripped = before.rstrip()
-        nl = stripped.rfind("\n")
-        line = stripped[nl + 1:]
-        code = _code_part(line)
-        if code.strip() or nl < 0:
-            break
-        before = stripped[:nl + 1] if nl >= 0 else ""
-    m = _TOKEN_BEFORE.search(stripped[: nl + 1] + code)
-    return m.group(1) if m else None
+    """The token ending just before ``pos`` (comments aside), for "after '-'" in messages.
+
+    Linear in the text: lines are walked back from ``pos`` by index (no copies of the
+    text before it), and the one line with code is split into tokens left to right."""
+    end = pos
+    while end > 0:
+        start = text.rfind("\n", 0, end) + 1
+        code = _code_part(text[start:end])
+        if code.strip():
+            last = None
+            for last in _TOKEN.finditer(code):
+                pass
+            if last is None:
+                return None
+            token = last.group(0)
+            return token if len(token) <= _SHOWN_TOKEN else token[:_SHOWN_TOKEN - 1] + "…"
+        end = start - 1
+    return None
 
 
-_CODE_PREFIX = re.compile(r'(?:[^"#\n]|"(?:[^"\\\n]|\\.)*"?)*')
+# possessive (*+, ++): no backtracking state is kept, so a 5 MB line costs no memory here
+_CODE_PREFIX = re.compile(r'(?:[^"#\n]++|"(?:[^"\\\n]++|\\.)*+"?+)*+')
 
 
 def _code_part(line: str) -> str:

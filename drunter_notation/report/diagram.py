@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import signal
 import subprocess
 
 import graphviz
@@ -25,6 +26,9 @@ from drunter_notation.replay import Timeline
 from drunter_notation.report.view import short_dn, violation
 
 ROW = 8  # turns per row of the snake
+MAX_DIAGRAM_TURNS = 400  # a longer game gets a notice instead: dot's time grows fast with the nodes
+DOT_TIMEOUT = 30  # seconds
+LABEL_LINE = 60  # characters per line of a node's label: a 50,000-character name is clipped
 FONT = "DejaVu Sans,Arial,sans-serif"
 # Left out of dot's SVG: namespaces (URLs, not needed inline), ids (they could clash
 # with the page's), comments and titles (our generated node names) and the font
@@ -50,7 +54,7 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
 
     def node(label: str, **attrs) -> str:
         name = next(names)
-        g.node(name, graphviz.escape(label), **attrs)
+        g.node(name, graphviz.escape("\n".join(_clip(line, LABEL_LINE) for line in label.split("\n"))), **attrs)
         return name
 
     chain.append(node("start\n" + ", ".join(t.players), shape="ellipse", fillcolor="#eef2f7"))
@@ -112,15 +116,41 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
 
 
 def flow_diagram(t: Timeline) -> Markup:
-    """The flow diagram as inline ``<svg>``, or a notice in its place when ``dot``
-    is not installed (or fails). Nothing in the result refers to a URL."""
-    if shutil.which("dot") is None:
-        return Markup('<p class="notice">{}</p>').format(NO_DOT)
+    """The flow diagram as inline ``<svg>``, or a notice in words in its place when
+    ``dot`` is not installed, the game is too long to draw, or ``dot`` fails (an
+    error, a crash, more than :data:`DOT_TIMEOUT` seconds): only the diagram is lost,
+    and dot's own messages stay off the terminal. Nothing in the result refers to a URL."""
+    dot = shutil.which("dot")
+    if dot is None:
+        return _notice(NO_DOT)
+    if len(t.steps) > MAX_DIAGRAM_TURNS:
+        return _notice(f"The game-flow diagram is left out: {len(t.steps):,} turns are more than the"
+                       f" {MAX_DIAGRAM_TURNS} it draws.")
     try:
-        out = flow_graph(t).pipe(format="svg", encoding="utf-8")
-    except (graphviz.ExecutableNotFound, subprocess.CalledProcessError) as e:
-        return Markup('<p class="notice">The game-flow diagram could not be drawn: {}</p>').format(
-            str(e).splitlines()[0] if str(e) else type(e).__name__)
+        done = subprocess.run([dot, "-Tsvg"], input=flow_graph(t).source.encode("utf-8"), capture_output=True,
+                              timeout=DOT_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return _notice(f"The game-flow diagram could not be drawn: Graphviz took more than {DOT_TIMEOUT} s.")
+    except OSError as e:
+        return _notice(f"The game-flow diagram could not be drawn: Graphviz could not be run ({e.strerror}).")
+    if done.returncode != 0:
+        return _notice(f"The game-flow diagram could not be drawn: Graphviz failed on it"
+                       f" ({_how(done.returncode)}).")
+    out = done.stdout.decode("utf-8", "replace")
+    if "<svg" not in out:
+        return _notice("The game-flow diagram could not be drawn: Graphviz gave no picture.")
     body = out[out.index("<svg"):]  # inline SVG needs no XML prologue
     return Markup(_GAPS.sub("><", _TRIM.sub("", body)))
 
+
+def _how(returncode: int) -> str:
+    if returncode > 0:
+        return f"it stopped with exit status {returncode}"
+    try:
+        return f"it crashed with {signal.Signals(-returncode).name}"
+    except ValueError:
+        return f"it was killed by signal {-returncode}"
+
+
+def _notice(text: str) -> Markup:
+    return Markup('<p class="notice">{}</p>').format(text)
