@@ -97,7 +97,7 @@ MAX_TILE_COUNT = 99
 MAX_TALLY = 999
 MAX_SCORE = 99_999
 MAX_LINE_CHARS = 100_000
-MAX_LIST_ITEMS = 1000  # tiles in a hand line, cards in a ballot, ballots in a vote, reveal and score entries
+MAX_LIST_ITEMS = 1000  # tags, tiles in a hand line, cards in a ballot ... (_BOUNDED_LISTS)
 
 
 def _number(tok: Token, text: str, limit: int, what: str) -> int:
@@ -568,9 +568,11 @@ def _rule_callbacks(lark: Lark, transformer: Transformer) -> dict | None:
                 return None
             if rule.options.expand1 and not rule.alias:
                 build = partial(_expand_single, build)
-        # the lists inside one item (tiles of a hand, cards, ballots ...) are bounded, the
-        # record's own lists (tags, setup, events: "__start_...") are not
-        within = origin.split("_")[2] if inlined and not origin.startswith("__start_") else None
+        # every list but the record's turns is bounded (see _BOUNDED_LISTS)
+        within = None
+        if inlined and rule.expansion:
+            item = str(rule.expansion[-1].name)
+            within = _BOUNDED_LISTS.get(item if origin.startswith("__start_") else origin.split("_")[2])
         callbacks[rule] = _filtered(include, len(rule.expansion), build, within)
     return callbacks
 
@@ -583,10 +585,18 @@ def _expand_single(build, children):
     return children[0] if len(children) == 1 else build(children)
 
 
+# A list's item (for the record's own lists) or its rule -> its words in the P001 for
+# more than MAX_LIST_ITEMS: the parser holds a list's tokens until its item is built,
+# and the header is checked tag by tag. The record's turns are not bounded.
+_BOUNDED_LISTS = {"tag": "tags", "setup": "hand and goals lines", "hand": "tiles in one hand line",
+                  "ballot": "cards in one ballot", "vote": "ballots in one vote", "reveal": "entries in one reveal",
+                  "score": "entries in one score line"}
+
+
 def _filtered(include, size, build, within: str | None = None):
     """The callback for one rule: keep the children at ``include``'s positions, splice
     those marked, hand the list to ``build`` (None: the list is the result). A list
-    inside an item (``within``: "hand", "ballot" ...) ends with a P001 at its
+    named by ``within`` ("tiles in one hand line" ...) ends with a P001 at its
     :data:`MAX_LIST_ITEMS` + 1st item: the parser holds its tokens until the item is built."""
     if len(include) == size and not any(splice for _, splice in include):
         return build if build is not None else _same_list
@@ -608,7 +618,7 @@ def _filtered(include, size, build, within: str | None = None):
         def grow_bounded(children):
             if len(children[0]) >= MAX_LIST_ITEMS:
                 item = children[k]
-                raise _Syntax(item.line, item.column, f"more than {MAX_LIST_ITEMS:,} items in one {within}",
+                raise _Syntax(item.line, item.column, f"more than {MAX_LIST_ITEMS:,} {within}",
                               "see docs/notation.md for the DN syntax")
             return grow(children)
         return grow if within is None else grow_bounded
