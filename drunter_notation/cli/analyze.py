@@ -6,14 +6,14 @@ import functools
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import click
 
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.bots import BOTS
 from drunter_notation.cli.common import record_paths
-from drunter_notation.errors import DnError, fail
+from drunter_notation.errors import DnError
+from drunter_notation.files import read_record
 from drunter_notation.notation.parser import parse_bytes
 
 
@@ -67,12 +67,10 @@ def render_text(r: dict) -> str:
 
 def _read(path: str) -> bytes | tuple[str, int]:
     """The file's bytes, or its reading error (line, exit status)."""
-    try:
-        return Path(path).read_bytes()
-    except OSError as e:
-        err = fail("I001", "no such file" if isinstance(e, FileNotFoundError) else
-                   f"cannot read the file: {e.strerror or e}", path=path)
-        return err.format(), err.exit_code
+    try:  # a regular file of at most files.MAX_RECORD_BYTES; every problem one I001 line
+        return read_record(path)
+    except DnError as e:
+        return e.format(path), e.exit_code
 
 
 @click.command()
@@ -102,8 +100,7 @@ def analyze(files, fmt, playouts, policy, seed, turning, jobs, dask_address):
     (it does not parse, breaks a rule, or has no hands) is one error line; the others
     go on. Exit status: the worst of the records' (0 all analysed)."""
     settings = Settings(playouts=playouts, policy=policy, seed=seed, turning_points=turning)
-    paths = record_paths(files)
-    status = 0
+    paths, status = record_paths(files)
     for path, outcome in _results(paths, settings, jobs, dask_address):
         kind, value = outcome
         if kind == "error":

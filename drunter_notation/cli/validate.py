@@ -12,7 +12,6 @@ import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 import click
 from tqdm import tqdm
