@@ -138,6 +138,7 @@ def judge_all(jobs: list[Job], workers: int):
     workers = min(workers, len(jobs))
     # chunks big enough to spare the round trips, small enough to keep every worker busy to the end
     chunk = max(1, min(32, len(jobs) // (workers * 8)))
+    judge(jobs[0])  # builds the parser and the board's tables once, here: forked workers inherit them
     with ProcessPoolExecutor(max_workers=workers) as pool:
         yield from pool.map(judge, jobs, chunksize=chunk)
 
