@@ -206,13 +206,24 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
     for corner, kind in state.track_kind.items():
         if gangs[corner] is not None:
             live[kind] = live.get(kind, 0) + 1
+    # A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
+    # square behind its anchor holds one gang, never a bridge field another gang passes)
+    singles: dict[tuple, int] = {}
+    twins: list[int] = []
     for corner, kind in state.track_kind.items():
         mine = by_kind.get(kind)
         gang = gangs[corner]
         if not mine or gang is None:
             continue
         most = mine[-1].length  # shortest first within a kind
-        for d, start, ray in exits[gang]:
+        shared = live[kind] > 1
+        key = (corner, gang, votes)
+        ways = memo.get(key)
+        if ways is None:  # the placements a gang standing here could make, when no bridge is in the way
+            ways = memo[key] = [(d, start, ray, ray and [
+                Move(t, squares, corner, d, wet, 0, gang, False, votes and bool(wet))
+                for t, (squares, wet) in zip(_TILES_OF[kind], ray)]) for d, start, ray in exits[gang]]
+        for d, start, ray, protos in ways:
             if start in bridges:  # A6: the track may pass under, up to the ruleset's limit
                 square, passed = past_bridges(state, start, d)
                 ray = rays.get((square, d))
@@ -222,31 +233,22 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
                           for t, (squares, wet) in zip(_TILES_OF[kind], ray)]
             elif ray is None:
                 continue
-            else:  # the common case: the same placements every time a gang stands here
-                key = (corner, gang, d, votes)
-                protos = memo.get(key)
-                if protos is None:
-                    protos = memo[key] = [Move(t, squares, corner, d, wet, 0, gang, False, votes and bool(wet))
-                                          for t, (squares, wet) in zip(_TILES_OF[kind], ray)]
             run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
             for squares, _ in ray:
                 if run == most or squares[-1] in covered:
                     break
                 run += 1
             for t in mine:
-                if t.length > run:
+                n = t.length
+                if n > run:
                     break
-                append(protos[t.length - 1])
-    if any(n > 1 for n in live.values()):
-        # A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
-        # square behind its anchor holds one gang, never a bridge field another gang passes)
-        seen: dict[tuple, int] = {}
-        for i, m in enumerate(moves):
-            if m.tile.length == 1 and live[KINDS[m.tile.kind]] > 1:
-                j = seen.setdefault((m.tile, m.squares[0]), i)
-                if j != i:
-                    moves[i] = m._replace(needs_corner=True)
-                    moves[j] = moves[j]._replace(needs_corner=True)
+                if n == 1 and shared:
+                    i = singles.setdefault((t, ray[0][0]), len(moves))
+                    if i != len(moves):
+                        twins += (i, len(moves))
+                append(protos[n - 1])
+    for i in twins:
+        moves[i] = moves[i]._replace(needs_corner=True)
     return moves
 
 
