@@ -277,15 +277,21 @@ def _pass_decision(state: State, number: int, player: str, hands_known: bool) ->
                     hand_empty=not any(state.hands[player].values()))
 
 
+_PLACED = ("T1", "A1", "A2", "A3")
+_UNDER_A_BRIDGE = ("T1", "A1", "A2", "A6", "A3")
+
+
 def placement_rules(state: State, move: Move) -> tuple[list[str], tuple[Square, ...]]:
     """The rules a legal placement applies before any vote -- T1, A1, A2, A6 when it
     passes under a bridge, A3, A7 when a corner lies next to it -- and those corners."""
-    rules = ["T1", "A1", "A2"] + (["A6"] if move.bridges_passed else []) + ["A3"]
+    rules = list(_UNDER_A_BRIDGE if move.bridges_passed else _PLACED)
     next_to = state.board.corners_next_to
-    near = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
-                        key=lambda c: (c[1], c[0])))
-    if near:
-        rules.append("A7")
+    near = ()
+    if any(sq in next_to for sq in move.squares):  # rarely: most squares have no corner next to them
+        near = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
+                            key=lambda c: (c[1], c[0])))
+        if near:
+            rules.append("A7")
     return rules, near
 
 
