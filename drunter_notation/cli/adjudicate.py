@@ -27,7 +27,7 @@ from drunter_notation.position import parse_position
 
 @click.command()
 @click.argument("file", required=False)
-@click.option("--turn", "turn", type=click.IntRange(1, 100_000), metavar="N",
+@click.option("--turn", "turn", type=click.IntRange(1, 999_999), metavar="N",
               help="The turn of FILE to judge (the position before it).")
 @click.option("--position", "position", metavar='"dn1 ..."',
               help="Judge --move at this position string instead of a record's turn.")

@@ -30,7 +30,7 @@ class UsageLine(click.UsageError):
 
     def show(self, file=None) -> None:
         where = self.ctx.command_path if self.ctx is not None else "drunter"
-        click.echo(f"{where}: error: {self.message}; see {where} --help", err=True)
+        click.echo(printable(f"{where}: error: {self.format_message().rstrip('.')}; see {where} --help"), err=True)
 
 
 class OutputFailed(Exception):
@@ -93,6 +93,9 @@ def _run(group: click.Group) -> int:
         result = group.main(prog_name="drunter", standalone_mode=False)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except click.UsageError as e:  # click's own (a bad option value, a missing argument) as ours: one line
+        UsageLine.show(e)
+        return e.exit_code
     except click.ClickException as e:
         e.show()
         return e.exit_code

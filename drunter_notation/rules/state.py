@@ -77,7 +77,8 @@ class State:
     """
 
     __slots__ = ("board", "options", "players", "variant", "tiles", "covered", "bridges", "gangs",
-                 "track_kind", "hands", "cards", "seat", "removed_on", "spent_on", "number", "due", "chosen")
+                 "track_kind", "hands", "cards", "seat", "removed_on", "spent_on", "number", "due", "chosen",
+                 "example")
 
     def __init__(self, board: Board, options: Options, players: tuple[str, ...], variant: str,
                  tiles: list[LaidTile], covered: dict[Square, int], bridges: set[Square],
@@ -102,6 +103,7 @@ class State:
         self.number = number
         self.due = due
         self.chosen = chosen
+        self.example = None  # (a placement some tile could make,), kept while no tile is laid or taken back
 
     def copy(self) -> State:
         """An independent snapshot: shallow copies of every mutable container

@@ -242,6 +242,7 @@ def unplay(state: State, decision: Decision, ballots: Vote | None, due, chosen: 
     state.number = decision.number - 1
     state.seat = (state.seat - 1) % len(state.players)
     state.due, state.chosen = due, chosen
+    state.example = None
     move = decision.move
     if move is not None and decision.stays:
         for corner, square in decision.removed:
@@ -271,8 +272,10 @@ def _with(decision: Decision, rule: str, **facts) -> Decision:
 
 def _pass_decision(state: State, number: int, player: str, hands_known: bool) -> Decision:
     if not hands_known:
-        some = legal_moves(state, None)
-        return Decision(number, player, None, False, ("T2",), could_lay=some[0] if some else None)
+        if state.example is None:  # a run of passes asks once: a pass changes no square
+            some = legal_moves(state, None)
+            state.example = (some[0] if some else None,)
+        return Decision(number, player, None, False, ("T2",), could_lay=state.example[0])
     return Decision(number, player, None, True, ("T2",), forced=True,
                     hand_empty=not any(state.hands[player].values()))
 
