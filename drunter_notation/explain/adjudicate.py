@@ -353,28 +353,22 @@ def _illegal(head: dict, v: Violation, pos: State, event: Turn, ruleset: Ruleset
     if v.code[0] == "B":  # the placement itself was fine; the vote was not
         judged = turns.judge_turn(pos, event.number, event.player, dataclasses.replace(p, vote=None, outcome=None))
         move = judged[0] if not isinstance(judged, Violation) else None
-        if move is not None:
-            rules, near = turns.placement_rules(pos, move)
-            placed = turns.Decision(event.number, event.player, move, pos.hands is not None, tuple(rules),
-                                    near_corners=near)
-            applied += _rules_applied(placed, pos, ruleset)
+        decided = None
         if v.code == "B005":  # the vote was held properly; only the claim is wrong
-            t = v.facts["tally"]
-            decided = turns.VoteDecision(t, v.facts["accepted"], ruleset.options.vote_outcome,
+            decided = turns.VoteDecision(v.facts["tally"], v.facts["accepted"], ruleset.options.vote_outcome,
                                          ruleset.options.ballot_order, "X5" if pos.variant == "expert" else "B1",
                                          v.facts["claim"])
             vote = _vote_count(decided, ruleset)
-            for rule in [decided.called_by, "B2", "B3"] + (["B4"] if any(
-                    c.card.startswith("JEIN") for c in t.cards) else []) + ["B5"] + (
-                    [] if decided.accepted else ["B6"]) + ["B7"]:
-                if rule in ("B1", "X5"):
-                    extra = f"; in the expert variant {ruleset.id} still votes on toilets" if rule == "X5" else ""
-                    how = f"it covers the toilet at {names(move.toilets)}, so it is put to a vote{extra}"
-                else:
-                    how = _vote_rule(rule, decided, event.player, move)
-                if rule == "B5":
-                    how += f"; the record claims '{vote.claim}': broken ({v.code})"
-                applied.append(_rule(ruleset, rule, how))
+        if move is not None:
+            rules, near = turns.placement_rules(pos, move)
+            if decided is not None:
+                rules += turns.vote_rules(decided)
+            placed = turns.Decision(event.number, event.player, move, pos.hands is not None, tuple(rules),
+                                    vote=decided, near_corners=near)
+            for r in _rules_applied(placed, pos, ruleset):
+                if r.rule == "B5":
+                    r = dataclasses.replace(r, how=f"{r.how}; the record claims '{vote.claim}': broken ({v.code})")
+                applied.append(r)
     if v.code != "B005" and v.rule:
         applied.append(_rule(ruleset, v.rule, f"broken: {message}"))
     alternatives = forced = None

@@ -298,19 +298,26 @@ def placement_rules(state: State, move: Move) -> tuple[list[str], tuple[Square, 
     return rules, near
 
 
+def vote_rules(vote: VoteDecision) -> list[str]:
+    """The rules a vote held applies, in order: what called it (B1, X5), B2, B3, B4 when
+    a joker was played, B5, B6 when the tile is rejected, B7."""
+    rules = [vote.called_by, "B2", "B3"]
+    if any(c.card.startswith("JEIN") for c in vote.tally.cards):
+        rules.append("B4")
+    rules.append("B5")
+    if not vote.accepted:
+        rules.append("B6")
+    rules.append("B7")
+    return rules
+
+
 def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision | None, ballots: Vote | None,
          hands_known: bool, expert: bool) -> Decision:
     board = state.board
     rules, near = placement_rules(state, move)
     unvoted = bool(move.toilets) and vote is None
     if vote is not None:
-        rules += [vote.called_by, "B2", "B3"]
-        if any(c.card.startswith("JEIN") for c in vote.tally.cards):
-            rules.append("B4")
-        rules.append("B5")
-        if not vote.accepted:
-            rules.append("B6")
-        rules.append("B7")
+        rules += vote_rules(vote)
         votes.spend_cards(state, ballots, number)
     elif unvoted:
         rules.append("X5")
