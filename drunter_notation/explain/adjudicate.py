@@ -375,7 +375,7 @@ def _illegal(head: dict, v: Violation, pos: State, event: Turn, ruleset: Ruleset
     if v.code[0] == "A" or v.code in ("T003", "T004"):
         moves = turns.counting_moves(pos, pos.to_move) if p is None else \
             legal_moves(pos, pos.to_move if pos.hands is not None else None)
-        alternatives = tuple(_spell(pos, m) for m in moves)
+        alternatives = tuple(_spell(m) for m in moves)
         forced = False if p is None else None
     return Verdict(**head, legal=False, code=v.code, message=message, diagnostic=d, rules=tuple(applied),
                    vote=vote, alternatives=alternatives, forced=forced)
@@ -385,7 +385,7 @@ def _legal_pass(head: dict, d: turns.Decision, ruleset: Ruleset) -> Verdict:
     mover = d.player
     if not d.hands_known:
         how = (f"the hands are not recorded, so whether {mover} could place cannot be checked"
-               + (f" (with some tile a placement would exist, e.g. {_spell(None, d.could_lay)})" if d.could_lay
+               + (f" (with some tile a placement would exist, e.g. {_spell(d.could_lay)})" if d.could_lay
                   else ""))
         return Verdict(**head, legal=True, rules=(_rule(ruleset, "T2", how),), forced=None)
     how = (f"{mover} has no tiles left, so the pass is forced" if d.hand_empty
@@ -393,7 +393,7 @@ def _legal_pass(head: dict, d: turns.Decision, ruleset: Ruleset) -> Verdict:
     return Verdict(**head, legal=True, rules=(_rule(ruleset, "T2", how),), alternatives=(), forced=True)
 
 
-def _spell(pos: State | None, m: Move) -> str:
+def _spell(m: Move) -> str:
     """The move's DN text with a note on a bridge passed or a toilet covered."""
     notes = []
     if m.bridges_passed:
