@@ -43,9 +43,12 @@ def folder(tmp_path) -> Path:
     return tmp_path
 
 
+BASE = "http://127.0.0.1:8000"  # the Host a browser sends to the server (any other name is refused)
+
+
 @pytest.fixture
 def client(folder) -> TestClient:
-    return TestClient(create_app(folder))
+    return TestClient(create_app(folder), base_url=BASE)
 
 
 def verdict(path: Path):
@@ -151,8 +154,8 @@ def test_reveal_at_the_end_when_the_cards_were_not_dealt_by_the_app(client, fold
 
 
 def test_a_game_is_reloaded_from_its_file(folder):
-    TestClient(create_app(folder)).post("/api/games", json=NEW)
-    client = TestClient(create_app(folder))  # a new server: the cards come from t.cards.json
+    TestClient(create_app(folder), base_url=BASE).post("/api/games", json=NEW)
+    client = TestClient(create_app(folder), base_url=BASE)  # a new server: the cards come from t.cards.json
     for body in MOVES:
         assert client.post("/api/games/t/moves", json=body).status_code == 200
     assert client.get("/api/games/t").json()["result"]["scores"] == {"Anna": 0, "Ben": 0}
@@ -197,7 +200,7 @@ def test_expert_choice(client):
     ("POST", "/api/games/t/moves", {"move": "S9 zz"}, 422),
     ("POST", "/api/games/t/moves", {"move": "choose"}, 422),
     ("POST", "/api/games/t/moves", {"move": "pass"}, 422),
-    ("DELETE", "/api/games/t", None, 405),
+    ("DELETE", "/api/games/t", {}, 405),
     ("GET", "/api/nothing", None, 404),
 ])
 def test_bad_requests_are_4xx_with_one_line(client, method, path, body, status):
@@ -209,10 +212,11 @@ def test_bad_requests_are_4xx_with_one_line(client, method, path, body, status):
 
 def test_bodies_over_64_kb_and_not_json(client):
     client.post("/api/games", json=NEW)
-    assert client.post("/api/games/t/moves", content=b"{" + b" " * 70_000 + b"}").status_code == 413
-    assert client.post("/api/games/t/moves", content=b"{nope").status_code == 400
-    assert client.post("/api/games/t/moves", content=b"[1, 2]").status_code == 400
-    assert client.post("/api/games/t/moves", content=b"[" * 50_000).status_code == 400
+    json_ = {"Content-Type": "application/json"}
+    assert client.post("/api/games/t/moves", content=b"{" + b" " * 70_000 + b"}", headers=json_).status_code == 413
+    assert client.post("/api/games/t/moves", content=b"{nope", headers=json_).status_code == 400
+    assert client.post("/api/games/t/moves", content=b"[1, 2]", headers=json_).status_code == 400
+    assert client.post("/api/games/t/moves", content=b"[" * 50_000, headers=json_).status_code == 400
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -246,7 +250,7 @@ def test_player_names_are_text(client):
 
 
 def test_token_beyond_loopback(folder):
-    client = TestClient(create_app(folder, token="s3cret"))
+    client = TestClient(create_app(folder, token="s3cret"), base_url=BASE)
     assert client.get("/api/games").status_code == 403
     assert client.get("/").status_code == 403
     assert client.get("/api/games", headers={"X-Drunter-Token": "wrong"}).status_code == 403

@@ -2,10 +2,12 @@
 page that uses only that API (``static/``). Every judgement is the engine's
 (``Game.push``, ``adjudicate_position``); the API only carries it.
 
-Errors are JSON ``{"error": "one line"}`` with a 4xx status: 400 a bad body, 403
-no token, 404 no such game, 409 a move for a turn already played, 413 a body over
-64 KB, 422 the engine's diagnostics (as ``drunter validate --format json`` gives
-them). ``docs/play.md`` documents every route.
+Errors are JSON ``{"error": "one line"}`` with a 4xx status: 400 a bad body or a
+foreign ``Host``, 403 no token, a foreign ``Origin`` or a link out of the folder,
+404 no such game, 409 a move for a turn already played, 413 a body over 64 KB, 415
+a change not sent as JSON, 422 the engine's diagnostics (as ``drunter validate
+--format json`` gives them); 503 when the disk refuses a write. ``docs/play.md``
+documents every route and status.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from drunter_notation.report import svg
 from drunter_notation.report.view import owner_tags, position_board
 from drunter_notation.rules import votes
 from drunter_notation.rules.scoring import votes_left
+from drunter_notation.web.guard import SameOrigin
 from drunter_notation.web.store import Refused, Store, Table
 
 LIMIT = 64 * 1024  # bytes in a request body
@@ -45,10 +48,13 @@ HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:;
 COOKIE = "drunter_token"
 
 
-def create_app(root: str | Path, token: str | None = None) -> Starlette:
+def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.1",
+               port: int | None = None) -> SameOrigin:
     """The app serving the games in ``root``; with ``token``, every request must
     carry it (``?token=``, the cookie the first such page view sets, or the
-    ``X-Drunter-Token`` header) or gets 403."""
+    ``X-Drunter-Token`` header) or gets 403. ``host`` and ``port``: where the server
+    listens, the only ``Host`` it answers besides localhost (port None: any port);
+    see :mod:`.guard`."""
     store = Store(root)
 
     async def page(request: Request) -> Response:
@@ -87,7 +93,7 @@ def create_app(root: str | Path, token: str | None = None) -> Starlette:
     ]
     app = Starlette(routes=routes, exception_handlers={Refused: _refused, HTTPException: _http_error,
                                                        Exception: _crash})
-    return Guard(app, token)
+    return SameOrigin(Guard(app, token), host, port)
 
 
 class Guard:
@@ -248,10 +254,13 @@ def list_games(store: Store, name, body) -> dict:
     for n in store.names():
         try:
             table = store.table(n)
-        except Refused:  # removed meanwhile
+            with table.lock:
+                store.fresh(table)
+        except Refused as e:  # a link out of the folder (or removed meanwhile: then not listed)
+            if e.status != 404:
+                out.append({"name": n, "error": e.reason})
             continue
         with table.lock:
-            store.fresh(table)
             g = table.game
             out.append({"name": n, "error": table.error.format(str(table.path)) if table.error else None} if g is None
                        else {"name": n, "error": None, "players": list(g.players), "turn": g.turn,

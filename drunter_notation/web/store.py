@@ -10,7 +10,9 @@ app knows early (dealt on screen, or entered at the start) wait in a small
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import secrets
 import threading
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from drunter_notation.data.boardfile import builtin_boards
 from drunter_notation.errors import DnError, fail
-from drunter_notation.files import write_atomic
+from drunter_notation.files import RECORD, NotRegularFile, read_record, read_regular, write_atomic
 from drunter_notation.game import Game
 
 # A game's name is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
@@ -76,19 +78,31 @@ class Store:
             raise Refused(400, "a game's name is 1 to 64 letters, digits, '-' or '_' (it names the file NAME.dn)")
         return self.root / f"{name}.dn"
 
+    def inside(self, path: Path) -> bool:
+        """Whether ``path``, its links followed, stays in the games folder (a link out is never followed)."""
+        return Path(os.path.realpath(path)).is_relative_to(self.root)
+
+    def _guard(self, path: Path) -> None:
+        if not self.inside(path):
+            raise Refused(403, f"{path.name} is a link to a place outside the games folder; it is neither read "
+                               "nor written (copy the file into the folder to play it)")
+
     def table(self, name: str) -> Table:
         """The game ``name`` as its file now says (read again when someone else changed it)."""
         path = self.path(name)
         with self._lock:
             table = self._tables.get(name)
             if table is None:
-                if not path.is_file():
+                if not os.path.lexists(path):
                     raise Refused(404, f"no game '{name}' in {self.root}")
                 table = self._tables[name] = Table(name, path)
         return table
 
     def fresh(self, table: Table) -> Table:
-        """Read the table's file when it is new to us or changed on disk. Call with the table's lock held."""
+        """Read the table's file when it is new to us or changed on disk. Call with the table's lock held.
+        A file that cannot be read (too large, not a regular file) is kept as ``error``,
+        as one that is no valid record; a link out of the folder is refused (403)."""
+        self._guard(table.path)
         try:
             st = table.path.stat()
         except FileNotFoundError:
@@ -98,12 +112,14 @@ class Store:
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == table.stamp:
             return table
-        text = table.path.read_text(encoding="utf-8", errors="replace")
         cards = self._cards_path(table.name)
+        text = ""
         try:
+            text = read_record(table.path).decode("utf-8", errors="replace")
             game = Game.from_dn(text, str(table.path))
-            if game.cards is None and cards.is_file():
-                game.set_cards(json.loads(cards.read_text(encoding="utf-8")))
+            if game.cards is None and os.path.lexists(cards):
+                self._guard(cards)
+                game.set_cards(json.loads(read_regular(cards, RECORD)))
             table.game, table.error = game, None
         except DnError as e:
             table.game, table.error = None, e
@@ -144,12 +160,25 @@ class Store:
         if located:  # the record names the board file relative to its own folder, as records do
             game.board_ref = board
         Game.from_dn(game.to_dn(), str(path))  # what we write must read back: e.g. names the grammar cannot hold
+        cards = self._cards_path(name)
         with self._lock:
-            if name in self._tables or path.exists():
+            if name in self._tables or os.path.lexists(path):
                 raise Refused(409, f"a game '{name}' exists already; choose another name or open it")
-            table = self._tables[name] = Table(name, path, game)
-        with table.lock:
-            self.save(table, cards=True)
+            table = self._tables[name] = Table(name, path, game)  # the name is taken from here on
+            stale_cards = os.path.lexists(cards)
+        try:
+            with table.lock:
+                self.save(table, cards=True)
+        except (OSError, Refused) as e:  # nothing of it stays: not the name, not a file
+            with self._lock:
+                self._tables.pop(name, None)
+            for made in ([] if stale_cards else [cards]) + ([path] if table.stamp is None else []):
+                with contextlib.suppress(OSError):
+                    if os.path.lexists(made) and self.inside(made):
+                        os.unlink(made)
+            if isinstance(e, Refused):
+                raise
+            raise _unwritten(e, path, "no game was created") from None
         return table
 
     def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], object],
@@ -171,9 +200,11 @@ class Store:
                 raise
             try:
                 self.save(table, cards)
-            except OSError as e:
+            except (OSError, Refused) as e:
                 table.game = before
-                raise Refused(503, f"could not write {table.path.name}: {e.strerror or e}; nothing was changed")
+                if isinstance(e, Refused):
+                    raise
+                raise _unwritten(e, table.path, "nothing was changed") from None
             return view(table)
 
     def playable(self, table: Table) -> Game:
@@ -187,7 +218,9 @@ class Store:
         early-known base cards (they change only at the start or the reveal). Call
         with the lock held."""
         game = table.game
+        self._guard(table.path)
         if cards and game.cards is not None and game.variant == "base":
+            self._guard(self._cards_path(table.name))
             known = {p: c[0] for p, c in game.cards.items()}
             write_atomic(self._cards_path(table.name), json.dumps(known, ensure_ascii=False) + "\n", durable=True)
         text = game.to_dn()
@@ -197,6 +230,12 @@ class Store:
 
     def _cards_path(self, name: str) -> Path:
         return self.root / f"{name}.cards.json"
+
+
+def _unwritten(e: OSError, path: Path, outcome: str) -> Refused:
+    """A write the OS refused: 409 when something that is not a file is in the way, else 503."""
+    status = 409 if isinstance(e, NotRegularFile) else 503
+    return Refused(status, f"could not write {path.name}: {e.strerror or e}; {outcome}")
 
 
 def _rev(text: str, game: Game | None) -> str:
