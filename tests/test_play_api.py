@@ -188,7 +188,9 @@ def test_expert_choice(client):
 @pytest.mark.parametrize("method, path, body, status", [
     ("GET", "/api/games/nope", None, 404),
     ("GET", "/api/games/..%2F..%2Fetc%2Fpasswd", None, 404),
-    ("POST", "/api/games", {"name": "../escape", "players": ["A", "B"]}, 400),
+    ("POST", "/api/games", {"name": "two\nlines", "players": ["A", "B"]}, 400),
+    ("POST", "/api/games", {"name": " ", "players": ["A", "B"]}, 400),
+    ("POST", "/api/games", {"name": "x" * 65, "players": ["A", "B"]}, 400),
     ("POST", "/api/games", {"name": "ok", "players": ["A", "B"], "board": "../../x.toml"}, 400),
     ("POST", "/api/games", {"name": "ok", "players": ["A"]}, 422),
     ("POST", "/api/games", {"name": "ok", "players": "A, B"}, 400),
@@ -297,3 +299,30 @@ def test_sigkill_between_moves_loses_no_acknowledged_move(folder, play_server):
         assert Game.from_dn(text, str(folder / "t.dn")).turn == acknowledged + 1
         assert not list(folder.glob(".t.dn.*.tmp"))
     assert acknowledged == len(MOVES) and verdict(folder / "t.dn") == (True, [], True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")),
+                    min_size=1, max_size=64).filter(lambda s: s.strip() and s.isprintable()))
+def test_any_printable_name_is_shown_as_typed_and_stored_safely(folder, name):
+    client = TestClient(create_app(folder), base_url=BASE)
+    r = client.post("/api/games", json={"name": name, "players": ["Anna", "Ben"]})
+    assert r.status_code in (201, 409), r.text  # 409: the same name drawn twice
+    if r.status_code == 409:
+        return
+    game = r.json()
+    assert game["title"] == name.strip()
+    path = folder / f"{game['name']}.dn"
+    assert path.parent == folder and path.is_file()  # a safe file name, inside the folder
+    assert all(c.isascii() and (c.isalnum() or c in "-_") for c in game["name"])
+    again = TestClient(create_app(folder), base_url=BASE)  # the name comes back from the file
+    assert {g["name"]: g["title"] for g in again.get("/api/games").json()["games"]}[game["name"]] == name.strip()
+    assert client.post("/api/games", json={"name": name, "players": ["A", "B"]}).status_code == 409
+
+
+def test_a_name_with_a_path_in_it_stays_in_the_folder(client, folder):
+    r = client.post("/api/games", json={"name": "../escape", "players": ["A", "B"]})
+    assert r.status_code == 201 and r.json()["title"] == "../escape"
+    assert (folder / f"{r.json()['name']}.dn").is_file() and not (folder.parent / "escape.dn").exists()
+    assert client.post("/api/games", json={"name": "table-1", "players": ["A", "B"]}).json()["title"] == "table-1"
+    assert "Event" not in (folder / "table-1.dn").read_text(encoding="utf-8")  # a plain name is the file's

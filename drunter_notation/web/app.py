@@ -37,7 +37,7 @@ from drunter_notation.report.view import owner_tags, position_board
 from drunter_notation.rules import votes
 from drunter_notation.rules.scoring import votes_left
 from drunter_notation.web.guard import SameOrigin
-from drunter_notation.web.store import Refused, Store, Table
+from drunter_notation.web.store import Refused, Store, Table, title
 
 LIMIT = 64 * 1024  # bytes in a request body
 STATIC = Path(__file__).resolve().parent / "static"
@@ -182,7 +182,7 @@ def game_json(table: Table) -> dict:
     over = g.is_over()
     tags = owner_tags(g.players)
     return {
-        "name": table.name, "rev": table.rev, "dn": table.text, "position": g.position(),
+        "name": table.name, "title": title(g, table.name), "rev": table.rev, "dn": table.text, "position": g.position(),
         "board": g.board_ref, "rules": g.ruleset.id, "rules_name": g.ruleset.name, "variant": g.variant,
         "turn": g.turn, "to_move": None if over else g.to_move, "over": over, "choice_due": g.choice_due,
         "can_pass": not over and not g.choice_due and _allowed(g, "pass"), "can_undo": bool(g.events),
@@ -258,12 +258,13 @@ def list_games(store: Store, name, body) -> dict:
                 store.fresh(table)
         except Refused as e:  # a link out of the folder (or removed meanwhile: then not listed)
             if e.status != 404:
-                out.append({"name": n, "error": e.reason})
+                out.append({"name": n, "title": n, "error": e.reason})
             continue
         with table.lock:
             g = table.game
-            out.append({"name": n, "error": table.error.format(str(table.path)) if table.error else None} if g is None
-                       else {"name": n, "error": None, "players": list(g.players), "turn": g.turn,
+            out.append({"name": n, "title": n, "error": table.error.format(str(table.path)) if table.error else None}
+                       if g is None
+                       else {"name": n, "title": title(g, n), "error": None, "players": list(g.players), "turn": g.turn,
                              "over": g.is_over(), "board": g.board_ref, "rules": g.ruleset.id, "variant": g.variant})
     return {"games": out}
 

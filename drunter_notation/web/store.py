@@ -16,18 +16,20 @@ import os
 import re
 import secrets
 import threading
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import sha1
 from pathlib import Path
 
 from drunter_notation.data.boardfile import builtin_boards
-from drunter_notation.errors import DnError, fail
+from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.files import RECORD, NotRegularFile, read_record, read_regular, write_atomic
 from drunter_notation.game import Game
 
-# A game's name is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
+# A game's id is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+TITLE_LIMIT = 64  # characters in a game's name as typed
 TILE = re.compile(r"([WSR][123])(?:x([0-9]{1,3}))?")
 
 
@@ -130,8 +132,14 @@ class Store:
 
     # -- changing games ----------------------------------------------------------------
     def create(self, spec: dict) -> Table:
-        """A new game from a request body (see docs/play.md); its file written before it is returned."""
-        name = spec.get("name")
+        """A new game from a request body (see docs/play.md); its file written before it is returned.
+        Its ``name`` may be any printable text: the file is named by :func:`file_id`, and a
+        name that is not that id is kept as the record's ``Event`` tag."""
+        title = spec.get("name")
+        if not isinstance(title, str) or not 0 < len(title.strip()) <= TITLE_LIMIT or not title.isprintable():
+            raise Refused(400, f"name: 1 to {TITLE_LIMIT} printable characters, e.g. \"Spieleabend 21.11.\"")
+        title = title.strip()
+        name = file_id(title)
         path = self.path(name)
         players = spec.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 40 and p.isprintable()
@@ -156,6 +164,8 @@ class Store:
         elif deal is not None:
             raise Refused(400, "deal: \"random\", or {\"hands\": {...}, \"cards\": {...}} as dealt at the table")
         located = board.endswith(".toml")
+        if title != name:
+            options["tags"] = {"Event": title}
         game = Game.new(players, board=str(self.root / board) if located else board, **options)
         if located:  # the record names the board file relative to its own folder, as records do
             game.board_ref = board
@@ -163,7 +173,8 @@ class Store:
         cards = self._cards_path(name)
         with self._lock:
             if name in self._tables or os.path.lexists(path):
-                raise Refused(409, f"a game '{name}' exists already; choose another name or open it")
+                raise Refused(409, f"a game '{printable(title)}' exists already ({path.name}); choose another "
+                                   "name or open it")
             table = self._tables[name] = Table(name, path, game)  # the name is taken from here on
             stale_cards = os.path.lexists(cards)
         try:
@@ -230,6 +241,23 @@ class Store:
 
     def _cards_path(self, name: str) -> Path:
         return self.root / f"{name}.cards.json"
+
+
+def file_id(title: str) -> str:
+    """The file name (without .dn) of a game named ``title``: the name itself when it is
+    already letters, digits, - and _; else its letters and digits in ASCII, joined by -,
+    and 6 hex digits of its hash, so different names never share a file."""
+    if NAME.fullmatch(title):
+        return title
+    ascii_ = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    stem = re.sub(r"[^A-Za-z0-9]+", "-", ascii_).strip("-")[:48].rstrip("-") or "game"
+    return f"{stem}-{sha1(title.encode()).hexdigest()[:6]}"
+
+
+def title(game: Game | None, name: str) -> str:
+    """What a game is called: the name it was created under (its Event tag), else its file's."""
+    event = next((t.value for t in game.tags if t.key == "Event"), None) if game is not None else None
+    return event or name
 
 
 def _unwritten(e: OSError, path: Path, outcome: str) -> Refused:
