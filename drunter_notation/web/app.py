@@ -26,7 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from drunter_notation.data.rulesets import catalogue, list_rulesets
-from drunter_notation.errors import DnError
+from drunter_notation.errors import DnError, printable
 from drunter_notation.explain import adjudicate as adj
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.game import Game
@@ -37,6 +37,7 @@ from drunter_notation.report import svg
 from drunter_notation.report.view import owner_tags, position_board
 from drunter_notation.rules import votes
 from drunter_notation.rules.scoring import votes_left
+from drunter_notation.web import mend
 from drunter_notation.web.guard import SameOrigin
 from drunter_notation.web.store import Refused, Store, Table, apply, title
 
@@ -90,6 +91,12 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
         Route("/api/games/{name}/tally", endpoint(tally), methods=["POST"]),
         Route("/api/games/{name}/reveal", endpoint(reveal), methods=["POST"]),
         Route("/api/games/{name}/adjudicate", endpoint(adjudicate), methods=["POST"]),
+        Route("/api/games/{name}/takeback", endpoint(lambda st, n, b: mend.take_back(st, n, b, game_json)),
+              methods=["POST"]),
+        Route("/api/games/{name}/replay", endpoint(lambda st, n, b: mend.replay(st, n, b, game_json)),
+              methods=["POST"]),
+        Route("/api/games/{name}/source", endpoint(mend.source, False), methods=["GET"]),
+        Route("/api/games/{name}/repair", endpoint(mend.repair), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
     @contextlib.asynccontextmanager
@@ -162,8 +169,13 @@ def _answer(work, store: Store, name: str | None, body: dict) -> Response:
 
 
 def _problem(e: DnError, name: str | None) -> dict:
-    return {"error": e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request"),
-            "diagnostics": [e.diagnostic.as_json()]}
+    d = e.diagnostic
+    if e.path == "move" and d.line:  # the move as typed does not read: worded as the move's, not the file's
+        error = printable(f"the move typed, at column {d.column}: {d.severity}[{d.code}]: {d.message}"
+                          + (f"; {d.hint}" if d.hint else ""))
+    else:
+        error = e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request")
+    return {"error": error, "diagnostics": [d.as_json()]}
 
 
 async def _refused(request: Request, exc: Refused) -> Response:
@@ -204,6 +216,7 @@ def game_json(table: Table) -> dict:
                      "goals": list(g.cards[p]) if g.cards is not None and g.variant == "expert" else None}
                     for i, p in enumerate(g.players)],
         "events": [_event(e, d) for e, d in zip(g.events, g.decisions)],
+        "taken_back": [op["move"] for op in table.taken_back],
         "result": _result(g) if over else None,
     }
 
