@@ -58,12 +58,18 @@ def a_move(state: dict, rng: random.Random) -> dict:
     return body
 
 
-def test_moves_go_to_the_journal_and_a_new_server_writes_them_into_the_record(folder):
+def started(folder: Path, moves: int, seed: int) -> tuple[TestClient, dict, random.Random]:
+    """A server with the game t and ``moves`` random moves played on it."""
     client = TestClient(create_app(folder), base_url=BASE)
     state = client.post("/api/games", json=NEW).json()
-    rng = random.Random(7)
-    for _ in range(6):
+    rng = random.Random(seed)
+    for _ in range(moves):
         state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    return client, state, rng
+
+
+def test_moves_go_to_the_journal_and_a_new_server_writes_them_into_the_record(folder):
+    client, state, _ = started(folder, 6, 7)
     assert on_file(folder).turn == 1  # the record still as created ...
     lines = (folder / "t.dn.journal").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 7 and lines[0].startswith('{"base":')  # ... the six moves are in the journal
@@ -72,11 +78,7 @@ def test_moves_go_to_the_journal_and_a_new_server_writes_them_into_the_record(fo
 
 
 def test_an_undo_is_journaled_too(folder):
-    client = TestClient(create_app(folder), base_url=BASE)
-    state = client.post("/api/games", json=NEW).json()
-    rng = random.Random(3)
-    for _ in range(3):
-        state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    client, state, _ = started(folder, 3, 3)
     state = client.post("/api/games/t/undo", json={"turn": state["turn"]}).json()
     assert state["turn"] == 3 and reopened(folder).turn == 3
 
@@ -110,11 +112,7 @@ def test_a_finished_game_and_a_long_journal_are_written_whole(folder):
 
 
 def test_a_cut_last_line_and_a_stale_journal_are_not_replayed(folder):
-    client = TestClient(create_app(folder), base_url=BASE)
-    state = client.post("/api/games", json=NEW).json()
-    rng = random.Random(5)
-    for _ in range(2):
-        state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    started(folder, 2, 5)
     path = folder / "t.dn.journal"
     data = path.read_bytes()
     path.write_bytes(data[:-5])  # a crash in the middle of the second move's line: it was never acknowledged
@@ -124,10 +122,7 @@ def test_a_cut_last_line_and_a_stale_journal_are_not_replayed(folder):
 
 
 def test_a_journal_that_cannot_be_written_changes_nothing(folder, monkeypatch):
-    client = TestClient(create_app(folder), base_url=BASE)
-    state = client.post("/api/games", json=NEW).json()
-    rng = random.Random(2)
-    state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    client, state, rng = started(folder, 1, 2)
     before = (folder / "t.dn.journal").read_bytes()
 
     def full(*args, **kw):
