@@ -19,6 +19,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 from drunter_notation.web import journal  # noqa: E402
+from drunter_notation.web import store as store_module  # noqa: E402
 from drunter_notation.web.app import create_app  # noqa: E402
 from drunter_notation.web.store import JOURNAL_LIMIT, Store  # noqa: E402
 
@@ -164,4 +165,21 @@ def test_what_a_crash_leaves_replays_to_what_was_acknowledged(tmp_path_factory, 
             state = client.post("/api/games/t/undo", json={"turn": state["turn"]}).json()
         elif step == "move":
             state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    assert reopened(folder).to_dn() == state["dn"]
+
+
+def test_a_replayed_journal_that_cannot_be_written_yet_goes_on(folder, monkeypatch):
+    """After a crash, the next server replays the journal; if the record cannot be
+    written then, the journal keeps those moves and the new ones follow them."""
+    _, state, rng = started(folder, 3, 9)
+
+    def full(*args, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(store_module, "write_atomic", full)
+    client = TestClient(create_app(folder), base_url=BASE)
+    state = client.get("/api/games/t").json()
+    assert state["turn"] == 4 and on_file(folder).turn == 1
+    state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    assert state["turn"] == 5
+    monkeypatch.undo()
     assert reopened(folder).to_dn() == state["dn"]

@@ -147,8 +147,10 @@ class Store:
             table.game = _replay(table.game, ops)
             table.text = table.game.to_dn()
             table.rev = _rev(table.text, table.game)
-            with contextlib.suppress(OSError, Refused):  # written later, at the next change, if not now
+            try:
                 self.save(table)
+            except (OSError, Refused):  # written later; till then the journal holds them, and goes on from them
+                table.pending = len(ops)
         return table
 
     # -- changing games ----------------------------------------------------------------

@@ -26,7 +26,13 @@
     return e;
   }
 
+  let changing = 0;  // requests of this page that change the game, under way
   async function api(method, path, body) {
+    if (method !== "GET") changing++;
+    try { return await request(method, path, body); } finally { if (method !== "GET") changing--; }
+  }
+
+  async function request(method, path, body) {
     const init = {method, headers: {}};
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
@@ -204,11 +210,16 @@
   $("mend-open").addEventListener("click", () => { $("mend-open").hidden = true; openGame(gameName); });
 
   async function poll() {
-    if (!state || document.hidden || voting) return;
+    if (!state || document.hidden || voting || changing) return;
+    const seen = state.rev;
     const r = await api("GET", "/api/games/" + gameName + "/rev");
-    if (r.ok && r.data.rev !== state.rev) {
+    // a change of our own answered meanwhile is no change "on another device"
+    if (r.ok && r.data.rev !== seen && state.rev === seen && !changing) {
       const g = await api("GET", "/api/games/" + gameName);
-      if (g.ok) { await show(g.data); say("The game changed on another device: showing it now.", "info"); }
+      if (g.ok && state.rev === seen && !changing) {
+        await show(g.data);
+        say("The game changed on another device: showing it now.", "info");
+      }
     }
   }
 
