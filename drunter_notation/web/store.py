@@ -89,7 +89,7 @@ class Store:
 
     def path(self, name: object) -> Path:
         if not isinstance(name, str) or not NAME.fullmatch(name):
-            raise Refused(400, "a game's name is 1 to 64 letters, digits, '-' or '_' (it names the file NAME.dn)")
+            raise Refused(400, "a game's id (its file's name without .dn) is 1 to 64 letters, digits, '-' or '_'")
         return self.root / f"{name}.dn"
 
     def inside(self, path: Path) -> bool:
