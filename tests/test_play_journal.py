@@ -183,3 +183,22 @@ def test_a_replayed_journal_that_cannot_be_written_yet_goes_on(folder, monkeypat
     assert state["turn"] == 5
     monkeypatch.undo()
     assert reopened(folder).to_dn() == state["dn"]
+
+
+def test_the_compactor_writes_a_quiet_game_and_then_stops(folder, monkeypatch):
+    monkeypatch.setattr(store_module, "QUIET", 0.0)  # every game is quiet at once
+    started = []
+    start = Store._start_compactor
+
+    def spy(self):  # called with the table's lock held: the compactor cannot have finished yet
+        start(self)
+        started.append(self._compactor)
+    monkeypatch.setattr(Store, "_start_compactor", spy)
+    store = Store(folder)
+    table = store.create({"name": "t", "players": ["Anna", "Ben"]})  # no hands recorded: a pass is legal
+    op = {"op": "push", "move": "pass"}
+    store.change(table, 1, lambda g: store_module.apply(g, op), lambda t: None, op=op)
+    [compactor] = started
+    compactor.join(60)
+    assert not compactor.is_alive() and store._compactor is None
+    assert on_file(folder).turn == 2 and (folder / "t.dn.journal").read_bytes() == b""

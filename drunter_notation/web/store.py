@@ -269,9 +269,14 @@ class Store:
                 self._compactor.start()
 
     def _compact_quiet(self) -> None:
-        """Write a game's file whole once its journal has been quiet for QUIET seconds."""
+        """Write a game's file whole once its journal has been quiet for QUIET seconds;
+        ends when no journal holds anything (the next change starts it again)."""
         while not self._stop.wait(QUIET / 2):
             self.compact(quiet=QUIET)
+            with self._lock:  # a change journaled after this look starts a new compactor
+                if not any(t.pending for t in self._tables.values()):
+                    self._compactor = None
+                    return
 
     def compact(self, quiet: float = 0.0) -> None:
         """Write the file of every game with journaled changes (quiet for ``quiet`` seconds)
