@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from drunter_notation.data.rulesets import DEFAULT_RULESET, catalogue, list_rulesets, load_ruleset
 from drunter_notation.errors import Diagnostic, DnError, fail
 from drunter_notation.explain.boardtext import TRACK_LETTER, render_board
-from drunter_notation.explain.findings import SENTENCES, arithmetic, card_lines, hint, sentence
+from drunter_notation.explain.findings import SENTENCES, arithmetic, card_lines, citation, hint, sentence
 from drunter_notation.explain.words import and_list, names, track
 from drunter_notation.load import resolve
 from drunter_notation.notation.formatter import format_item, format_placement
@@ -346,7 +346,7 @@ def _illegal(head: dict, v: Violation, pos: State, event: Turn, ruleset: Ruleset
     line, column = (event.line, event.column)
     if v.code == "B005" and event.placement.outcome is not None:
         line, column = event.placement.outcome.line, event.placement.outcome.column
-    d = Diagnostic("error", v.code, message, line, column, event.number, v.rule, ruleset.cite(v.rule), hint(v))
+    d = Diagnostic("error", v.code, message, line, column, event.number, v.rule, citation(v, ruleset), hint(v))
     applied: list[RuleApplied] = []
     vote = None
     p = event.placement
