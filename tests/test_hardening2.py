@@ -261,7 +261,8 @@ def test_a_complete_expert_record_without_choose_is_x002_through_the_game_api_to
     from drunter_notation.errors import DnError
     from drunter_notation.game import Game
     with pytest.raises(DnError) as caught:
-        Game.from_dn((ROOT / "replays/illegal/X002-choose-never.dn").read_text())
+        path = ROOT / "replays/illegal/X002-choose-never.dn"
+        Game.from_dn(path.read_text(), str(path))
     assert caught.value.diagnostic.code == "X002"
 
 
@@ -284,3 +285,45 @@ def test_game_says_what_vote_cards_and_tiles_a_player_has_left():
     assert Game.new(["Anna", "Ben"]).tiles_left("Anna") is None
     with pytest.raises(DnError):
         g.vote_cards_left("anna")
+
+
+# -- drunter position, and the position string in adjudicate's JSON ---------------------
+
+def test_position_prints_the_string_the_game_api_makes():
+    from drunter_notation import Game
+    g = Game.from_dn((ROOT / "replays/legal-2p.dn").read_text())
+    status, out, err = drunter("position", "replays/legal-2p.dn")
+    assert status == 0 and err == "" and out == g.position() + "\n"
+    while g.turn > 3:
+        g.pop()
+    status, out, _ = drunter("position", "replays/legal-2p.dn", "--turn", "3")
+    assert status == 0 and out == g.position() + "\n"
+    assert Game.from_position(out.strip()) == g
+
+
+@pytest.mark.parametrize("args, status, code", [
+    (["replays/legal-2p.dn", "--turn", "999"], 2, "U001"),
+    (["replays/illegal/A004-overlap.dn"], 1, "A004"),
+    (["replays/no-such.dn"], 2, "I001"),
+    (["replays/illegal/H003-unknown-board.dn"], 2, "H003"),
+], ids=["no-such-turn", "illegal-turn", "missing-file", "unknown-board"])
+def test_position_errors_are_one_line_like_every_command(args, status, code):
+    got, out, err = drunter("position", *args)
+    assert got == status and out == ""
+    one_line(err, code)
+
+
+def test_position_before_an_illegal_turn_is_given():
+    status, out, _ = drunter("position", "replays/illegal/A004-overlap.dn", "--turn", "2")
+    assert status == 0 and out.startswith("dn1 schilda hig-1991 base Anna,Ben 2 S3b1-d1@a1:1 ")
+
+
+def test_adjudicate_json_carries_the_position_string():
+    _, position, _ = drunter("position", "replays/disputes/tie-vote-1-1.dn", "--turn", "3")
+    status, out, err = drunter("adjudicate", "replays/disputes/tie-vote-1-1.dn", "--turn", "3", "--all-rulesets",
+                               "--format", "json")
+    assert status == 0, err
+    verdicts = json.loads(out)["verdicts"]
+    assert verdicts[0]["position_string"] == position.strip()
+    assert all(v["position_string"].startswith("dn1 replays/boards/tiny.toml " + v["ruleset"] + " base ")
+               for v in verdicts)
