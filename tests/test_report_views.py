@@ -12,26 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from test_browser import ARTIFACTS, browser  # noqa: F401 -- the project's Chromium fixture
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-ARTIFACTS = ROOT / "test-artifacts"
 LAPTOP, PHONE = (1280, 800), (390, 844)
 CLUB = "2024-02-09-gruener-baum"  # the longest header of the club's games: date, site and round
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no browser: {CHROMIUM} is missing (as root: bash scripts/system-packages.sh --test)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
