@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import socket
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
@@ -169,8 +170,29 @@ def _one(item: tuple[str, bytes], settings: Settings, jobs: int, stack: contextl
         return "error", (e.format(path), e.exit_code)
 
 
+def _unreachable(address: str, reason: str) -> click.UsageError:
+    return click.UsageError(f"cannot reach the Dask scheduler at {address} within {DASK_TIMEOUT} s: {reason}")
+
+
+def _knock(address: str) -> None:
+    """A TCP scheduler (``tcp://`` or ``tls://HOST:PORT``, or plain ``HOST:PORT``)
+    that refuses or does not answer is known in at most DASK_TIMEOUT seconds, before
+    Dask is even imported (its client retries a refused connection until its timeout)."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp", "tls"):
+        return  # another transport: Dask's own timeout applies
+    host, _, port = rest.rpartition(":")
+    if not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=DASK_TIMEOUT).close()
+    except (OSError, ValueError, OverflowError) as e:
+        raise _unreachable(address, getattr(e, "strerror", None) or str(e) or type(e).__name__) from None
+
+
 def _dask(address: str, todo, settings: Settings, stack: contextlib.ExitStack):
     """The same per-record function on a Dask cluster; results in the order given."""
+    _knock(address)
     try:
         from dask.distributed import Client
     except ImportError:
@@ -178,8 +200,6 @@ def _dask(address: str, todo, settings: Settings, stack: contextlib.ExitStack):
     try:
         client = stack.enter_context(Client(address, timeout=DASK_TIMEOUT))
     except (OSError, TimeoutError, ValueError) as e:
-        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise click.UsageError(f"cannot reach the Dask scheduler at {address} within {DASK_TIMEOUT} s: {reason}"
-                               ) from None
+        raise _unreachable(address, str(e).splitlines()[0] if str(e) else type(e).__name__) from None
     futures = client.map(analyze_bytes, [d for _, d in todo], [p for p, _ in todo], settings=settings, pure=False)
     return (f.result() for f in futures)
