@@ -51,6 +51,8 @@ class Table:
     text: str = ""  # the record as last read or written
     stamp: tuple[int, int] | None = None  # (mtime_ns, size) of the file as last read or written
     lock: threading.Lock = field(default_factory=threading.Lock)
+    vote: object = None  # web.seats: the secret ballot in progress (in memory only)
+    choice: object = None  # web.seats: the expert choice in progress (in memory only)
 
 
 class Store:
