@@ -45,6 +45,9 @@ BOARD_CSS = Path(svg.__file__).resolve().parent / "templates" / "board.css"
 HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
                                       "base-uri 'none'; frame-ancestors 'none'",
            "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+# The seat page may be framed by this server's own host page (pass and play), by no other.
+SEAT_HEADERS = HEADERS | {"Content-Security-Policy": HEADERS["Content-Security-Policy"].replace(
+    "frame-ancestors 'none'", "frame-ancestors 'self'")}
 COOKIE = "drunter_token"
 # A seat's page and API answer to the seat's own token instead of the host's (web/seat_api.py).
 SEAT_PATHS = ("/seat/", "/api/seat/", "/static/", "/board.css")
@@ -71,7 +74,7 @@ def create_app(root: str | Path, token: str | None = None, links: tuple[str, ...
         return FileResponse(BOARD_CSS, media_type="text/css", headers=HEADERS)
 
     async def seat_page(request: Request) -> Response:
-        return FileResponse(STATIC / "seat.html", headers=HEADERS)
+        return FileResponse(STATIC / "seat.html", headers=SEAT_HEADERS)
 
     def endpoint(work, with_body: bool = True, seat: bool = False):
         """An API route: the body read (bounded) and checked to be a JSON object,
