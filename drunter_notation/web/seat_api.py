@@ -7,6 +7,7 @@ log carries), and gives that seat's view (:func:`.seats.seat_json`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from urllib.parse import quote
 
 import segno
@@ -25,9 +26,13 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
     """The routes; ``endpoint`` wraps a work function as app.py does, ``view`` is the
     public game view, ``board`` its SVG, ``page`` serves a static page."""
 
-    def me(table: Table, token: str | None) -> str:
-        """The seat ``token`` opens, checked against the table's game (with its lock held)."""
-        return keys.seat(store.playable(table), table.name, token)
+    def me(table: Table, token: str | None, body: dict | None = None) -> str:
+        """The seat ``token`` opens, checked against the table's game (with its lock held);
+        with ``body``, its ``turn`` too (if given): an action meant for another turn is 409."""
+        player = keys.seat(store.playable(table), table.name, token)
+        if body is not None:
+            on_turn(table, body)
+        return player
 
     def seat_view(table: Table, player: str) -> dict:
         return seats.seat_json(table, view(table), player)
@@ -64,14 +69,14 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
     def ballot(store_, name, body, token=None) -> dict:
         table = store.table(name)
         with seats.ACTIONS, table.lock:
-            player = me(table, token)
+            player = me(table, token, body)
             seats.call_vote(table, _text(body), player)
             return seat_view(table, player)
 
     def call_off(store_, name, body, token=None) -> dict:
         table = store.table(name)
         with seats.ACTIONS, table.lock:
-            player = me(table, token)
+            player = me(table, token, body)
             seats.call_off(table, player)
             return seat_view(table, player)
 
@@ -79,7 +84,7 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
         table = store.table(name)
         with seats.ACTIONS:
             with table.lock:
-                player = me(table, token)
+                player = me(table, token, body)
                 v = seats.lay(table, player, body.get("cards"))
             turn_over(table, v)
             with table.lock:
@@ -89,7 +94,7 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
         table = store.table(name)
         with seats.ACTIONS:
             with table.lock:
-                player = me(table, token)
+                player = me(table, token, body)
                 v = seats.declare(table, player, body.get("side"))
             turn_over(table, v)
             with table.lock:
@@ -99,7 +104,7 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
         table = store.table(name)
         with seats.ACTIONS:
             with table.lock:
-                player = me(table, token)
+                player = me(table, token, body)
                 c = seats.choose(table, player, body.get("keep"))
                 players = table.game.players
             if set(c.keep) == set(players):
@@ -131,16 +136,14 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
             for i, p in enumerate(g.players):
                 urls = [f"{b}seat/{quote(name)}#{keys.token(name, i, p)}" for b in (links or (base,))]
                 out.append({"player": p, "seat": i, "links": urls, "joined": p in present,
-                            "qr": segno.make(urls[0], error="m").svg_data_uri(scale=5, border=2)})
+                            "qr": qr_code(urls[0])})
         return {"seats": out, "reachable": bool(links)}
 
     def host_ballot(store_, name, body) -> dict:
         table = store.table(name)
         with seats.ACTIONS, table.lock:
             store.playable(table)
-            turn = body.get("turn")
-            if turn is not None and turn != table.game.turn:
-                raise Refused(409, f"turn {turn} is not the turn to play: the game is at turn {table.game.turn}")
+            on_turn(table, body)
             seats.call_vote(table, _text(body), None)
             return view(table)
 
@@ -148,6 +151,7 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
         table = store.table(name)
         with seats.ACTIONS, table.lock:
             store.playable(table)
+            on_turn(table, body)
             seats.call_off(table, None)
             return view(table)
 
@@ -187,6 +191,20 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
         Route("/api/seat/{name}/jein", endpoint(jein, seat=True), methods=["POST"]),
         Route("/api/seat/{name}/choose", endpoint(choose, seat=True), methods=["POST"]),
     ]
+
+
+@lru_cache(maxsize=256)
+def qr_code(link: str) -> str:
+    """The QR code of a seat's link, as an SVG data URI (made once: tens of ms each)."""
+    return segno.make(link, error="m").svg_data_uri(scale=5, border=2)
+
+
+def on_turn(table: Table, body: dict) -> None:
+    """409 when the body names a turn (``"turn": 12``) that is not the game's: the device saw an older game."""
+    turn = body.get("turn")
+    if turn is not None and turn != table.game.turn:
+        raise Refused(409, f"turn {str(turn)[:12]} is not the turn to play: the game is at turn {table.game.turn} "
+                           "(someone else moved first); reload and try again")
 
 
 def _text(body: dict) -> str:

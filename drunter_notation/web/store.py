@@ -144,7 +144,7 @@ class Store:
         located = board.endswith(".toml")
         game = Game.new(players, board=str(self.root / board) if located else board, **options)
         if located:  # the record names the board file relative to its own folder, as records do
-            game.board_ref = board
+            game.board_ref = game.board_tag = board
         Game.from_dn(game.to_dn(), str(path))  # what we write must read back: e.g. names the grammar cannot hold
         with self._lock:
             if name in self._tables or path.exists():
