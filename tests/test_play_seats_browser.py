@@ -178,3 +178,65 @@ def test_four_phones_play_a_whole_game(browser, play_server, tmp_path):
         record = (tmp_path / "seats.dn").read_text(encoding="utf-8")
         assert "reveal " in record and record.count("vote {") == votes
     assert not problems, problems
+
+
+def test_one_device_passed_round(browser, play_server, tmp_path):
+    """Pass and play: each seat opens on the host's own screen behind a cover; a vote is
+    laid there in turn, each ballot hidden again before the device goes on."""
+    b, expect = browser
+    shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
+    host = b.new_context(**PHONE).new_page()  # a tablet or a phone in the middle of the table
+    host.set_default_timeout(15_000)
+    problems = []
+    host.on("pageerror", lambda e: problems.append(str(e)))
+    with play_server(tmp_path) as (_, url, _token):
+        host.goto(url)
+        new_game(host, "one", ["Anna", "Ben"])
+        cards = json.loads((tmp_path / "one.cards.json").read_text(encoding="utf-8"))
+        assert host.locator("#secret-votes").is_checked()  # the app dealt the cards: ballots are secret
+        host.click("#seats-btn")
+        host.click('.seat-link[data-player="Ben"] button.open-here')
+        seat = host.frame_locator("#overlay iframe")
+        expect(seat.locator("#cover-text")).to_contain_text("Hand the device to Ben")
+        assert not seat.locator("#card-box").is_visible()
+        host.screenshot(path=str(ARTIFACTS / "seats-cover.png"))
+        seat.locator("#cover-show").click()
+        seat.locator("#card-toggle").click()
+        expect(seat.locator("#card-box")).to_contain_text(cards["Ben"])
+        assert cards["Anna"] not in seat.locator("#card-box").inner_text()
+        host.click("#overlay-close")
+        assert host.locator("#overlay iframe").count() == 0
+        host.click("#seats-btn")
+        api = f"{url}api/games/one"
+        for _ in range(40):  # the host's taps for whoever is to move, until a vote
+            s = get(api)
+            m = next((m for m in s["legal"] if m["needs_vote"]), s["legal"][0] if s["legal"] else None)
+            if m is None:
+                host.click("#pass")
+            else:
+                host.click(f'#hand button[data-tile="{m["tile"]}"]')
+                host.locator(f'#board rect.hit[data-sq="{m["squares"][0]}"]').tap()
+                if host.locator(f'#options button[data-move="{m["move"]}"]').count():
+                    host.click(f'#options button[data-move="{m["move"]}"]')
+            if m and m["needs_vote"]:
+                break
+            expect(host.locator("#events li")).to_have_count(s["turn"])
+        else:
+            pytest.fail("no vote came up")
+        expect(host.locator("#ballot")).to_be_visible()
+        assert not host.locator("#vote").is_visible()  # not the open panel that shows every card
+        for voter, card in zip(s["vote_order"], ["NE", "JAA"]):
+            host.click(f'#ballot button.lay-here[data-player="{voter}"]')
+            expect(seat.locator("#cover-text")).to_contain_text(f"Hand the device to {voter}")
+            seat.locator("#cover-show").click()
+            seat.locator(f'#vote button.card[data-card="{card}"]').click()
+            seat.locator("#lay").click()
+            expect(host.locator("#overlay")).to_be_hidden()  # closed by itself once laid: the next one sees nothing
+            assert host.locator("#overlay iframe").count() == 0
+            if voter == s["vote_order"][0]:
+                assert not CARD_WORDS.search(host.locator("#ballot").inner_text())
+        expect(host.locator("#turned")).to_contain_text("Rule B5")
+        text = host.locator("#turned").inner_text()
+        assert f'{s["vote_order"][0]}: NE' in text and f'{s["vote_order"][1]}: JAA' in text
+        host.screenshot(path=str(ARTIFACTS / "seats-turned-one-device.png"), full_page=True)
+    assert not problems, problems
