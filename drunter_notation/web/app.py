@@ -194,7 +194,16 @@ async def _crash(request: Request, exc: Exception) -> Response:  # pragma: no co
 # -- what a page sees ------------------------------------------------------------------
 
 def game_json(table: Table) -> dict:
-    """Everything the page shows of a game (see docs/play.md). Call with the table's lock held."""
+    """Everything the page shows of a game (see docs/play.md). Call with the table's lock held.
+    Made once per change (every page fetches it after each): do not change the dict returned."""
+    made_of = (table.rev, table.vote, table.choice)
+    if table.view is not None and table.view[0] == made_of:
+        return table.view[1]
+    table.view = (made_of, _game_json(table))
+    return table.view[1]
+
+
+def _game_json(table: Table) -> dict:
     g = table.game
     st = g.state
     over = g.is_over()

@@ -53,6 +53,7 @@ class Table:
     lock: threading.Lock = field(default_factory=threading.Lock)
     vote: object = None  # web.seats: the secret ballot in progress (in memory only)
     choice: object = None  # web.seats: the expert choice in progress (in memory only)
+    view: tuple | None = None  # web.app: the last public view and what it was made from
 
 
 class Store:

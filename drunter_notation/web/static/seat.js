@@ -67,7 +67,8 @@
     lastVote();
     result();
     hand();
-    marks();
+    const voted = s.vote && s.legal.find((m) => m.move === s.vote.move);
+    marks(voted ? voted.squares : null);  // the tile put to the vote, marked where it would lie
     $("options").replaceChildren();
     $("pass").hidden = !(s.me.to_move && s.can_pass && !s.vote);
     $("my-cards").textContent = mine().cards.join(" ") || "none left";
