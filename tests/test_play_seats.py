@@ -325,3 +325,31 @@ def test_no_route_tells_a_secret(tmp_path, players, variant, deal):
         # over and revealed: now the worlds differ, as they must (the method can see a difference)
         assert a.get("/api/games/g").json()["result"] != b.get("/api/games/g").json()["result"]
     assert checked > 500
+
+
+@pytest.mark.slow
+def test_the_server_stops_at_once_with_pages_listening(play_server, tmp_path):
+    """Ctrl+C with open event streams: the streams end first, so the server does not
+    wait for them (it would, for ever, without; uvicorn's backstop would say so)."""
+    import http.client
+    import signal
+    from urllib.parse import urlparse
+
+    with play_server(folder(tmp_path)) as (proc, url, _):
+        where = urlparse(url)
+        conn = http.client.HTTPConnection(where.hostname, where.port, timeout=20)
+        conn.request("POST", "/api/games", json.dumps({"name": "g", "players": ["Anna", "Ben"], "board": "tiny.toml",
+                                                       "deal": "random"}), {"Content-Type": "application/json"})
+        assert conn.getresponse().status == 201
+        listening = []
+        for _ in range(3):
+            c = http.client.HTTPConnection(where.hostname, where.port, timeout=20)
+            c.request("GET", "/api/games/g/events")
+            r = c.getresponse()
+            assert r.readline() == b"retry: 1000\n"
+            listening.append(r)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(20)  # ends as without any page open (click says "Aborted!")
+        for r in listening:
+            assert r.read() in (b"", b"event: change\ndata: 0\n\n")  # the stream ends cleanly
+        assert "timeout graceful shutdown exceeded" not in proc.stderr.read()
