@@ -25,7 +25,7 @@ window.Seats = (function () {
       box.append(el("div", {class: "seat-link", "data-player": s.player},
         el("div", {}, el("b", {text: s.player}), " ",
           el("span", {class: s.joined ? "joined" : "muted", text: s.joined ? "joined ✓" : "not joined"})),
-        s.joined ? "" : el("img", {class: "qr", src: s.qr, alt: "QR code of " + s.player + "'s seat", width: "185", height: "185"}),
+        s.joined ? "" : el("img", {class: "qr", src: s.qr, alt: "QR code of " + s.player + "'s seat", width: "150", height: "150"}),
         s.joined ? "" : el("div", {class: "link"}, el("code", {text: s.links[0]})),
         el("button", {type: "button", class: "open-here", "data-player": s.player, text: "Open here",
           on: () => open(s.player, "look")})));
