@@ -80,25 +80,21 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
             seats.call_off(table, player)
             return seat_view(table, player)
 
-    def lay(store_, name, body, token=None) -> dict:
-        table = store.table(name)
-        with seats.ACTIONS:
-            with table.lock:
-                player = me(table, token, body)
-                v = seats.lay(table, player, body.get("cards"))
-            turn_over(table, v)
-            with table.lock:
-                return seat_view(table, player)
+    def ballot_action(change: Callable[[Table, str, dict], seats.Vote]):
+        """A seat's act on the ballot (``change``), then the turn-over once it completes it."""
+        def work(store_, name, body, token=None) -> dict:
+            table = store.table(name)
+            with seats.ACTIONS:
+                with table.lock:
+                    player = me(table, token, body)
+                    v = change(table, player, body)
+                turn_over(table, v)
+                with table.lock:
+                    return seat_view(table, player)
+        return work
 
-    def jein(store_, name, body, token=None) -> dict:
-        table = store.table(name)
-        with seats.ACTIONS:
-            with table.lock:
-                player = me(table, token, body)
-                v = seats.declare(table, player, body.get("side"))
-            turn_over(table, v)
-            with table.lock:
-                return seat_view(table, player)
+    lay = ballot_action(lambda table, player, body: seats.lay(table, player, body.get("cards")))
+    jein = ballot_action(lambda table, player, body: seats.declare(table, player, body.get("side")))
 
     def choose(store_, name, body, token=None) -> dict:
         table = store.table(name)
