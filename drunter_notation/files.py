@@ -12,6 +12,7 @@ Writing: the CLI's outputs and the live game files of ``drunter play`` go throug
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -111,6 +112,19 @@ def fingerprint(path: str | Path) -> tuple | None:
     return (s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns)
 
 
+class NotRegularFile(OSError):
+    """The place to write holds something that is not a regular file: it was not replaced."""
+
+
+def _regular_or_missing(path: Path) -> None:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise NotRegularFile(errno.EEXIST, "is not a regular file, so it was not replaced", str(path))
+
+
 class FileChanged(Exception):
     """The file is no longer what the command read: it was not replaced."""
 
@@ -140,8 +154,10 @@ def write_atomic(path: str | Path, text: str, durable: bool = False, replaces: S
     bytes) just before the rename, else :class:`FileChanged` and nothing is replaced:
     a save made meanwhile (an editor's) is never overwritten. The temp file is removed
     on any failure, SIGINT and SIGTERM included (the CLI turns SIGTERM into an exit
-    that unwinds)."""
+    that unwinds). Anything at ``path`` that is not a regular file (a folder, FIFO,
+    device, socket) is never replaced: :class:`NotRegularFile`."""
     path = Path(os.path.realpath(path))
+    _regular_or_missing(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
@@ -157,6 +173,7 @@ def write_atomic(path: str | Path, text: str, durable: bool = False, replaces: S
             os.chmod(tmp, 0o666 & ~umask)
         if replaces is not None and not _still(path, replaces):
             raise FileChanged(str(path))
+        _regular_or_missing(path)  # again: a FIFO or folder may have been put there meanwhile
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

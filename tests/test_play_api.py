@@ -43,9 +43,12 @@ def folder(tmp_path) -> Path:
     return tmp_path
 
 
+BASE = "http://127.0.0.1:8000"  # the Host a browser sends to the server (any other name is refused)
+
+
 @pytest.fixture
 def client(folder) -> TestClient:
-    return TestClient(create_app(folder))
+    return TestClient(create_app(folder), base_url=BASE)
 
 
 def verdict(path: Path):
@@ -151,8 +154,8 @@ def test_reveal_at_the_end_when_the_cards_were_not_dealt_by_the_app(client, fold
 
 
 def test_a_game_is_reloaded_from_its_file(folder):
-    TestClient(create_app(folder)).post("/api/games", json=NEW)
-    client = TestClient(create_app(folder))  # a new server: the cards come from t.cards.json
+    TestClient(create_app(folder), base_url=BASE).post("/api/games", json=NEW)
+    client = TestClient(create_app(folder), base_url=BASE)  # a new server: the cards come from t.cards.json
     for body in MOVES:
         assert client.post("/api/games/t/moves", json=body).status_code == 200
     assert client.get("/api/games/t").json()["result"]["scores"] == {"Anna": 0, "Ben": 0}
@@ -189,7 +192,9 @@ def test_expert_choice(client):
 @pytest.mark.parametrize("method, path, body, status", [
     ("GET", "/api/games/nope", None, 404),
     ("GET", "/api/games/..%2F..%2Fetc%2Fpasswd", None, 404),
-    ("POST", "/api/games", {"name": "../escape", "players": ["A", "B"]}, 400),
+    ("POST", "/api/games", {"name": "two\nlines", "players": ["A", "B"]}, 400),
+    ("POST", "/api/games", {"name": " ", "players": ["A", "B"]}, 400),
+    ("POST", "/api/games", {"name": "x" * 65, "players": ["A", "B"]}, 400),
     ("POST", "/api/games", {"name": "ok", "players": ["A", "B"], "board": "../../x.toml"}, 400),
     ("POST", "/api/games", {"name": "ok", "players": ["A"]}, 422),
     ("POST", "/api/games", {"name": "ok", "players": "A, B"}, 400),
@@ -201,7 +206,7 @@ def test_expert_choice(client):
     ("POST", "/api/games/t/moves", {"move": "S9 zz"}, 422),
     ("POST", "/api/games/t/moves", {"move": "choose"}, 422),
     ("POST", "/api/games/t/moves", {"move": "pass"}, 422),
-    ("DELETE", "/api/games/t", None, 405),
+    ("DELETE", "/api/games/t", {}, 405),
     ("GET", "/api/nothing", None, 404),
 ])
 def test_bad_requests_are_4xx_with_one_line(client, method, path, body, status):
@@ -213,10 +218,11 @@ def test_bad_requests_are_4xx_with_one_line(client, method, path, body, status):
 
 def test_bodies_over_64_kb_and_not_json(client):
     client.post("/api/games", json=NEW)
-    assert client.post("/api/games/t/moves", content=b"{" + b" " * 70_000 + b"}").status_code == 413
-    assert client.post("/api/games/t/moves", content=b"{nope").status_code == 400
-    assert client.post("/api/games/t/moves", content=b"[1, 2]").status_code == 400
-    assert client.post("/api/games/t/moves", content=b"[" * 50_000).status_code == 400
+    json_ = {"Content-Type": "application/json"}
+    assert client.post("/api/games/t/moves", content=b"{" + b" " * 70_000 + b"}", headers=json_).status_code == 413
+    assert client.post("/api/games/t/moves", content=b"{nope", headers=json_).status_code == 400
+    assert client.post("/api/games/t/moves", content=b"[1, 2]", headers=json_).status_code == 400
+    assert client.post("/api/games/t/moves", content=b"[" * 50_000, headers=json_).status_code == 400
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -250,7 +256,7 @@ def test_player_names_are_text(client):
 
 
 def test_token_beyond_loopback(folder):
-    client = TestClient(create_app(folder, token="s3cret"))
+    client = TestClient(create_app(folder, token="s3cret"), base_url=BASE)
     assert client.get("/api/games").status_code == 403
     assert client.get("/").status_code == 403
     assert client.get("/api/games", headers={"X-Drunter-Token": "wrong"}).status_code == 403
@@ -297,3 +303,30 @@ def test_sigkill_between_moves_loses_no_acknowledged_move(folder, play_server):
         assert Game.from_dn(text, str(folder / "t.dn")).turn == acknowledged + 1
         assert not list(folder.glob(".t.dn.*.tmp"))
     assert acknowledged == len(MOVES) and verdict(folder / "t.dn") == (True, [], True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")),
+                    min_size=1, max_size=64).filter(lambda s: s.strip() and s.isprintable()))
+def test_any_printable_name_is_shown_as_typed_and_stored_safely(folder, name):
+    client = TestClient(create_app(folder), base_url=BASE)
+    r = client.post("/api/games", json={"name": name, "players": ["Anna", "Ben"]})
+    assert r.status_code in (201, 409), r.text  # 409: the same name drawn twice
+    if r.status_code == 409:
+        return
+    game = r.json()
+    assert game["title"] == name.strip()
+    path = folder / f"{game['name']}.dn"
+    assert path.parent == folder and path.is_file()  # a safe file name, inside the folder
+    assert all(c.isascii() and (c.isalnum() or c in "-_") for c in game["name"])
+    again = TestClient(create_app(folder), base_url=BASE)  # the name comes back from the file
+    assert {g["name"]: g["title"] for g in again.get("/api/games").json()["games"]}[game["name"]] == name.strip()
+    assert client.post("/api/games", json={"name": name, "players": ["A", "B"]}).status_code == 409
+
+
+def test_a_name_with_a_path_in_it_stays_in_the_folder(client, folder):
+    r = client.post("/api/games", json={"name": "../escape", "players": ["A", "B"]})
+    assert r.status_code == 201 and r.json()["title"] == "../escape"
+    assert (folder / f"{r.json()['name']}.dn").is_file() and not (folder.parent / "escape.dn").exists()
+    assert client.post("/api/games", json={"name": "table-1", "players": ["A", "B"]}).json()["title"] == "table-1"
+    assert "Event" not in (folder / "table-1.dn").read_text(encoding="utf-8")  # a plain name is the file's

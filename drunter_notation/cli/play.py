@@ -58,15 +58,19 @@ def play(directory: Path, host: str, port: int, no_browser: bool):
     from drunter_notation.web.app import create_app
 
     try:
-        directory.mkdir(parents=True, exist_ok=True)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         # IPPROTO_TCP named, so asyncio sets TCP_NODELAY on each connection (else replies wait ~40 ms for ACKs)
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
         sock.listen(128)  # from here on connections wait in the backlog until the server takes them
+    except OSError as e:  # before the folder is made: a port in use leaves nothing behind
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise click.ClickException(f"cannot serve {directory} on {host}:{port}: {e.strerror or e}") from None
+        sock.close()
+        raise click.ClickException(f"cannot make the games folder {directory}: {e.strerror or e}") from None
     token = None if _loopback(host) else secrets.token_urlsafe(18)
     bound = sock.getsockname()[1]
     bases = [_url(host, bound)] if token is None else [_url(a, bound) for a in _addresses(host)]
@@ -80,8 +84,8 @@ def play(directory: Path, host: str, port: int, no_browser: bool):
     click.echo("drunter play: Ctrl+C stops it", err=True)
     if not no_browser:
         threading.Timer(0.5, webbrowser.open, [url]).start()
-    app = create_app(directory, token, links=tuple(b for b in bases if "//127." not in b) or tuple(bases)
-                     if token else ())
+    app = create_app(directory, token, host, bound,
+                     links=tuple(b for b in bases if "//127." not in b) or tuple(bases) if token else ())
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets=None):

@@ -2,10 +2,12 @@
 page that uses only that API (``static/``). Every judgement is the engine's
 (``Game.push``, ``adjudicate_position``); the API only carries it.
 
-Errors are JSON ``{"error": "one line"}`` with a 4xx status: 400 a bad body, 403
-no token, 404 no such game, 409 a move for a turn already played, 413 a body over
-64 KB, 422 the engine's diagnostics (as ``drunter validate --format json`` gives
-them). ``docs/play.md`` documents every route.
+Errors are JSON ``{"error": "one line"}`` with a 4xx status: 400 a bad body or a
+foreign ``Host``, 403 no token, a foreign ``Origin`` or a link out of the folder,
+404 no such game, 409 a move for a turn already played, 413 a body over 64 KB, 415
+a change not sent as JSON, 422 the engine's diagnostics (as ``drunter validate
+--format json`` gives them); 503 when the disk refuses a write. ``docs/play.md``
+documents every route and status.
 """
 from __future__ import annotations
 
@@ -37,7 +39,8 @@ from drunter_notation.rules import votes
 from drunter_notation.rules.scoring import votes_left
 from drunter_notation.web import seat_api, seats
 from drunter_notation.web.events import Hub
-from drunter_notation.web.store import Refused, Store, Table
+from drunter_notation.web.guard import SameOrigin
+from drunter_notation.web.store import Refused, Store, Table, title
 
 LIMIT = 64 * 1024  # bytes in a request body
 STATIC = Path(__file__).resolve().parent / "static"
@@ -53,13 +56,16 @@ COOKIE = "drunter_token"
 SEAT_PATHS = ("/seat/", "/api/seat/", "/static/", "/board.css")
 
 
-def create_app(root: str | Path, token: str | None = None, links: tuple[str, ...] = ()) -> Starlette:
+def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.1",
+               port: int | None = None, links: tuple[str, ...] = ()) -> SameOrigin:
     """The app serving the games in ``root``; with ``token``, every request must
     carry it (``?token=``, the cookie the first such page view sets, or the
     ``X-Drunter-Token`` header) or gets 403, except a seat's page and API, which
-    want the seat's token. ``links``: the base URLs other devices reach this server
-    at (``http://192.0.2.2:8000/``), for the seats' links; without them, the host
-    page's own address."""
+    want the seat's token. ``host`` and ``port``: where the server listens, the only
+    ``Host`` it answers besides localhost (port None: any port); see :mod:`.guard`.
+    ``links``: the base URLs other devices reach this server at
+    (``http://192.0.2.2:8000/``), for the seats' links; without them, the host page's
+    own address."""
     store = Store(root)
     keys = seats.Keys(store.root)
     hub = Hub()
@@ -109,9 +115,9 @@ def create_app(root: str | Path, token: str | None = None, links: tuple[str, ...
     ]
     app = Starlette(routes=routes, exception_handlers={Refused: _refused, HTTPException: _http_error,
                                                        Exception: _crash})
-    guard = Guard(app, token)
-    guard.hub = hub  # the CLI ends the event streams when the server shuts down
-    return guard
+    outer = SameOrigin(Guard(app, token), host, port)
+    outer.hub = hub  # the CLI ends the event streams when the server shuts down
+    return outer
 
 
 class Guard:
@@ -211,7 +217,8 @@ def _game_json(table: Table) -> dict:
     last = g.decisions[-1] if g.decisions else None
     choice = seats.open_choice(table)
     return {
-        "name": table.name, "rev": public_rev(table), "dn": seats.public_dn(g, table.text), "position": g.position(),
+        "name": table.name, "title": title(g, table.name), "rev": public_rev(table), "dn": seats.public_dn(g, table.text),
+        "position": g.position(),
         "board": g.board_ref, "rules": g.ruleset.id, "rules_name": g.ruleset.name, "variant": g.variant,
         "turn": g.turn, "to_move": None if over else g.to_move, "over": over, "choice_due": g.choice_due,
         "can_pass": not over and not g.choice_due and _allowed(g, "pass"), "can_undo": bool(g.events),
@@ -295,13 +302,17 @@ def list_games(store: Store, name, body) -> dict:
     for n in store.names():
         try:
             table = store.table(n)
-        except Refused:  # removed meanwhile
+            with table.lock:
+                store.fresh(table)
+        except Refused as e:  # a link out of the folder (or removed meanwhile: then not listed)
+            if e.status != 404:
+                out.append({"name": n, "title": n, "error": e.reason})
             continue
         with table.lock:
-            store.fresh(table)
             g = table.game
-            out.append({"name": n, "error": table.error.format(str(table.path)) if table.error else None} if g is None
-                       else {"name": n, "error": None, "players": list(g.players), "turn": g.turn,
+            out.append({"name": n, "title": n, "error": table.error.format(str(table.path)) if table.error else None}
+                       if g is None
+                       else {"name": n, "title": title(g, n), "error": None, "players": list(g.players), "turn": g.turn,
                              "over": g.is_over(), "board": g.board_ref, "rules": g.ruleset.id, "variant": g.variant})
     return {"games": out}
 

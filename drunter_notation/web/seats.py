@@ -40,21 +40,30 @@ TOKEN_CHARS = 22  # 132 bits of the HMAC, base64url
 
 
 class Keys:
-    """The server's seat key and the seat tokens made from it."""
+    """The server's seat key (made on first use) and the seat tokens made from it."""
 
     def __init__(self, root: Path):
-        path = root / KEY_FILE
-        try:  # O_EXCL and 0600: a secret, made once, never written over anything
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        except FileExistsError:
-            pass
-        else:
-            with os.fdopen(fd, "w") as f:
-                f.write(secrets.token_hex(32) + "\n")
-        self.key = read_regular(path, KEY).strip()
-        if len(self.key) < 32:
-            raise fail("I001", "the seat key is shorter than 32 characters: delete it, a new one is made "
-                               "(every seat link changes)", path=str(path))
+        self.path = root / KEY_FILE
+        self._key: bytes | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def key(self) -> bytes:
+        with self._lock:
+            if self._key is None:
+                try:  # O_EXCL and 0600: a secret, made once, never written over anything
+                    fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                except FileExistsError:
+                    pass
+                else:
+                    with os.fdopen(fd, "w") as f:
+                        f.write(secrets.token_hex(32) + "\n")
+                key = read_regular(self.path, KEY).strip()
+                if len(key) < 32:
+                    raise fail("I001", "the seat key is shorter than 32 characters: delete it, a new one is made "
+                                       "(every seat link changes)", path=str(self.path))
+                self._key = key
+            return self._key
 
     def token(self, game: str, seat: int, player: str) -> str:
         mac = hmac.new(self.key, f"seat\0{game}\0{seat}\0{player}".encode(), hashlib.sha256).digest()

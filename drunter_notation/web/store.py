@@ -10,22 +10,26 @@ app knows early (dealt on screen, or entered at the start) wait in a small
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import secrets
 import threading
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import sha1
 from pathlib import Path
 
 from drunter_notation.data.boardfile import builtin_boards
-from drunter_notation.errors import DnError, fail
-from drunter_notation.files import write_atomic
+from drunter_notation.errors import DnError, fail, printable
+from drunter_notation.files import RECORD, NotRegularFile, read_record, read_regular, write_atomic
 from drunter_notation.game import Game
 
-# A game's name is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
+# A game's id is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+TITLE_LIMIT = 64  # characters in a game's name as typed
 TILE = re.compile(r"([WSR][123])(?:x([0-9]{1,3}))?")
 
 
@@ -79,19 +83,31 @@ class Store:
             raise Refused(400, "a game's name is 1 to 64 letters, digits, '-' or '_' (it names the file NAME.dn)")
         return self.root / f"{name}.dn"
 
+    def inside(self, path: Path) -> bool:
+        """Whether ``path``, its links followed, stays in the games folder (a link out is never followed)."""
+        return Path(os.path.realpath(path)).is_relative_to(self.root)
+
+    def _guard(self, path: Path) -> None:
+        if not self.inside(path):
+            raise Refused(403, f"{path.name} is a link to a place outside the games folder; it is neither read "
+                               "nor written (copy the file into the folder to play it)")
+
     def table(self, name: str) -> Table:
         """The game ``name`` as its file now says (read again when someone else changed it)."""
         path = self.path(name)
         with self._lock:
             table = self._tables.get(name)
             if table is None:
-                if not path.is_file():
+                if not os.path.lexists(path):
                     raise Refused(404, f"no game '{name}' in {self.root}")
                 table = self._tables[name] = Table(name, path)
         return table
 
     def fresh(self, table: Table) -> Table:
-        """Read the table's file when it is new to us or changed on disk. Call with the table's lock held."""
+        """Read the table's file when it is new to us or changed on disk. Call with the table's lock held.
+        A file that cannot be read (too large, not a regular file) is kept as ``error``,
+        as one that is no valid record; a link out of the folder is refused (403)."""
+        self._guard(table.path)
         try:
             st = table.path.stat()
         except FileNotFoundError:
@@ -101,12 +117,14 @@ class Store:
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == table.stamp:
             return table
-        text = table.path.read_text(encoding="utf-8", errors="replace")
         cards = self._cards_path(table.name)
+        text = ""
         try:
+            text = read_record(table.path).decode("utf-8", errors="replace")
             game = Game.from_dn(text, str(table.path))
-            if game.cards is None and cards.is_file():
-                game.set_cards(json.loads(cards.read_text(encoding="utf-8")))
+            if game.cards is None and os.path.lexists(cards):
+                self._guard(cards)
+                game.set_cards(json.loads(read_regular(cards, RECORD)))
             table.game, table.error = game, None
         except DnError as e:
             table.game, table.error = None, e
@@ -117,8 +135,14 @@ class Store:
 
     # -- changing games ----------------------------------------------------------------
     def create(self, spec: dict) -> Table:
-        """A new game from a request body (see docs/play.md); its file written before it is returned."""
-        name = spec.get("name")
+        """A new game from a request body (see docs/play.md); its file written before it is returned.
+        Its ``name`` may be any printable text: the file is named by :func:`file_id`, and a
+        name that is not that id is kept as the record's ``Event`` tag."""
+        title = spec.get("name")
+        if not isinstance(title, str) or not 0 < len(title.strip()) <= TITLE_LIMIT or not title.isprintable():
+            raise Refused(400, f"name: 1 to {TITLE_LIMIT} printable characters, e.g. \"Spieleabend 21.11.\"")
+        title = title.strip()
+        name = file_id(title)
         path = self.path(name)
         players = spec.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 40 and p.isprintable()
@@ -143,16 +167,32 @@ class Store:
         elif deal is not None:
             raise Refused(400, "deal: \"random\", or {\"hands\": {...}, \"cards\": {...}} as dealt at the table")
         located = board.endswith(".toml")
+        if title != name:
+            options["tags"] = {"Event": title}
         game = Game.new(players, board=str(self.root / board) if located else board, **options)
         if located:  # the record names the board file relative to its own folder, as records do
             game.board_ref = game.board_tag = board
         Game.from_dn(game.to_dn(), str(path))  # what we write must read back: e.g. names the grammar cannot hold
+        cards = self._cards_path(name)
         with self._lock:
-            if name in self._tables or path.exists():
-                raise Refused(409, f"a game '{name}' exists already; choose another name or open it")
-            table = self._tables[name] = Table(name, path, game)
-        with table.lock:
-            self.save(table, cards=True)
+            if name in self._tables or os.path.lexists(path):
+                raise Refused(409, f"a game '{printable(title)}' exists already ({path.name}); choose another "
+                                   "name or open it")
+            table = self._tables[name] = Table(name, path, game)  # the name is taken from here on
+            stale_cards = os.path.lexists(cards)
+        try:
+            with table.lock:
+                self.save(table, cards=True)
+        except (OSError, Refused) as e:  # nothing of it stays: not the name, not a file
+            with self._lock:
+                self._tables.pop(name, None)
+            for made in ([] if stale_cards else [cards]) + ([path] if table.stamp is None else []):
+                with contextlib.suppress(OSError):
+                    if os.path.lexists(made) and self.inside(made):
+                        os.unlink(made)
+            if isinstance(e, Refused):
+                raise
+            raise _unwritten(e, path, "no game was created") from None
         return table
 
     def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], object],
@@ -174,9 +214,11 @@ class Store:
                 raise
             try:
                 self.save(table, cards)
-            except OSError as e:
+            except (OSError, Refused) as e:
                 table.game = before
-                raise Refused(503, f"could not write {table.path.name}: {e.strerror or e}; nothing was changed")
+                if isinstance(e, Refused):
+                    raise
+                raise _unwritten(e, table.path, "nothing was changed") from None
             return view(table)
 
     def playable(self, table: Table) -> Game:
@@ -190,7 +232,9 @@ class Store:
         early-known base cards (they change only at the start or the reveal). Call
         with the lock held."""
         game = table.game
+        self._guard(table.path)
         if cards and game.cards is not None and game.variant == "base":
+            self._guard(self._cards_path(table.name))
             known = {p: c[0] for p, c in game.cards.items()}
             write_atomic(self._cards_path(table.name), json.dumps(known, ensure_ascii=False) + "\n", durable=True)
         text = game.to_dn()
@@ -200,6 +244,29 @@ class Store:
 
     def _cards_path(self, name: str) -> Path:
         return self.root / f"{name}.cards.json"
+
+
+def file_id(title: str) -> str:
+    """The file name (without .dn) of a game named ``title``: the name itself when it is
+    already letters, digits, - and _; else its letters and digits in ASCII, joined by -,
+    and 6 hex digits of its hash, so different names never share a file."""
+    if NAME.fullmatch(title):
+        return title
+    ascii_ = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    stem = re.sub(r"[^A-Za-z0-9]+", "-", ascii_).strip("-")[:48].rstrip("-") or "game"
+    return f"{stem}-{sha1(title.encode()).hexdigest()[:6]}"
+
+
+def title(game: Game | None, name: str) -> str:
+    """What a game is called: the name it was created under (its Event tag), else its file's."""
+    event = next((t.value for t in game.tags if t.key == "Event"), None) if game is not None else None
+    return event or name
+
+
+def _unwritten(e: OSError, path: Path, outcome: str) -> Refused:
+    """A write the OS refused: 409 when something that is not a file is in the way, else 503."""
+    status = 409 if isinstance(e, NotRegularFile) else 503
+    return Refused(status, f"could not write {path.name}: {e.strerror or e}; {outcome}")
 
 
 def _rev(text: str, game: Game | None) -> str:

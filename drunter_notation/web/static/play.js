@@ -52,8 +52,13 @@
     for (const g of r.data.games) {
       const what = g.error ? g.error : g.players.join(", ") + " · " + (g.over ? "over" : "turn " + g.turn) +
         " · " + g.board + " · " + g.rules + (g.variant === "expert" ? " · expert" : "");
-      list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.name}), " ", el("span", {class: "muted", text: what})));
+      list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.title}), " ", el("span", {class: "muted", text: what})));
     }
+    // the name field's placeholder is the default name: the first table-N not taken
+    const taken = new Set(r.data.games.map((g) => g.name));
+    let n = 1;
+    while (taken.has("table-" + n)) n++;
+    $("ng-name").placeholder = "table-" + n;
     if (!r.data.games.length) list.append(el("li", {class: "muted", text: "No games in this folder yet."}));
   }
 
@@ -98,7 +103,7 @@
 
   $("new-game").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const body = {name: $("ng-name").value.trim(), players: players(), board: $("ng-board").value,
+    const body = {name: $("ng-name").value.trim() || $("ng-name").placeholder, players: players(), board: $("ng-board").value,
       rules: $("ng-rules").value, variant: $("ng-variant").value};
     const mode = dealMode();
     if (mode === "random") body.deal = "random";
@@ -117,7 +122,8 @@
     const r = await api("POST", "/api/games", body);
     if (!r.ok) { $("lobby-msg").textContent = r.data.error; return; }
     $("lobby-msg").textContent = "";
-    location.hash = "#/g/" + body.name;
+    $("ng-name").value = "";
+    location.hash = "#/g/" + r.data.name;
   });
 
   // -- a game ----------------------------------------------------------------------
@@ -154,7 +160,7 @@
     const r = await fetch("/api/games/" + s.name + "/board.svg");
     if (!r.ok) { say("the board could not be loaded (" + r.status + ")", "bad"); return; }
     const svg = await r.text();
-    $("where").textContent = "· " + s.name + " · " + s.rules + (s.variant === "expert" ? " · expert" : "") +
+    $("where").textContent = "· " + s.title + " · " + s.rules + (s.variant === "expert" ? " · expert" : "") +
       " · " + s.board;
     $("board-box").innerHTML = svg;  // drawn and escaped by the server (report/svg.py)
     document.querySelectorAll("#board .mark").forEach((m) => m.classList.remove("off"));

@@ -58,7 +58,7 @@
     const me = s.me.name;
     document.title = me + " · drunter play";
     $("who").textContent = me + "'s seat";
-    $("where").textContent = "· " + s.name;
+    $("where").textContent = "· " + s.title;
     $("cover-text").textContent = "This is " + me + "'s seat. Hand the device to " + me + ", then tap.";
     turnLine();
     card();
