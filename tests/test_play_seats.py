@@ -17,6 +17,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 from starlette.routing import Mount, Route  # noqa: E402
@@ -359,3 +361,49 @@ def test_the_server_stops_at_once_with_pages_listening(play_server, tmp_path):
         for r in listening:
             assert r.read() in (b"", b"event: change\ndata: 0\n\n")  # the stream ends cleanly
         assert "timeout graceful shutdown exceeded" not in proc.stderr.read()
+
+
+@pytest.fixture(scope="module")
+def voting(tmp_path_factory):
+    """A 2-player game at turn 3, where Anna's S2 b2-c2 goes to the vote."""
+    c = TestClient(create_app(folder(tmp_path_factory.mktemp("voting"))), base_url=BASE)
+    c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "board": "tiny.toml",
+                               "deal": {"hands": HANDS, "cards": {"Anna": "townhall", "Ben": "tavern"}}})
+    c.post("/api/games/t/moves", json={"move": "S1 a2"})
+    c.post("/api/games/t/moves", json={"move": "R2 f5-f4"})
+    return c, {p: {"X-Drunter-Seat": t} for p, t in tokens(c, "t").items()}
+
+
+CARDS = st.lists(st.sampled_from(["JA", "JAA", "JAAA", "NE", "NEE", "NEEE", "?"]), min_size=1, max_size=3, unique=True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(["Anna", "Ben"]), st.one_of(st.none(), CARDS)), max_size=6))
+def test_what_anyone_sees_of_a_ballot_being_laid(voting, steps):
+    """Any run of laying and taking back: until the last card is laid, the public view
+    and the other seat show who has laid and nothing of what; each seat sees its own."""
+    c, seat = voting
+    c.post("/api/games/t/ballot/cancel", json={})
+    assert c.post("/api/games/t/ballot", json={"move": "S2 b2-c2", "turn": 3}).status_code == 200
+    laid: dict[str, list[str]] = {}
+    for player, cards in steps:
+        if len(laid) == 2:
+            break  # turned over: public from here on
+        assert c.post("/api/seat/t/lay", json={"cards": cards}, headers=seat[player]).status_code == 200
+        if cards is None:
+            laid.pop(player, None)
+        else:
+            laid[player] = cards
+        if len(laid) == 2:
+            break
+        public = c.get("/api/games/t").json()["vote"]
+        assert public["laid"] == [p for p in ("Anna", "Ben") if p in laid] and public["ballots"] is None
+        assert "mine" not in public and public["count"] is None
+        for p in ("Anna", "Ben"):
+            mine = c.get("/api/seat/t", headers=seat[p]).json()["vote"]
+            assert mine["mine"] == laid.get(p) and mine["ballots"] is None and mine["count"] is None
+    if len(laid) == 2:  # the last card turned everything over and the engine played the turn
+        state = c.get("/api/games/t").json()
+        assert state["turn"] == 4 and state["vote"] is None
+        assert all(f"{p}: {' '.join(cs)}" in state["last_vote"]["dn"] for p, cs in laid.items())
+        c.post("/api/games/t/undo", json={"turn": 4})
