@@ -23,6 +23,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 from drunter_notation.web.app import create_app  # noqa: E402
+from drunter_notation.web.store import Store  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = {"Anna": "W3 W2x2 W1x2 S3 S2x2 S1x2", "Ben": "W3 W2x2 W1x2 R3 R2x2 R1x2"}
@@ -299,6 +300,9 @@ def test_sigkill_between_moves_loses_no_acknowledged_move(folder, play_server):
                 acknowledged += 1
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait(10)
+        # the file and its journal hold every acknowledged move; opening the game writes the journal into the file
+        store = Store(folder)
+        assert store.playable(store.table("t")).turn == acknowledged + 1
         text = (folder / "t.dn").read_text(encoding="utf-8")
         assert Game.from_dn(text, str(folder / "t.dn")).turn == acknowledged + 1
         assert not list(folder.glob(".t.dn.*.tmp"))

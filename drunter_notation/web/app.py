@@ -11,6 +11,7 @@ documents every route and status.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from dataclasses import replace
@@ -40,7 +41,7 @@ from drunter_notation.rules.scoring import votes_left
 from drunter_notation.web import seat_api, seats
 from drunter_notation.web.events import Hub
 from drunter_notation.web.guard import SameOrigin
-from drunter_notation.web.store import Refused, Store, Table, title
+from drunter_notation.web.store import Refused, Store, Table, apply, title
 
 LIMIT = 64 * 1024  # bytes in a request body
 STATIC = Path(__file__).resolve().parent / "static"
@@ -113,8 +114,13 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
         *seat_api.routes(store, keys, hub, links, endpoint, game_json, board_svg, seat_page),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
-    app = Starlette(routes=routes, exception_handlers={Refused: _refused, HTTPException: _http_error,
-                                                       Exception: _crash})
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        await run_in_threadpool(store.close)  # every journal written into its game's file
+
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={Refused: _refused, HTTPException: _http_error, Exception: _crash})
     outer = SameOrigin(Guard(app, token), host, port)
     outer.hub = hub  # the CLI ends the event streams when the server shuts down
     return outer
@@ -376,8 +382,9 @@ def play_move(store: Store, name, body) -> Response | dict:
     text, turn = _move_text(body), _turn(body)
     vote, jein, keep = _mapping(body, "vote", lists=True), _mapping(body, "jein"), _mapping(body, "keep")
     table = store.table(name)
+    op = {"op": "push", "move": text, "vote": vote, "jein": jein, "keep": keep}
     try:
-        return store.change(table, turn, lambda g: g.push(text, vote=vote, jein=jein, keep=keep), game_json)
+        return store.change(table, turn, lambda g: apply(g, op), game_json, op=op)
     except DnError as e:
         with table.lock:
             verdicts = _what_if(table, text, vote, jein) if table.game is not None else None
@@ -400,11 +407,13 @@ def _what_if(table: Table, text: str, vote, jein) -> dict | None:
 
 
 def undo(store: Store, name, body) -> dict:
+    op = {"op": "pop"}
+
     def pop(g: Game):
         if not g.events:
             raise Refused(409, "nothing to undo: no turn has been played")
-        g.pop()
-    return store.change(store.table(name), _turn(body), pop, game_json)
+        apply(g, op)
+    return store.change(store.table(name), _turn(body), pop, game_json, op=op)
 
 
 def reveal(store: Store, name, body) -> dict:

@@ -16,6 +16,7 @@ import os
 import re
 import secrets
 import threading
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,10 +27,14 @@ from drunter_notation.data.boardfile import builtin_boards
 from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.files import RECORD, NotRegularFile, read_record, read_regular, write_atomic
 from drunter_notation.game import Game
+from drunter_notation.web import journal
+from drunter_notation.web.journal import Journal
 
 # A game's id is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 TITLE_LIMIT = 64  # characters in a game's name as typed
+QUIET = 1.0  # seconds without a change after which a game's journal is written into its file
+JOURNAL_LIMIT = 100  # changes in a journal before the file is written whole at the next one
 TILE = re.compile(r"([WSR][123])(?:x([0-9]{1,3}))?")
 
 
@@ -54,6 +59,10 @@ class Table:
     rev: str = ""
     text: str = ""  # the record as last read or written
     stamp: tuple[int, int] | None = None  # (mtime_ns, size) of the file as last read or written
+    base: str = ""  # journal.base_of the file's text: the record its journal continues
+    journal: Journal | None = None
+    pending: int = 0  # changes in the journal, not yet in the file
+    last_change: float = 0.0  # time.monotonic() of the last change journaled
     lock: threading.Lock = field(default_factory=threading.Lock)
     vote: object = None  # web.seats: the secret ballot in progress (in memory only)
     choice: object = None  # web.seats: the expert choice in progress (in memory only)
@@ -67,6 +76,8 @@ class Store:
         self.root = Path(root).resolve()
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()  # guards _tables; each table has its own lock for its game
+        self._compactor: threading.Thread | None = None
+        self._stop = threading.Event()
 
     # -- finding games -----------------------------------------------------------------
     def names(self) -> list[str]:
@@ -119,18 +130,27 @@ class Store:
             return table
         cards = self._cards_path(table.name)
         text = ""
+        ops: list[dict] = []
         try:
             text = read_record(table.path).decode("utf-8", errors="replace")
             game = Game.from_dn(text, str(table.path))
             if game.cards is None and os.path.lexists(cards):
                 self._guard(cards)
                 game.set_cards(json.loads(read_regular(cards, RECORD)))
+            ops = journal.pending(self._journal_path(table.name), journal.base_of(text))
             table.game, table.error = game, None
         except DnError as e:
             table.game, table.error = None, e
         except (ValueError, TypeError, AttributeError):  # a hand-edited cards file
             table.game, table.error = None, fail("D001", f"{cards.name} does not give each player a card")
-        table.stamp, table.rev, table.text = stamp, _rev(text, table.game), text
+        table.stamp, table.rev, table.text, table.base = stamp, _rev(text, table.game), text, journal.base_of(text)
+        table.pending = 0
+        if ops and table.game is not None:  # changes acknowledged after the file was last written: a crash came
+            table.game = _replay(table.game, ops)
+            table.text = table.game.to_dn()
+            table.rev = _rev(table.text, table.game)
+            with contextlib.suppress(OSError, Refused):  # written later, at the next change, if not now
+                self.save(table)
         return table
 
     # -- changing games ----------------------------------------------------------------
@@ -196,10 +216,12 @@ class Store:
         return table
 
     def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], object],
-               cards: bool = False):
-        """Run ``act`` on the table's game, write the file and return ``view(table)``, or
+               cards: bool = False, op: dict | None = None):
+        """Run ``act`` on the table's game, record it and return ``view(table)``, or
         change nothing: when ``turn`` (the turn the caller saw, None: not checked) is
-        no longer the game's turn (409), ``act`` raises, or the file cannot be written.
+        no longer the game's turn (409), ``act`` raises, or it cannot be recorded.
+        ``op``: what ``act`` did, as :func:`apply` replays it: it is appended to the
+        journal (see :meth:`record`); without it the file is written whole.
         ``cards``: ``act`` may have made the cards known (see :meth:`save`)."""
         with table.lock:
             game = self.playable(table)
@@ -213,13 +235,64 @@ class Store:
                 table.game = before  # the engine leaves a game as it was; this keeps any other slip out too
                 raise
             try:
-                self.save(table, cards)
+                self.record(table, op, cards)
             except (OSError, Refused) as e:
                 table.game = before
                 if isinstance(e, Refused):
                     raise
                 raise _unwritten(e, table.path, "nothing was changed") from None
             return view(table)
+
+    def record(self, table: Table, op: dict | None, cards: bool = False) -> None:
+        """Make the table's change durable: appended to the journal (one fsync) when it is
+        an ``op`` and the journal is short; written whole (and the journal emptied) when
+        not, or when the game is over (so a finished game's file is complete at once)."""
+        if op is None or cards or table.pending >= JOURNAL_LIMIT or table.game.is_over():
+            self.save(table, cards)
+            return
+        self._guard(self._journal_path(table.name))
+        if table.journal is None:
+            table.journal = Journal(self._journal_path(table.name))
+        table.journal.append(table.base, op, first=not table.pending)
+        table.pending += 1
+        table.last_change = time.monotonic()
+        table.text = table.game.to_dn()
+        table.rev = _rev(table.text, table.game)
+        self._start_compactor()
+
+    def _start_compactor(self) -> None:
+        with self._lock:
+            if self._compactor is None:
+                self._compactor = threading.Thread(target=self._compact_quiet, name="drunter-compactor", daemon=True)
+                self._compactor.start()
+
+    def _compact_quiet(self) -> None:
+        """Write a game's file whole once its journal has been quiet for QUIET seconds."""
+        while not self._stop.wait(QUIET / 2):
+            self.compact(quiet=QUIET)
+
+    def compact(self, quiet: float = 0.0) -> None:
+        """Write the file of every game with journaled changes (quiet for ``quiet`` seconds)
+        whole; a write that fails is tried again next time, the journal keeps the changes."""
+        with self._lock:
+            tables = [t for t in self._tables.values() if t.pending]
+        for table in tables:
+            with table.lock:
+                if table.pending and table.game is not None and time.monotonic() - table.last_change >= quiet:
+                    with contextlib.suppress(OSError, Refused):
+                        self.save(table)
+
+    def close(self) -> None:
+        """At shutdown: every journal compacted into its file, and removed."""
+        self._stop.set()
+        self.compact()
+        with self._lock:
+            tables = list(self._tables.values())
+        for table in tables:
+            with table.lock:
+                if table.journal is not None:
+                    with contextlib.suppress(OSError):
+                        table.journal.close(remove=not table.pending)
 
     def playable(self, table: Table) -> Game:
         self.fresh(table)
@@ -241,9 +314,38 @@ class Store:
         write_atomic(table.path, text, durable=True)
         st = table.path.stat()
         table.stamp, table.rev, table.text = (st.st_mtime_ns, st.st_size), _rev(text, game), text
+        table.base = journal.base_of(text)
+        # after the file: a crash between leaves a journal naming the record before, which is not replayed
+        (table.journal or Journal(self._journal_path(table.name))).clear()
+        table.pending = 0
 
     def _cards_path(self, name: str) -> Path:
         return self.root / f"{name}.cards.json"
+
+    def _journal_path(self, name: str) -> Path:
+        return self.root / f"{name}.dn{journal.SUFFIX}"
+
+
+def _replay(game: Game, ops: list[dict]) -> Game:
+    """``game`` with the journaled ``ops`` replayed, up to the first this game cannot take."""
+    game = game.copy()
+    for op in ops:
+        try:
+            apply(game, op)
+        except (DnError, IndexError, TypeError, ValueError):
+            break
+    return game
+
+
+def apply(game: Game, op: dict) -> None:
+    """Replay one journaled change: ``{"op": "push", "move": ..., "vote": ..., "jein": ..., "keep": ...}``
+    or ``{"op": "pop"}``."""
+    if op.get("op") == "pop":
+        game.pop()
+    elif op.get("op") == "push" and isinstance(op.get("move"), str):
+        game.push(op["move"], vote=op.get("vote"), jein=op.get("jein"), keep=op.get("keep"))
+    else:
+        raise fail("D001", f"a journal line this version does not know: {str(op)[:80]}")
 
 
 def file_id(title: str) -> str:
