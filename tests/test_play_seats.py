@@ -407,3 +407,19 @@ def test_what_anyone_sees_of_a_ballot_being_laid(voting, steps):
         assert state["turn"] == 4 and state["vote"] is None
         assert all(f"{p}: {' '.join(cs)}" in state["last_vote"]["dn"] for p, cs in laid.items())
         c.post("/api/games/t/undo", json={"turn": 4})
+
+
+def test_off_loopback_a_phone_gets_its_seat_and_nothing_else(tmp_path):
+    """With the host's token required (a server on the LAN), a seat's page and API want
+    the seat's token instead; everything else still wants the host's."""
+    c = TestClient(create_app(folder(tmp_path), token="s3cret", links=("http://192.0.2.2:8000/",)), base_url=BASE)
+    host = {"X-Drunter-Token": "s3cret"}
+    assert c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "board": "tiny.toml",
+                                      "deal": "random"}, headers=host).status_code == 201
+    links = c.get("/api/games/t/seats", headers=host).json()
+    assert links["reachable"] and links["seats"][0]["links"][0].startswith("http://192.0.2.2:8000/seat/t#")
+    anna = {"X-Drunter-Seat": links["seats"][0]["links"][0].split("#")[1]}
+    assert c.get("/seat/t").status_code == 200 and c.get("/static/seat.js").status_code == 200
+    assert c.get("/api/seat/t", headers=anna).json()["me"]["name"] == "Anna"
+    for path in ("/api/games", "/api/games/t", "/api/games/t/seats", "/api/games/t/events", "/"):
+        assert c.get(path, headers=anna).status_code == 403, path
