@@ -80,5 +80,12 @@ window.DP = (function () {
       el("div", {class: "muted", text: "Rule " + d.rule + " " + d.title + ": " + d.option + " (" + d.citation + ")"}));
   }
 
-  return {el, api, listen, chip, count};
+  // The vote of the turn just played, turned over: shown in box until the next turn.
+  function turnedOver(box, state) {
+    const d = state.last_vote;
+    box.hidden = !d || !!state.vote || d.turn !== state.turn - 1;
+    if (!box.hidden) box.replaceChildren(el("h2", {text: "Turned over: " + d.dn}), count(d, true));
+  }
+
+  return {el, api, listen, chip, count, turnedOver};
 })();

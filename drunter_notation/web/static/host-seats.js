@@ -96,13 +96,6 @@ window.Seats = (function () {
     }
   }
 
-  function turned() {
-    const d = state.last_vote;
-    const box = $("turned");
-    box.hidden = !d || !!state.vote || d.turn !== state.turn - 1;
-    if (!box.hidden) box.replaceChildren(el("h2", {text: "Turned over: " + d.dn}), count(d, true));
-  }
-
   function choice() {
     const secret = state.choice_due && state.cards_known;
     $("choose-done").hidden = secret;
@@ -124,7 +117,7 @@ window.Seats = (function () {
     }
     state = s;
     ballot();
-    turned();
+    window.DP.turnedOver($("turned"), s);
     choice();
     if (!$("seats").hidden) panel();
     if (here && done(s)) close();

@@ -64,7 +64,7 @@
     card();
     vote();
     choice();
-    lastVote();
+    window.DP.turnedOver($("last-vote"), s);
     result();
     hand();
     const voted = s.vote && s.legal.find((m) => m.move === s.vote.move);
@@ -190,13 +190,6 @@
     } else if (v.jein_due.length) {
       box.append(el("p", {class: "muted", text: "Waiting for " + v.jein_due.join(", ") + " to declare their JEIN."}));
     }
-  }
-
-  function lastVote() {
-    const d = state.last_vote;
-    const box = $("last-vote");
-    box.hidden = !d || !!state.vote || d.turn !== state.turn - 1;
-    if (!box.hidden) box.replaceChildren(el("h2", {text: "Turned over: " + d.dn}), count(d, true));
   }
 
   // -- the expert choice (X2): kept secret until the end -----------------------------------------
