@@ -181,6 +181,8 @@
     $("events").replaceChildren(...s.events.map((e) => el("li", {text: e.dn, class: e.vote ? (e.vote.accepted ? "vote" : "vote rejected") : null})));
     $("dn").textContent = s.dn;
     window.Seats.show(s);
+    const voted = s.vote && s.legal.find((m) => m.move === s.vote.move);
+    if (voted) marks(voted.squares);  // a secret ballot's tile, marked where it would lie
   }
 
   function player(name) {
