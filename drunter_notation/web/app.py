@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from drunter_notation.data.rulesets import catalogue, list_rulesets
-from drunter_notation.errors import DnError
+from drunter_notation.errors import DnError, printable
 from drunter_notation.explain import adjudicate as adj
 from drunter_notation.game import Game
 from drunter_notation.notation.formatter import format_item, format_placement
@@ -40,6 +40,7 @@ from drunter_notation.rules import votes
 from drunter_notation.rules.scoring import votes_left
 from drunter_notation.web import seat_api, seats
 from drunter_notation.web.events import Hub
+from drunter_notation.web import mend
 from drunter_notation.web.guard import SameOrigin
 from drunter_notation.web.store import Refused, Store, Table, apply, title
 
@@ -112,6 +113,12 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
         Route("/api/games/{name}/reveal", endpoint(reveal), methods=["POST"]),
         Route("/api/games/{name}/adjudicate", endpoint(adjudicate), methods=["POST"]),
         *seat_api.routes(store, keys, hub, links, endpoint, game_json, board_svg, seat_page),
+        Route("/api/games/{name}/takeback", endpoint(lambda st, n, b: mend.take_back(st, n, b, game_json)),
+              methods=["POST"]),
+        Route("/api/games/{name}/replay", endpoint(lambda st, n, b: mend.replay(st, n, b, game_json)),
+              methods=["POST"]),
+        Route("/api/games/{name}/source", endpoint(mend.source, False), methods=["GET"]),
+        Route("/api/games/{name}/repair", endpoint(mend.repair), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
     @contextlib.asynccontextmanager
@@ -186,8 +193,13 @@ def _answer(work, store: Store, name: str | None, body: dict) -> Response:
 
 
 def _problem(e: DnError, name: str | None) -> dict:
-    return {"error": e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request"),
-            "diagnostics": [e.diagnostic.as_json()]}
+    d = e.diagnostic
+    if e.path == "move" and d.line:  # the move as typed does not read: worded as the move's, not the file's
+        error = printable(f"the move typed, at column {d.column}: {d.severity}[{d.code}]: {d.message}"
+                          + (f"; {d.hint}" if d.hint else ""))
+    else:
+        error = e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request")
+    return {"error": error, "diagnostics": [d.as_json()]}
 
 
 async def _refused(request: Request, exc: Refused) -> Response:
@@ -239,6 +251,7 @@ def _game_json(table: Table) -> dict:
                      "votes": votes_left(st.cards[p])}
                     for i, p in enumerate(g.players)],
         "events": [_event(e, d) for e, d in zip(g.events, g.decisions)],
+        "taken_back": [op["move"] for op in table.taken_back],
         "result": _result(g) if over else None,
         "vote": seats.vote_json(g, seats.open_vote(table)),
         "chosen": [p for p in g.players if p in choice.keep] if choice else [],

@@ -19,6 +19,7 @@ import base64
 import hashlib
 import hmac
 import os
+import re
 import secrets
 import threading
 from dataclasses import dataclass, field, replace
@@ -87,6 +88,16 @@ def public_dn(game: Game, text: str) -> str:
         return text
     record = game.to_record()
     return format_record(replace(record, setup=tuple(s for s in record.setup if not isinstance(s, Goals))))
+
+
+GOALS_LINE = re.compile(r"^([ \t]*goals[ \t]+[^:\n]*:)[^\n#]*", re.M)
+REVEAL_LINE = re.compile(r"^[ \t]*reveal\b", re.M)
+
+
+def public_text(text: str) -> str:
+    """A record's text as on disk (valid or not), as anyone may read it: the goal
+    cards of its ``goals`` lines masked while it has no ``reveal``."""
+    return text if REVEAL_LINE.search(text) else GOALS_LINE.sub(r"\1 (secret until the reveal)", text)
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ class Table:
     journal: Journal | None = None
     pending: int = 0  # changes in the journal, not yet in the file
     last_change: float = 0.0  # time.monotonic() of the last change journaled
+    taken_back: list[dict] = field(default_factory=list)  # ops of the turns last taken back, to replay them
     lock: threading.Lock = field(default_factory=threading.Lock)
     vote: object = None  # web.seats: the secret ballot in progress (in memory only)
     choice: object = None  # web.seats: the expert choice in progress (in memory only)
@@ -216,13 +217,14 @@ class Store:
         return table
 
     def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], object],
-               cards: bool = False, op: dict | None = None):
+               cards: bool = False, op: dict | None = None, taken_back: list[dict] | None = None):
         """Run ``act`` on the table's game, record it and return ``view(table)``, or
         change nothing: when ``turn`` (the turn the caller saw, None: not checked) is
         no longer the game's turn (409), ``act`` raises, or it cannot be recorded.
         ``op``: what ``act`` did, as :func:`apply` replays it: it is appended to the
         journal (see :meth:`record`); without it the file is written whole.
-        ``cards``: ``act`` may have made the cards known (see :meth:`save`)."""
+        ``cards``: ``act`` may have made the cards known (see :meth:`save`).
+        ``taken_back``: what a take-back took back (any other change forgets it)."""
         with table.lock:
             game = self.playable(table)
             if turn is not None and turn != game.turn:
@@ -241,6 +243,7 @@ class Store:
                 if isinstance(e, Refused):
                     raise
                 raise _unwritten(e, table.path, "nothing was changed") from None
+            table.taken_back = taken_back or []
             return view(table)
 
     def record(self, table: Table, op: dict | None, cards: bool = False) -> None:
@@ -319,6 +322,23 @@ class Store:
         (table.journal or Journal(self._journal_path(table.name))).clear()
         table.pending = 0
 
+    def rewrite(self, table: Table, text: str) -> None:
+        """Replace a record by ``text`` (a repair), the file as it was first copied whole
+        to NAME.dn.bak; both written atomically. Call with the table's lock held."""
+        self._guard(table.path)
+        backup = table.path.with_name(table.path.name + ".bak")
+        self._guard(backup)
+        try:
+            write_atomic(backup, read_record(table.path).decode("utf-8", errors="replace"), durable=True)
+            write_atomic(table.path, text, durable=True)
+        except DnError as e:
+            raise Refused(409, e.format(table.path.name)) from None
+        except OSError as e:
+            raise _unwritten(e, table.path, "the file is as it was") from None
+        (table.journal or Journal(self._journal_path(table.name))).clear()
+        table.stamp, table.pending, table.taken_back = None, 0, []
+        self.fresh(table)
+
     def _cards_path(self, name: str) -> Path:
         return self.root / f"{name}.cards.json"
 
@@ -338,10 +358,17 @@ def _replay(game: Game, ops: list[dict]) -> Game:
 
 
 def apply(game: Game, op: dict) -> None:
-    """Replay one journaled change: ``{"op": "push", "move": ..., "vote": ..., "jein": ..., "keep": ...}``
-    or ``{"op": "pop"}``."""
+    """Replay one journaled change: ``{"op": "push", "move": ..., "vote": ..., "jein": ..., "keep": ...}``,
+    ``{"op": "pop"}``, ``{"op": "takeback", "keep": K}`` (back to the first K events) or
+    ``{"op": "batch", "ops": [...]}``."""
     if op.get("op") == "pop":
         game.pop()
+    elif op.get("op") == "takeback" and isinstance(op.get("keep"), int):
+        while len(game.events) > max(op["keep"], 0):
+            game.pop()
+    elif op.get("op") == "batch" and isinstance(op.get("ops"), list):
+        for each in op["ops"]:
+            apply(game, each)
     elif op.get("op") == "push" and isinstance(op.get("move"), str):
         game.push(op["move"], vote=op.get("vote"), jein=op.get("jein"), keep=op.get("keep"))
     else:
