@@ -424,3 +424,21 @@ def test_off_loopback_a_phone_gets_its_seat_and_nothing_else(tmp_path):
     assert c.get("/api/seat/t", headers=anna).json()["me"]["name"] == "Anna"
     for path in ("/api/games", "/api/games/t", "/api/games/t/seats", "/api/games/t/events", "/"):
         assert c.get(path, headers=anna).status_code == 403, path
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                         lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids,
+                                                                                   max_size=4), max_leaves=12),
+       route=st.sampled_from(["seat/t/moves", "seat/t/ballot", "seat/t/ballot/cancel", "seat/t/lay", "seat/t/jein",
+                              "seat/t/choose", "games/t/ballot", "games/t/ballot/cancel"]),
+       key=st.sampled_from(["move", "cards", "side", "keep", "turn"]),
+       who=st.sampled_from(["Anna", "Ben"]))
+def test_no_body_makes_a_seat_route_fail(voting, body, route, key, who):
+    """Whatever JSON a seat or the host sends, the answer is a 2xx or 4xx with one line, never a 500."""
+    c, seat = voting
+    for payload in (body, {key: body}, {"move": "S2 b2-c2", key: body}):
+        r = c.post(f"/api/{route}", json=payload, headers=seat[who])
+        assert r.status_code < 500, (payload, r.text)
+        if r.status_code >= 400:
+            assert "\n" not in r.json()["error"]
