@@ -7,12 +7,14 @@ The routes here are plain functions ``(store, name, body)`` like those of :mod:`
 """
 from __future__ import annotations
 
+from hashlib import sha1
 from pathlib import Path
 
 from drunter_notation.errors import DnError, printable
 from drunter_notation.game import Game
 from drunter_notation.notation.formatter import format_placement
 from drunter_notation.notation.model import Choose
+from drunter_notation.web import seats
 from drunter_notation.web.store import Refused, Store, Table, apply
 
 LINE_LIMIT = 1000  # characters in one line typed as a fix
@@ -87,8 +89,15 @@ def source(store: Store, name: str, body: dict) -> dict:
         return _source(table)
 
 
+def _shown(table: Table) -> tuple[str, str]:
+    """The text the page shows (an expert game's goal cards masked: they are secret) and its rev."""
+    text = seats.public_text(table.text)
+    return text, sha1(text.encode()).hexdigest()[:16]
+
+
 def _source(table: Table) -> dict:
-    out = {"name": table.name, "rev": table.rev, "text": table.text} | verdict(table.text, table.path)
+    text, rev = _shown(table)
+    out = {"name": table.name, "rev": rev, "text": text} | verdict(table.text, table.path)
     lines = table.text.split("\n")
     out["offending"] = lines[out["line"] - 1] if 0 < out["line"] <= len(lines) else None
     cut = _cut(table.text, out["line"], table.path) if not out["valid"] else None
@@ -111,7 +120,7 @@ def repair(store: Store, name: str, body: dict) -> dict:
     table = _readable(store, name)
     with table.lock:
         store.fresh(table)
-        if body.get("rev") is not None and body.get("rev") != table.rev:
+        if body.get("rev") is not None and body.get("rev") != _shown(table)[1]:
             raise Refused(409, "the file changed since the page showed it; look at it again")
         text = table.text
         if body.get("cut") is True:

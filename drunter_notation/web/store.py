@@ -65,6 +65,9 @@ class Table:
     last_change: float = 0.0  # time.monotonic() of the last change journaled
     taken_back: list[dict] = field(default_factory=list)  # ops of the turns last taken back, to replay them
     lock: threading.Lock = field(default_factory=threading.Lock)
+    vote: object = None  # web.seats: the secret ballot in progress (in memory only)
+    choice: object = None  # web.seats: the expert choice in progress (in memory only)
+    view: tuple | None = None  # web.app: the last public view and what it was made from
 
 
 class Store:
@@ -191,7 +194,7 @@ class Store:
             options["tags"] = {"Event": title}
         game = Game.new(players, board=str(self.root / board) if located else board, **options)
         if located:  # the record names the board file relative to its own folder, as records do
-            game.board_ref = board
+            game.board_ref = game.board_tag = board
         Game.from_dn(game.to_dn(), str(path))  # what we write must read back: e.g. names the grammar cannot hold
         cards = self._cards_path(name)
         with self._lock:

@@ -5,7 +5,6 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
-  const POLL_MS = 1500;
   let state = null;      // the game as GET /api/games/{name} gives it
   let gameName = null;
   let selected = null;   // the tile chosen in the hand, e.g. "S2"
@@ -13,41 +12,9 @@
   let voting = null;     // the legal move put to the vote
   let ballot = {};       // player -> cards laid
   let jein = {};         // player -> "yes"/"no"
-  let poller = null;
+  let stopListening = () => {};
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "text") e.textContent = v;
-      else if (k === "on") e.addEventListener("click", v);
-      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids) e.append(kid);
-    return e;
-  }
-
-  let changing = 0;  // requests of this page that change the game, under way
-  async function api(method, path, body) {
-    if (method !== "GET") changing++;
-    try { return await request(method, path, body); } finally { if (method !== "GET") changing--; }
-  }
-
-  async function request(method, path, body) {
-    const init = {method, headers: {}};
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    let r;
-    try {
-      r = await fetch(path, init);
-    } catch (e) {
-      return {ok: false, status: 0, data: {error: "the server does not answer: is drunter play still running?"}};
-    }
-    let data;
-    try { data = await r.json(); } catch (e) { data = {error: "the server answered " + r.status}; }
-    return {ok: r.ok, status: r.status, data};
-  }
+  const {el, api, chip} = window.DP;
 
   function say(text, kind) {
     const m = $("message");
@@ -58,7 +25,7 @@
   // -- routing ---------------------------------------------------------------------
   function route() {
     const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]+)$/);
-    clearInterval(poller);
+    stopListening();
     if (m) openGame(m[1]); else openLobby();
   }
   window.addEventListener("hashchange", route);
@@ -175,8 +142,25 @@
     if (!r.ok && r.status === 422) { state = null; openMend(name); return; }
     if (!r.ok) { state = null; say(r.data.error, "bad"); return; }
     await show(r.data);
-    poller = setInterval(poll, POLL_MS);
+    stopListening = window.DP.listen("/api/games/" + name + "/events", {}, changed);
   }
+
+  // a change pushed by the server (a move on another device, a ballot laid, ...): show it
+  let loading = false, again = false;
+  async function changed() {
+    if (!state || voting) return;
+    if (loading) { again = true; return; }
+    loading = true;
+    const before = state.rev;
+    const g = await api("GET", "/api/games/" + gameName);
+    if (g.ok && gameName === g.data.name) {
+      await show(g.data);
+      if (g.data.rev !== before) say("The game changed on another device: showing it now.", "info");
+    }
+    loading = false;
+    if (again) { again = false; changed(); }
+  }
+  window.DP.onGame = (s) => show(s);
 
   // -- mending a file that is no valid record ----------------------------------------
   let mendSource = null;
@@ -213,20 +197,6 @@
   $("mend-cut").addEventListener("click", () => repair({cut: true}));
   $("mend-open").addEventListener("click", () => { $("mend-open").hidden = true; openGame(gameName); });
 
-  async function poll() {
-    if (!state || document.hidden || voting || changing) return;
-    const seen = state.rev;
-    const r = await api("GET", "/api/games/" + gameName + "/rev");
-    // a change of our own answered meanwhile is no change "on another device"
-    if (r.ok && r.data.rev !== seen && state.rev === seen && !changing) {
-      const g = await api("GET", "/api/games/" + gameName);
-      if (g.ok && state.rev === seen && !changing) {
-        await show(g.data);
-        say("The game changed on another device: showing it now.", "info");
-      }
-    }
-  }
-
   async function show(s) {
     const r = await fetch("/api/games/" + s.name + "/board.svg");
     if (!r.ok) { say("the board could not be loaded (" + r.status + ")", "bad"); return; }
@@ -257,16 +227,13 @@
     $("replay").textContent = "Replay " + s.taken_back.length + (s.taken_back.length === 1 ? " turn" : " turns") + " taken back";
     $("takeback").hidden = true;
     $("dn").textContent = s.dn;
+    window.Seats.show(s);
+    const voted = s.vote && s.legal.find((m) => m.move === s.vote.move);
+    if (voted) marks(voted.squares);  // a secret ballot's tile, marked where it would lie
   }
 
   function player(name) {
     return state.players.find((p) => p.name === name);
-  }
-
-  function chip(p) {
-    const c = el("span", {class: "chip", text: p.tag});
-    c.style.background = p.colour;
-    return c;
   }
 
   function turnLine() {
@@ -353,6 +320,10 @@
 
   function propose(m) {
     if ($("ask-mode").checked) { ask({move: m.move}); return; }
+    if (m.needs_vote && window.Seats.secret()) {
+      window.Seats.call(m).then((r) => (r.ok ? show(r.data) : say(r.data.error, "bad")));
+      return;
+    }
     if (m.needs_vote) { openVote(m); return; }
     play({move: m.move});
   }
