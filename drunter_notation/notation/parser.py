@@ -97,9 +97,10 @@ MAX_LIST_ITEMS = 1000  # tags, tiles in a hand line, cards in a ballot ... (_LIS
 def _bounded(digits: str, limit: int) -> int | None:
     """``digits`` as an int if it is at most ``limit``, else None (never a 5,000-digit int)."""
     digits = digits.lstrip("0") or "0"
-    if len(digits) > len(str(limit)) or int(digits) > limit:
+    if len(digits) > 6:  # every limit has at most six digits
         return None
-    return int(digits)
+    number = int(digits)
+    return number if number <= limit else None
 
 
 def _number(tok: Token, text: str, limit: int, what: str) -> int:
