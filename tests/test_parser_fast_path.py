@@ -364,3 +364,36 @@ def test_differential_hypothesis(start):
         fast, slow = _both(reference, text, start)
         assert fast == slow, text
     check()
+
+
+# --- the lists' bounds: the grammar's many{...} and separated{...} -----------------------
+
+HEAD = '[Players "A, B"]\n'
+LISTS = {  # words in the P001 -> (text with n items, where the n-th item starts: line, column)
+    "tags": (lambda n: "".join(f'[K{i} "v"]\n' for i in range(n)), lambda n: (n, 1)),
+    "hand and goals lines": (lambda n: HEAD + "hand A: W1\n" * n, lambda n: (n + 1, 1)),
+    "tiles in one hand line": (lambda n: HEAD + "hand A:" + " W1" * n + "\n", lambda n: (2, 6 + 3 * n)),
+    "cards in one ballot": (lambda n: HEAD + "1. A W1 a2 vote { A:" + " JA" * n + " }\n", lambda n: (2, 19 + 3 * n)),
+    "ballots in one vote": (lambda n: HEAD + "1. A W1 a2 vote { " + ", ".join(["A: JA"] * n) + " }\n",
+                            lambda n: (2, 12 + 7 * n)),
+    "entries in one reveal": (lambda n: HEAD + "reveal " + ", ".join(["A: museum"] * n) + "\n",
+                              lambda n: (2, 11 * n - 3)),
+    "entries in one score line": (lambda n: HEAD + "reveal A: museum\nscore " + ", ".join(["A: 1"] * n) + "\n",
+                                  lambda n: (3, 6 * n + 1)),
+}
+
+
+@pytest.mark.parametrize("words", LISTS)
+@pytest.mark.parametrize("spread", [False, True])
+def test_lists_stop_at_their_limit(words, spread):
+    """1,000 items parse; the 1,001st is a P001 where it stands -- whether the line
+    reader hands the text to Lark at once (items spread over lines) or at the limit."""
+    text, where = LISTS[words]
+    make = (lambda n: text(n).replace(" W1", "\nW1").replace(" JA", "\nJA")) if spread else text
+    parse_text(make(parser.MAX_LIST_ITEMS), "t.dn")
+    with pytest.raises(DnError) as e:
+        parse_text(make(parser.MAX_LIST_ITEMS + 1), "t.dn")
+    d = e.value.diagnostic
+    assert (d.code, d.message) == ("P001", f"more than 1,000 {words}")
+    if not spread:
+        assert (d.line, d.column) == where(parser.MAX_LIST_ITEMS + 1)
