@@ -444,14 +444,14 @@ class _LineReader:
         reveal = score = None
         phase = 0  # the part of the record read so far: tags, setup, events, reveal, score
         turn_match, pass_word = self.turn.match, self.words["PASS"]
-        for number, line in enumerate(text.split("\n"), 1):
-            m = turn_match(line)
+        for number, start, end in _lines(text):
+            m = turn_match(text, start, end)
             if m is not None:
                 if phase > 2:
                     raise _NotRead
                 phase = 2
                 if m["pass"] is None:
-                    placement = self._placement(m, line, number)
+                    placement = self._placement(m, text, start, end, number)
                 elif m["pass"] == pass_word:
                     placement = None
                 else:
@@ -459,11 +459,11 @@ class _LineReader:
                 turn = _bounded(_turn_number(m["num"]), MAX_TURN)
                 if turn is None:
                     raise _NotRead
-                events.append(Turn(turn, self._name(m["player"]), placement, number, m.start("num") + 1))
+                events.append(Turn(turn, self._name(m["player"]), placement, number, m.start("num") - start + 1))
             else:
-                m = self.blank.match(line)
+                m = self.blank.match(text, start, end)
                 if m is None:
-                    m, item, phase = self._other(line, number, phase)
+                    m, item, phase = self._other(text, start, end, number, phase)
                     if phase == 0:
                         tags.append(item)
                     elif phase == 1:
@@ -477,53 +477,54 @@ class _LineReader:
                     if len(tags) > MAX_LIST_ITEMS or len(setup) > MAX_LIST_ITEMS:
                         raise _NotRead
             if m["comment"] is not None:
-                comments.append((m["comment"], number, m.start("comment") + 1))
+                comments.append((m["comment"], number, m.start("comment") - start + 1))
         return Record(tuple(tags), tuple(setup), tuple(events), reveal, score), comments
 
-    def _other(self, line: str, number: int, phase: int):
-        """A line other than a turn: its match, its item and the part of the record it is in."""
-        m = self.tag.match(line)
+    def _other(self, text: str, start: int, end: int, number: int, phase: int):
+        """A line other than a turn (``text[start:end]``, line ``number``): its match, its
+        item and the part of the record it is in."""
+        m = self.tag.match(text, start, end)
         if m is not None:
             if phase > 0 or m["key"] in self.keywords:
                 raise _NotRead
-            return m, Tag(m["key"], _unquote(m["value"]), number, m.start("lb") + 1), 0
-        m = self.word.match(line)
+            return m, Tag(m["key"], _unquote(m["value"]), number, m.start("lb") - start + 1), 0
+        m = self.word.match(text, start, end)
         kind = m and self.line_kinds.get(m["kw"])
         if kind == "HAND" or kind == "GOALS":
-            m = (self.hand if kind == "HAND" else self.goals).match(line)
+            m = (self.hand if kind == "HAND" else self.goals).match(text, start, end)
             if m is None or phase > 1:
                 raise _NotRead
-            player, column = self._name(m["player"]), m.start("kw") + 1
+            player, column = self._name(m["player"]), m.start("kw") - start + 1
             if kind == "GOALS":
                 return m, Goals(player, (_goal(m["g1"]), _goal(m["g2"])), number, column), 1
-            tiles = tuple(map(_hand_tile, self.tiles.findall(line, m.start("items"), m.end("items"))))
+            tiles = tuple(map(_hand_tile, self.tiles.findall(text, m.start("items"), m.end("items"))))
             if None in tiles or len(tiles) > MAX_LIST_ITEMS:
                 raise _NotRead
             return m, Hand(player, tiles, number, column), 1
         if kind == "CHOOSE" and phase <= 2:
-            m = self.choose.match(line)
+            m = self.choose.match(text, start, end)
             if m is not None:
-                return m, Choose(number, m.start("kw") + 1), 2
+                return m, Choose(number, m.start("kw") - start + 1), 2
         if (kind == "REVEAL" and phase <= 2) or (kind == "SCORE" and phase <= 3):
-            m = self.entries[kind].match(line)
+            m = self.entries[kind].match(text, start, end)
             if m is not None:
-                return m, self._entries(kind, m, line, number), 3 if kind == "REVEAL" else 4
+                return m, self._entries(kind, m, text, start, end, number), 3 if kind == "REVEAL" else 4
         raise _NotRead
 
-    def _entries(self, kind: str, m: re.Match, line: str, number: int) -> Reveal | Score:
+    def _entries(self, kind: str, m: re.Match, text: str, start: int, end: int, number: int) -> Reveal | Score:
         if kind == "REVEAL":
             entries = tuple(RevealEntry(self._name(e["player"]), _goal(e["v1"]), e["v2"] and _goal(e["v2"]), number,
-                                        e.start("player") + 1) for e in self._each(kind, m, line))
+                                        e.start("player") - start + 1) for e in self._each(kind, m, text, end))
         else:
             entries = tuple(ScoreEntry(self._name(e["player"]), _bounded(e["v1"], MAX_SCORE), number,
-                                       e.start("player") + 1) for e in self._each(kind, m, line))
+                                       e.start("player") - start + 1) for e in self._each(kind, m, text, end))
             if any(e.points is None for e in entries):
                 raise _NotRead
         if len(entries) > MAX_LIST_ITEMS:
             raise _NotRead
-        return (Reveal if kind == "REVEAL" else Score)(entries, number, m.start("kw") + 1)
+        return (Reveal if kind == "REVEAL" else Score)(entries, number, m.start("kw") - start + 1)
 
-    def _placement(self, m: re.Match, line: str, number: int) -> Placement:
+    def _placement(self, m: re.Match, text: str, start: int, end: int, number: int) -> Placement:
         tile = m["tile"]
         if "x" in tile:
             raise _NotRead
@@ -532,27 +533,28 @@ class _LineReader:
             if m["vote"] != self.words["VOTE"]:
                 raise _NotRead
             cards = self.cards.findall
-            ballots = tuple(Ballot(self._name(e["player"]), tuple(map(_card, cards(line, e.start("cards"), e.end("cards")))),
-                                   number, e.start("player") + 1) for e in self._each("VOTE", m, line, "ballots"))
+            ballots = tuple(Ballot(self._name(e["player"]), tuple(map(_card, cards(text, e.start("cards"), e.end("cards")))),
+                                   number, e.start("player") - start + 1) for e in self._each("VOTE", m, text, end, "ballots"))
             if len(ballots) > MAX_LIST_ITEMS or any(len(b.cards) > MAX_LIST_ITEMS for b in ballots):
                 raise _NotRead
-            vote = Vote(ballots, number, m.start("vote") + 1)
+            vote = Vote(ballots, number, m.start("vote") - start + 1)
         if m["arrow"] is not None:
             yes = no = None
             if m["tally"] is not None:
                 yes, no = _tally(m["tally"])
                 if yes is None or no is None:
                     raise _NotRead
-            outcome = Outcome(m["result"] == "accepted", yes, no, number, m.start("arrow") + 1)
+            outcome = Outcome(m["result"] == "accepted", yes, no, number, m.start("arrow") - start + 1)
         b, corner = m["b"], m["corner"]
         return Placement(_TILES[tile], _square(m["a"]), b and _square(b), corner and _square(corner), vote, outcome,
-                         number, m.start("tile") + 1)
+                         number, m.start("tile") - start + 1)
 
-    def _each(self, kind: str, m: re.Match, line: str, group: str = "items"):
-        """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``, a line read whole."""
+    def _each(self, kind: str, m: re.Match, text: str, end: int, group: str = "items"):
+        """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``,
+        a line read whole that ends at ``end``."""
         pos, stop, entry = m.start(group), m.end(group), self.each[kind].match
         while pos < stop:
-            e = entry(line, pos)
+            e = entry(text, pos, end)
             pos = e.end()
             yield e
 
@@ -566,19 +568,19 @@ class _LineReader:
     def parse_move(self, text: str) -> Placement | Choose | None:
         """One move (comments dropped): a placement, None for ``pass``, or a Choose."""
         move = None
-        for number, line in enumerate(text.split("\n"), 1):
-            if self.blank.match(line) is not None:
+        for number, start, end in _lines(text):
+            if self.blank.match(text, start, end) is not None:
                 continue
-            m = self.move.match(line)
+            m = self.move.match(text, start, end)
             if m is None or move is not None:
                 raise _NotRead
             word = m["pass"]
             if word is None:
-                move = self._placement(m, line, number)
+                move = self._placement(m, text, start, end, number)
             elif word == self.words["PASS"]:
                 move = _PASS
             elif word == self.words["CHOOSE"]:
-                move = Choose(number, m.start("pass") + 1)
+                move = Choose(number, m.start("pass") - start + 1)
             else:
                 raise _NotRead
         if move is None:
@@ -587,6 +589,19 @@ class _LineReader:
 
 
 _PASS = object()  # a move read as 'pass', while the reader looks for more
+
+
+def _lines(text: str):
+    """(number, start, end) of each line of ``text``, split at line feeds only (as the
+    lexer counts lines), without copying it: regexes match ``text`` from start to end."""
+    start, number, size = 0, 1, len(text)
+    while True:
+        nl = text.find("\n", start)
+        if nl < 0:
+            yield number, start, size
+            return
+        yield number, start, nl
+        start, number = nl + 1, number + 1
 
 
 class _Parser:
