@@ -11,7 +11,7 @@ and ``move``, one move alone (:func:`parse_move`).
 
 Speed (bench/README.md): DN is written a line per item, so valid text is read line
 by line (:class:`_LineReader`), each kind of line by one regex made of the
-grammar's own terminals, about four times as fast as Lark. Any line it does not
+grammar's own terminals (bench/README.md has the figures). Any line it does not
 recognise -- a syntax error, an item spread over lines, two items on one line, a
 number or a list over its limit -- hands the whole text to Lark, so every syntax
 error is Lark's. tests/test_parser_fast_path.py holds the two equal.
