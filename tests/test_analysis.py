@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from drunter_notation.analysis import Settings, analyze_text, hypotheses, marginals
-from drunter_notation.analysis.evaluate import estimate
+from drunter_notation.analysis.evaluate import Deals, View, estimate, shares
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError
 from drunter_notation.notation.model import BUILDINGS
@@ -134,27 +134,86 @@ def test_expert_marginals_respect_the_deal():
 def test_playouts_are_reproducible_from_a_seed():
     from drunter_notation import Game
     g = Game.new(["Anna", "Ben", "Cleo"], seed=9)
-    goals = [g.cards[p] for p in g.players]
-    a = estimate(g.state, goals, "greedy", 30, "7-0")
-    assert a == estimate(g.state, goals, "greedy", 30, "7-0")
+    hyps = [(b,) for b in BUILDINGS]
+    known = View.known(hyps, [g.cards[p] for p in g.players], "greedy")
+    a = estimate(g.state, known, 30, "7-0")
+    assert a == estimate(g.state, known, 30, "7-0")
     assert sum(a.win) == pytest.approx(1)
     assert all(0 < se < 0.2 for se in a.se)
-    assert estimate(g.state, goals, "random", 30, "7-0") != estimate(g.state, goals, "random", 30, "8-0")
+    rand = View.known(hyps, [g.cards[p] for p in g.players], "random")
+    assert estimate(g.state, rand, 30, "7-0") != estimate(g.state, rand, 30, "8-0")
+
+
+def _deal_odds(hyps, weights):
+    """P(deal) by enumerating every deal of distinct cards."""
+    out = {}
+    for deal in itertools.permutations(range(len(hyps)), len(weights)):
+        out[deal] = math.prod(sum(w[h]) for w, h in zip(weights, deal))
+    z = sum(out.values())
+    return {d: x / z for d, x in out.items()}
+
+
+def test_deals_are_drawn_from_the_joint_posterior_and_never_deal_a_card_twice():
+    import random
+    hyps = tuple((b,) for b in BUILDINGS)
+    weights = ((tuple((x, 1.0) for x in (8, 1, 1, 1, 1, 1))),  # seat 0 likely holds the first card
+               (tuple((x, 0.0) for x in (9, 1, 1, 1, 1, 1))),  # seat 1 too, only the first style
+               (tuple((1.0, 1.0) for _ in hyps)))
+    deals, rng = Deals(View(hyps, ("random", "greedy"), weights)), random.Random(3)
+    counts, styles = {}, [0, 0]
+    n = 20000
+    for _ in range(n):
+        drawn = deals.draw(rng)
+        assert len({h for h, _ in drawn}) == 3
+        assert drawn[1][1] == 0  # a style of weight 0 is never drawn
+        styles[drawn[0][1]] += 1
+        counts[tuple(h for h, _ in drawn)] = counts.get(tuple(h for h, _ in drawn), 0) + 1
+    odds = _deal_odds(hyps, weights)
+    for deal, p in odds.items():
+        assert abs(counts.get(deal, 0) / n - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-9, deal
+    first = sum(p * weights[0][d[0]][0] / sum(weights[0][d[0]]) for d, p in odds.items())  # style 0 given the card
+    assert abs(styles[0] / n - first) < 4 * math.sqrt(first * (1 - first) / n)
+
+
+def test_common_random_numbers_give_every_option_the_same_deals():
+    from drunter_notation import Game
+    from drunter_notation.rules.playout import Playout
+    g = Game.new(["Anna", "Ben", "Cleo", "Dora"], seed=4)
+    hyps = tuple((b,) for b in BUILDINGS)
+    view = View(hyps, ("random", "greedy"), tuple(tuple((1.0, 1.0) for _ in hyps) for _ in g.players))
+    moves = Playout.from_state(g.state).legal()
+    a, b = shares(g.state, view, 40, "s", moves[0]), shares(g.state, view, 40, "s", moves[1])
+    assert a != b and shares(g.state, view, 40, "s", moves[0]) == a
+    assert all(sum(r) == pytest.approx(1) for r in a + b)
+    given = view.given(2, ("museum",))
+    assert Deals(given).draw(__import__("random").Random(1))[2][0] == hyps.index(("museum",))
 
 
 def test_win_chances_and_turning_points():
     r = analyze_text(SAMPLE.read_text(), str(SAMPLE), Settings(playouts=24, seed=1, turning_points=2,
                                                                  alternatives=3))
-    last = r["turns"][-1]
-    assert last["win"] == {"Anna": 0.0, "Ben": 1.0, "Cleo": 0.0, "Dora": 0.0}  # over: the result itself
     assert all(sum(e["win"].values()) == pytest.approx(1, abs=1e-3) for e in r["turns"])
-    tps = r["turning_points"]
-    assert 1 <= len(tps) <= 4 and {tp["kind"] for tp in tps} <= {"mistake", "gain"}
-    for tp in tps:
-        assert tp["delta"] == pytest.approx(tp["after"] - tp["before"], abs=1e-3)
-        assert (tp["delta"] < 0) == (tp["kind"] == "mistake")
+    assert all(0 <= e["win_se"][p] <= 0.11 for e in r["turns"] for p in r["players"])
+    assert r["examined"] == 4 and r["policy"] == "inferred"
+    for tp in r["turning_points"]:
+        assert "played" not in tp  # the move played has one figure: "after"
+        assert tp["change"] == pytest.approx(tp["after"] - tp["before"], abs=2e-3)
+        assert abs(tp["change"]) > 2 * tp["change_se"]
+        assert (tp["change"] < 0) == (tp["kind"] == "mistake")
         if tp["better"] is not None:
-            assert tp["better"]["win"] > tp["played"] and tp["better"]["move"] != tp["move"]
+            b = tp["better"]
+            assert b["gain"] > 2 * b["gain_se"] and b["move"] != tp["move"]
+            assert b["gain"] == pytest.approx(b["win"] - tp["after"], abs=2e-3)
+
+
+def test_no_clear_turning_point_is_said_in_words():
+    from drunter_notation.cli.analyze import render_text
+    r = analyze_text(SAMPLE.read_text(), str(SAMPLE), Settings(playouts=8, seed=1, turning_points=0))
+    text = render_text(r)
+    assert "no clear turning point: of the 0 placements examined" in text
+    head = [line for line in text.splitlines() if "| win %" in line][0]
+    assert head.endswith("Anna   Ben  Cleo  Dora")
+    assert "(no): the tile was voted down" in text
 
 
 def test_a_record_without_hands_cannot_be_analysed():

@@ -8,11 +8,12 @@ them over processes; the numbers do not depend on how they are spread.
 """
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from drunter_notation.analysis.evaluate import Estimate, candidates, estimate, seat_goals
+from drunter_notation.analysis.evaluate import Estimate, View, candidates, difference, estimate, mean_se, shares
 from drunter_notation.analysis.inference import Inference, Model, hypotheses, key
 from drunter_notation.bots import lean_move
 from drunter_notation.errors import DnError, fail
@@ -29,12 +30,13 @@ __all__ = ["Settings", "analyze_bytes", "analyze_record", "analyze_text"]
 
 @dataclass(frozen=True)
 class Settings:
-    """How to analyse: ``playouts`` per position (0: no win chances), the bot style
-    that plays them (``policy``), the ``seed``, how many turning points of each kind
-    to list and how many other moves to try at each (``alternatives``)."""
+    """How to analyse: ``playouts`` per position (0: no win chances), who plays them
+    (``policy``: ``inferred``, each seat the style mix the model inferred for it, or
+    one bot name for every seat), the ``seed``, how many candidate turning points of
+    each kind to examine and how many other moves to try at each (``alternatives``)."""
 
     playouts: int = 200
-    policy: str = "greedy"
+    policy: str = "inferred"
     seed: int = 0
     turning_points: int = 3
     alternatives: int = 6
@@ -86,6 +88,12 @@ def _estimate_job(job) -> Estimate:
     return estimate(*job)
 
 
+def _shares_job(job) -> list[float]:
+    """One option of a turning point: the mover's share of the win in each playout."""
+    seat, *rest = job
+    return [row[seat] for row in shares(*rest)]
+
+
 def analyze_text(text: str, path: str = "<input>", settings: Settings = Settings(),
                  mapper: Callable = map) -> dict:
     """The analysis of the record ``text`` (see the module docstring). Raises DnError
@@ -114,7 +122,8 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
         raise fail("U003", "the record has no hand lines: the analysis needs to know which moves each player "
                            "could have made", path=path, hint="record the hands as dealt")
     players, expert = t.players, t.variant == "expert"
-    inf, ev, turns, positions, played = walk(t, settings.model)
+    weights: list = []
+    inf, ev, turns, positions, played = walk(t, settings.model, weights=weights)
     truth = None
     if record.reveal is not None:
         truth = {e.player: e.chosen if not expert else key(sorted((e.chosen, e.other), key=GOALS.index))
@@ -123,32 +132,66 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
            "rules": t.ruleset.id, "model": settings.model.as_json(), "turns": turns,
            "final": {"beliefs": turns[-1]["beliefs"], "truth": truth,
                      "evidence": {p: ev.sentences(p) for p in players}},
-           "policy": settings.policy, "playouts": settings.playouts, "turning_points": []}
-    if truth is None or settings.playouts <= 0:
+           "policy": settings.policy, "playouts": settings.playouts, "turning_points": [], "examined": 0}
+    if settings.playouts <= 0:
         for e in turns:
             e["win"] = e["win_se"] = None
         return out
-    entries = sorted(record.reveal.entries, key=lambda e: players.index(e.player))
-    cards = [(e.chosen, e.other) if expert else (e.chosen,) for e in entries]
-    kept = [e.chosen for e in entries] if expert else None
-    goals = [seat_goals(s, cards, kept) for s in positions]
-    jobs = [(s, g, settings.policy, settings.playouts, f"{settings.seed}-{e['turn']}")
-            for s, g, e in zip(positions, goals, turns)]
+    views = [_view(inf.hyps, w, settings.policy) for w in weights]
+    jobs = [(s, v, settings.playouts, f"{settings.seed}-{e['turn']}") for s, v, e in zip(positions, views, turns)]
     for e, est in zip(turns, mapper(_estimate_job, jobs)):
         e["win"] = {p: round(x, 4) for p, x in zip(players, est.win)}
         e["win_se"] = {p: round(x, 4) for p, x in zip(players, est.se)}
-    out["turning_points"] = _turning_points(turns, positions, played, goals, settings, mapper)
+    by_key = {key(h): h for h in inf.hyps}
+    cards = None if truth is None else {p: by_key[truth[p]] for p in players}
+    out["turning_points"], out["examined"] = _turning_points(turns, positions, played, views, cards, settings,
+                                                             mapper)
     return out
 
 
-def walk(t: Timeline, model: Model, keep: bool = False):
+STYLE_BOTS = ("random", "greedy")  # the bot that plays each of the model's styles (sharp and soft: greedy)
+
+
+def seat_weights(inf: Inference, player: str) -> tuple[tuple[float, ...], ...]:
+    """Per hypothesis, per style of :data:`STYLE_BOTS`: the posterior weight of the
+    player holding it and playing so (up to a constant; the deal's constraint is
+    applied when a whole deal is drawn)."""
+    m = inf.model
+    rows = []
+    for j in range(len(inf.hyps)):
+        purposeful = [math.log(w) + x for w, x in (((1 - m.p_random) * (1 - m.p_soft), inf.sharp[player][j]),
+                                                  ((1 - m.p_random) * m.p_soft, inf.soft[player][j])) if w > 0]
+        rows.append((math.log(m.p_random) + inf.random[player] if m.p_random > 0 else -math.inf,
+                     _logsumexp(purposeful) if purposeful else -math.inf))
+    top = max(x for r in rows for x in r)
+    return tuple(tuple(math.exp(x - top) for x in r) for r in rows)
+
+
+def _logsumexp(xs) -> float:
+    top = max(xs)
+    return top + math.log(sum(math.exp(x - top) for x in xs))
+
+
+def _view(hyps, weights, policy: str) -> View:
+    """The playouts' view after a turn: the model's posterior over (card, style) per
+    seat, or (``policy`` a bot name) the card posterior with that bot in every seat."""
+    view = View(tuple(hyps), STYLE_BOTS, tuple(weights))
+    if policy == "inferred":
+        return view
+    return view.styled([(1.0,)] * len(weights), (policy,))
+
+
+def walk(t: Timeline, model: Model, keep: bool = False, weights: list | None = None):
     """Go through a valid replay with hands: the inference and the evidence after
     every turn. Returns (inference, evidence, turns, positions, played): per entry
-    of ``turns`` (turn 0 first) the position after it and its lean move."""
+    of ``turns`` (turn 0 first) the position after it and its lean move; with
+    ``weights`` (a list) appends to it, per entry, each seat's :func:`seat_weights`."""
     players = t.players
     inf = Inference(players, hypotheses(t.variant, t.ruleset), model, keep)
     ev = _Evidence(t.board)
     turns = [{"turn": 0, "player": None, "move": None, "beliefs": inf.beliefs()}]
+    if weights is not None:
+        weights.append(tuple(seat_weights(inf, p) for p in players))
     positions = [t.initial]  # the position after each entry of ``turns``
     played: list[tuple | None] = [None]  # the lean move of each entry, at the position before it
     before = t.initial
@@ -176,6 +219,8 @@ def walk(t: Timeline, model: Model, keep: bool = False):
                     inf.observe_ballot(ballot.player, pl, lean, side)
                     ev.vote(ballot.player, side, cards, d.number, d.player, d.move.squares)
         entry["beliefs"] = inf.beliefs()
+        if weights is not None:
+            weights.append(tuple(seat_weights(inf, p) for p in players))
         turns.append(entry)
         positions.append(after)
         played.append(lean)
@@ -183,10 +228,21 @@ def walk(t: Timeline, model: Model, keep: bool = False):
     return inf, ev, turns, positions, played
 
 
-def _turning_points(turns, positions, played, goals, settings: Settings, mapper) -> list[dict]:
-    """The placements that cost or gained their player the most win chance, each
-    with the best other legal move the playouts found (tried like for like: the
-    same number of playouts for the move played and for each alternative)."""
+def _turning_points(turns, positions, played, views, cards, settings: Settings, mapper) -> tuple[list[dict], int]:
+    """The turning points and how many placements were examined.
+
+    The placements whose mover's chance moved most in the table (``turning_points``
+    losses and gains) are examined from the mover's side: their own card known
+    (when revealed), the others' from the beliefs before the move. First every
+    option -- the move played and up to ``alternatives`` others -- is played out on
+    common random numbers (the same playout seeds) to find the best alternative;
+    then the mover's style's own choice ("before"), the move played ("after") and
+    that alternative are played out again on fresh seeds, and only those figures
+    are shown (the first round chose the alternative; judging it on the same
+    playouts would flatter it). A placement is a turning point when the change
+    after - before exceeds twice its standard error; an alternative is shown when
+    it beats the move played by more than twice the standard error of the
+    difference."""
     players = list(turns[0]["beliefs"])
     swings = []
     for i in range(1, len(turns)):
@@ -197,27 +253,48 @@ def _turning_points(turns, positions, played, goals, settings: Settings, mapper)
         swings.append((round(e["win"][p] - turns[i - 1]["win"][p], 4), i))
     k = settings.turning_points
     chosen = sorted(s for s in swings if s[0] < 0)[:k] + sorted((s for s in swings if s[0] > 0), reverse=True)[:k]
-    n = max(20, settings.playouts // 4)
-    jobs, where = [], []
-    for delta, i in chosen:
-        before = positions[i - 1]
-        alts = candidates(before, goals[i - 1], played[i], settings.alternatives)
-        for j, move in enumerate([played[i]] + alts):
-            jobs.append((before, goals[i - 1], settings.policy, n, f"{settings.seed}-{turns[i]['turn']}-{j}", move))
-            where.append((i, move))
-    results = list(mapper(_estimate_job, jobs))
+    first, again = max(20, settings.playouts // 2), max(20, settings.playouts)
+    looks = []
+    for _, i in chosen:
+        seat = players.index(turns[i]["player"])
+        view = views[i - 1] if cards is None else views[i - 1].given(seat, cards[turns[i]["player"]])
+        goals = cards[turns[i]["player"]] if cards is not None else max(
+            turns[i - 1]["beliefs"][turns[i]["player"]].items(), key=lambda kv: kv[1])[0].split("+")
+        looks.append((i, seat, view, [played[i]] + candidates(positions[i - 1], goals, played[i],
+                                                              settings.alternatives)))
+    jobs = [(seat, positions[i - 1], view, first, f"{settings.seed}-{turns[i]['turn']}-try", move)
+            for i, seat, view, options in looks for move in options]
+    tried = iter(list(mapper(_shares_job, jobs)))
+    finals = []
+    for i, seat, view, options in looks:
+        means = [sum(next(tried)) for _ in options]
+        best = max(range(1, len(options)), key=lambda j: means[j], default=None)
+        finals.append((i, seat, view, None if best is None else options[best]))
+    jobs = []
+    for i, seat, view, alt in finals:
+        for move in (None, played[i]) + (() if alt is None else (alt,)):
+            jobs.append((seat, positions[i - 1], view, again, f"{settings.seed}-{turns[i]['turn']}-again", move))
+    results = iter(list(mapper(_shares_job, jobs)))
     out = []
-    for delta, i in chosen:
+    for i, seat, view, alt in finals:
         e = turns[i]
-        seat = players.index(e["player"])
-        tried = [(est.win[seat], move) for (at, move), est in zip(where, results) if at == i]
-        same = tried[0][0]
-        best_win, best = max(tried[1:], key=lambda x: x[0], default=(None, None))
-        pl = Playout.from_state(positions[i - 1])
-        out.append({"turn": e["turn"], "player": e["player"], "move": e["move"], "kind": "mistake" if delta < 0
-                    else "gain", "before": turns[i - 1]["win"][e["player"]], "after": e["win"][e["player"]],
-                    "delta": delta, "played": round(same, 4), "playouts": n,
-                    "better": None if best is None or best_win <= same else
-                    {"move": str(pl.to_move(best)), "win": round(best_win, 4)}})
+        before, after = next(results), next(results)
+        change, change_se = difference(after, before)
+        better = None
+        if alt is not None:
+            other = next(results)
+            gain, gain_se = difference(other, after)
+            if gain > 2 * gain_se:
+                win, se = mean_se(other)
+                better = {"move": str(Playout.from_state(positions[i - 1]).to_move(alt)), "win": round(win, 4),
+                          "se": round(se, 4), "gain": round(gain, 4), "gain_se": round(gain_se, 4)}
+        if abs(change) <= 2 * change_se:
+            continue
+        b, b_se = mean_se(before)
+        a, a_se = mean_se(after)
+        out.append({"turn": e["turn"], "player": e["player"], "move": e["move"],
+                    "kind": "mistake" if change < 0 else "gain", "before": round(b, 4), "before_se": round(b_se, 4),
+                    "after": round(a, 4), "after_se": round(a_se, 4), "change": round(change, 4),
+                    "change_se": round(change_se, 4), "playouts": again, "better": better})
     out.sort(key=lambda tp: tp["turn"])
-    return out
+    return out, len(chosen)

@@ -17,18 +17,31 @@ from drunter_notation.files import read_record
 from drunter_notation.notation.parser import parse_bytes
 
 
+def _policy(r: dict) -> str:
+    if r["policy"] == "inferred":
+        return "each seat played by the style mix the model inferred for it"
+    return f"every seat played by the {r['policy']} bot"
+
+
 def render_text(r: dict) -> str:
     """The analysis as a table per turn (each player's most probable card, the win
     chances), then the end, the evidence and the turning points."""
     players = r["players"]
     width = max(len(k) for b in r["turns"][0]["beliefs"].values() for k in b) + 5
     win = r["turns"][0]["win"] is not None
+    cols = [max(len(p), 5) for p in players]
     lines = [f"{r['file']}: {len(r['turns']) - 1} turns, {r['variant']} game ({r['rules']}, {r['board']}); "
-             f"each player's most probable card after every turn (model: docs/analysis.md)"
-             + (f"; win chances from {r['playouts']} {r['policy']} playouts a position" if win else "")]
+             f"each player's most probable card after every turn (model: docs/analysis.md)"]
+    if win:
+        top = max(x for e in r["turns"] for x in e["win_se"].values())
+        lines.append(f"win %: each player's chance to win after the turn, from {r['playouts']} playouts a position, "
+                     f"the cards drawn from the beliefs after it, {_policy(r)} (standard error at most "
+                     f"{top * 100:.0f} points)")
     head = f"{'turn':>4}  {'move':<22}" + "".join(f"{p[:width - 1]:<{width}}" for p in players)
-    lines.append(head + ("| win % " + " ".join(f"{p[:5]:>5}" for p in players) if win else ""))
+    lines.append(head + ("| win % " + " ".join(f"{p:>{c}}" for p, c in zip(players, cols)) if win else ""))
+    rejected = False
     for e in r["turns"]:
+        rejected = rejected or e.get("vote") == "rejected"
         move = "" if e["move"] is None else f"{e['player']} {e['move']}" + (" (no)" if e.get("vote") ==
                                                                            "rejected" else "")
         cells = []
@@ -37,8 +50,10 @@ def render_text(r: dict) -> str:
             cells.append(f"{card} {prob * 100:3.0f}".ljust(width))
         row = f"{e['turn']:>4}  {move[:22]:<22}" + "".join(cells)
         if win:
-            row += "|       " + " ".join(f"{e['win'][p] * 100:5.0f}" for p in players)
+            row += "|       " + " ".join(f"{e['win'][p] * 100:{c}.0f}" for p, c in zip(players, cols))
         lines.append(row.rstrip())
+    if rejected:
+        lines.append("(no): the tile was voted down and went back to its player's hand")
     final = r["final"]
     truth = final["truth"]
     lines.append("")
@@ -53,16 +68,36 @@ def render_text(r: dict) -> str:
     for p in players:
         for sentence in final["evidence"][p] or [f"{p} never had a choice that touched a building"]:
             lines.append(f"  {sentence}")
-    if r["turning_points"]:
-        lines.append("")
-        lines.append(f"Turning points ({r['policy']} playouts; the change in the mover's chance to win):")
-        for tp in r["turning_points"]:
-            better = "no better move found" if tp["better"] is None else (
-                f"better: {tp['better']['move']} ({tp['better']['win'] * 100:.0f} % against {tp['played'] * 100:.0f} %"
-                f" for the move played, {tp['playouts']} playouts each)")
-            lines.append(f"  turn {tp['turn']:>3} {tp['player']} {tp['move']}: {tp['kind']}, "
-                         f"{tp['before'] * 100:.0f} % -> {tp['after'] * 100:.0f} % ({tp['delta'] * 100:+.0f}); {better}")
+    if win:
+        lines += [""] + turning_lines(r)
     return "\n".join(lines) + "\n"
+
+
+def _pct(x: float, se: float) -> str:
+    return f"{x * 100:.0f} ± {se * 100:.0f} %"
+
+
+def turning_lines(r: dict) -> list[str]:
+    """The turning points in words, every figure with its standard error."""
+    side = ("the mover's own card known" if r["final"]["truth"] else "the mover's card too drawn from the beliefs")
+    head = (f"Turning points (the mover's chance to win, {side}, the others' cards drawn from the beliefs before "
+            f"the move; each figure from its own fresh playouts, ± one standard error):")
+    if not r["turning_points"]:
+        return [head, f"  no clear turning point: of the {r['examined']} placements examined, none changed its "
+                      f"mover's chance by more than two standard errors"]
+    out = [head]
+    for tp in r["turning_points"]:
+        b = tp["better"]
+        better = "no clearly better move found" if b is None else (
+            f"better: {b['move']}, {_pct(b['win'], b['se'])} ({b['gain'] * 100:+.0f} ± {b['gain_se'] * 100:.0f} "
+            f"over the move played)")
+        out.append(f"  turn {tp['turn']:>3} {tp['player']} {tp['move']}: {tp['kind']}, "
+                   f"{_pct(tp['before'], tp['before_se'])} playing as expected of them -> "
+                   f"{_pct(tp['after'], tp['after_se'])} with the move played "
+                   f"({tp['change'] * 100:+.0f} ± {tp['change_se'] * 100:.0f}); {better}")
+    out.append(f"  ({r['turning_points'][0]['playouts']} playouts a figure; {r['examined']} placements examined, "
+               f"those shown changed their mover's chance by more than two standard errors)")
+    return out
 
 
 def _read(path: str) -> bytes | tuple[str, int]:
@@ -79,8 +114,9 @@ def _read(path: str) -> bytes | tuple[str, int]:
               help="json: one JSON object per record, one per line (JSON Lines).")
 @click.option("--playouts", type=click.IntRange(min=0), default=200, show_default=True, metavar="N",
               help="Playouts per position for the win chances; 0 skips them and the turning points.")
-@click.option("--policy", type=click.Choice(sorted(BOTS)), default="greedy", show_default=True,
-              help="The bot style that plays the playouts, in every seat.")
+@click.option("--policy", type=click.Choice(["inferred", *sorted(BOTS)]), default="inferred", show_default=True,
+              help="Who plays the playouts: inferred (each seat the style mix the model inferred for it), or one "
+                   "bot style in every seat.")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="S", help="Seed of the playouts.")
 @click.option("--turning-points", "turning", type=click.IntRange(min=0), default=3, show_default=True, metavar="K",
               help="How many mistakes and how many gains to list.")
