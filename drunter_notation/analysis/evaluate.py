@@ -10,7 +10,8 @@ card, and seats the bot of that style (a :mod:`drunter_notation.bots` player)
 knowing the card drawn. A win shared by k players counts 1/k to each.
 
 Playout ``j`` of an estimate with seed ``S`` draws everything -- the deal, the
-styles, the bots' choices -- from ``random.Random(f"{S}-{j}")`` alone: the same
+styles, then one seed for each seat's bot, whose choices draw from it alone --
+from ``random.Random(f"{S}-{j}")``: the same
 seed gives the same numbers however the work is spread over processes, and two
 estimates with the same seed compare moves on common random numbers (the same
 deals and styles, the same bots' dice), which is what :func:`compare` relies on.
@@ -142,7 +143,7 @@ def shares(state: State, view: View, n: int, seed: str, first: tuple | None = No
         q = pl.copy()
         goals, bots = [], []
         for seat, (h, s) in enumerate(deals.draw(rng)):
-            bot = make_bot(view.styles[s], rng)
+            bot = make_bot(view.styles[s], random.Random(rng.random()))  # a stream per seat: CRN survive a change
             goal = view.hyps[h]
             if state.chosen and len(goal) > 1:  # the expert choice is made: the kept card scores first
                 kept = bot.keep(q, goal)
