@@ -188,7 +188,7 @@ def test_cli_text_and_the_same_numbers_with_jobs(tmp_path):
     assert one.returncode == 0, one.stderr
     assert one.stdout == two.stdout
     text = _drunter("analyze", path, "--playouts", "16")
-    assert "Anna: museum* 7" in text.stdout and "Turning points" in text.stdout
+    assert "Anna: museum* 8" in text.stdout and "Turning points" in text.stdout
     assert _drunter("analyze", path, "--policy", "clever").returncode == 2
 
 
@@ -204,3 +204,32 @@ def test_dask_runs_the_same_function(tmp_path):
         dask = _drunter("analyze", str(tmp_path), "--playouts", "8", "--format", "json", "--dask", cluster.scheduler_address)
     assert jobs.returncode == 0 and dask.returncode == 0, dask.stderr
     assert dask.stdout == jobs.stdout and dask.stdout.count("\n") == 2
+
+
+def test_the_posterior_over_card_and_style_is_a_joint_distribution_and_samples_deals(tmp_path):
+    import random
+
+    from drunter_notation.analysis import STYLES
+    from drunter_notation.analysis.record import walk
+    from drunter_notation.load import judge
+    from drunter_notation.notation.parser import parse_text
+
+    path = _forced(tmp_path)
+    w = walk(judge(parse_text(FORCED, path), path, keep_states=True), Settings().model)
+    assert len(w.posteriors) == len(w.turns)
+    post = w.posteriors[-1]
+    assert post.styles == tuple(STYLES)
+    for p in post.players:
+        assert sum(post.joint_of(p).values()) == pytest.approx(1)
+        assert post.card_marginal(p) == pytest.approx(w.turns[-1]["beliefs"][p])
+        assert post.style_marginal(p) == pytest.approx(w.turns[-1]["styles"][p])
+    # every style names bots that can play it
+    from drunter_notation.bots import BOTS
+    assert all(name in BOTS and share > 0 for s in STYLES.values() for name, share in s.policy)
+    rng = random.Random(1)
+    draws = [post.sample(rng) for _ in range(2000)]
+    assert all(d["Anna"][0] != d["Ben"][0] for d in draws)  # a deal: no card twice
+    share = sum(d["Anna"][0] == "museum" for d in draws) / len(draws)
+    assert share == pytest.approx(post.card_marginal("Anna")["museum"], abs=0.03)
+    fixed = [post.sample(rng, given={"Ben": "museum"}) for _ in range(200)]
+    assert all(d["Ben"][0] == "museum" and d["Anna"][0] != "museum" for d in fixed)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from drunter_notation.analysis.evaluate import Estimate, candidates, estimate, seat_goals
-from drunter_notation.analysis.inference import Inference, Model, hypotheses, key
+from drunter_notation.analysis.inference import Inference, Model, Posterior, hypotheses, key
 from drunter_notation.bots import lean_move
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain import evidence as words
@@ -24,7 +25,7 @@ from drunter_notation.notation.parser import parse_bytes, parse_text
 from drunter_notation.rules.playout import Playout
 from drunter_notation.rules.votes import tally
 
-__all__ = ["Settings", "analyze_bytes", "analyze_record", "analyze_text"]
+__all__ = ["Settings", "Walk", "analyze_bytes", "analyze_record", "analyze_text", "walk"]
 
 
 @dataclass(frozen=True)
@@ -114,14 +115,14 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
         raise fail("U003", "the record has no hand lines: the analysis needs to know which moves each player "
                            "could have made", path=path, hint="record the hands as dealt")
     players, expert = t.players, t.variant == "expert"
-    inf, ev, turns, positions, played = walk(t, settings.model)
+    inf, ev, turns, positions, played, _ = walk(t, settings.model)
     truth = None
     if record.reveal is not None:
         truth = {e.player: e.chosen if not expert else key(sorted((e.chosen, e.other), key=GOALS.index))
                  for e in record.reveal.entries}
     out = {"file": path, "players": list(players), "variant": t.variant, "board": t.board.id,
            "rules": t.ruleset.id, "model": settings.model.as_json(), "turns": turns,
-           "final": {"beliefs": turns[-1]["beliefs"], "truth": truth,
+           "final": {"beliefs": turns[-1]["beliefs"], "styles": turns[-1]["styles"], "truth": truth,
                      "evidence": {p: ev.sentences(p) for p in players}},
            "policy": settings.policy, "playouts": settings.playouts, "turning_points": []}
     if truth is None or settings.playouts <= 0:
@@ -141,14 +142,35 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
     return out
 
 
-def walk(t: Timeline, model: Model, keep: bool = False):
+class Walk(NamedTuple):
+    """A replay gone through (:func:`walk`): per entry of ``turns`` (turn 0 first)
+    the position after it, its lean move (at the position before it) and the
+    :class:`Posterior` after it (what playouts draw opponents' cards and styles
+    from); ``turns`` are the JSON-ready entries (beliefs: the card marginals,
+    styles: the style marginals)."""
+
+    inference: Inference
+    evidence: _Evidence
+    turns: list[dict]
+    positions: list
+    played: list[tuple | None]
+    posteriors: list[Posterior]
+
+
+def _entry_beliefs(entry: dict, post: Posterior) -> None:
+    entry["beliefs"] = {p: post.card_marginal(p) for p in post.players}
+    entry["styles"] = {p: post.style_marginal(p) for p in post.players}
+
+
+def walk(t: Timeline, model: Model) -> Walk:
     """Go through a valid replay with hands: the inference and the evidence after
-    every turn. Returns (inference, evidence, turns, positions, played): per entry
-    of ``turns`` (turn 0 first) the position after it and its lean move."""
+    every turn (:class:`Walk`)."""
     players = t.players
-    inf = Inference(players, hypotheses(t.variant, t.ruleset), model, keep)
+    inf = Inference(players, hypotheses(t.variant, t.ruleset), model)
     ev = _Evidence(t.board)
-    turns = [{"turn": 0, "player": None, "move": None, "beliefs": inf.beliefs()}]
+    turns = [{"turn": 0, "player": None, "move": None}]
+    posteriors = [inf.posterior()]
+    _entry_beliefs(turns[0], posteriors[0])
     positions = [t.initial]  # the position after each entry of ``turns``
     played: list[tuple | None] = [None]  # the lean move of each entry, at the position before it
     before = t.initial
@@ -175,12 +197,13 @@ def walk(t: Timeline, model: Model, keep: bool = False):
                     side, cards = _side(tally(Vote((ballot,))).cards)
                     inf.observe_ballot(ballot.player, pl, lean, side)
                     ev.vote(ballot.player, side, cards, d.number, d.player, d.move.squares)
-        entry["beliefs"] = inf.beliefs()
+        posteriors.append(inf.posterior())
+        _entry_beliefs(entry, posteriors[-1])
         turns.append(entry)
         positions.append(after)
         played.append(lean)
         before = after
-    return inf, ev, turns, positions, played
+    return Walk(inf, ev, turns, positions, played, posteriors)
 
 
 def _turning_points(turns, positions, played, goals, settings: Settings, mapper) -> list[dict]:
