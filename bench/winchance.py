@@ -40,9 +40,9 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from drunter_notation.analysis.evaluate import View, difference, estimate, shares
-from drunter_notation.analysis.inference import Model, hypotheses
-from drunter_notation.analysis.record import Settings, _view, analyze_record, walk
+from drunter_notation.analysis.evaluate import difference, estimate, shares
+from drunter_notation.analysis.inference import Model
+from drunter_notation.analysis.record import Settings, analyze_record, walk
 from drunter_notation.bots.tournament import bot_game, seating, wilson
 from drunter_notation.load import judge
 from drunter_notation.notation.parser import parse_text
@@ -65,17 +65,15 @@ def forecast(job):
     table, seed, i, turn, n = job
     players, seats, g = _game(table, seed, i)
     t = judge(g.to_record(), keep_states=True)
-    weights: list = []
-    _, _, turns, positions, _ = walk(t, Model(), weights=weights)
-    at = max(k for k, e in enumerate(turns) if e["turn"] <= turn)
-    if turns[at]["turn"] < turn:
+    w = walk(t, Model())
+    at = max(k for k, e in enumerate(w.turns) if e["turn"] <= turn)
+    if w.turns[at]["turn"] < turn:
         return None  # the game ended before that turn
-    hyps = hypotheses(t.variant, t.ruleset)
-    cards = [g.cards[p] for p in players]
-    views = {"today": View.known(hyps, cards, "greedy"), "greedy, beliefs": _view(hyps, weights[at], "greedy"),
-             "inferred": _view(hyps, weights[at], "inferred")}
+    known = {p: g.cards[p][0] for p in players}
+    how = {"today": (known, "greedy"), "greedy, beliefs": (None, "greedy"), "inferred": (None, None)}
     label = f"{seed}-{i}-{turn}"
-    predicted = {m: estimate(positions[at], v, n, label).win for m, v in views.items()}
+    predicted = {m: estimate(w.positions[at], w.posteriors[at], n, label, None, given, policy).win
+                 for m, (given, policy) in how.items()}
     won = g.result().winners
     outcome = tuple(1 / len(won) if p in won else 0.0 for p in players)
     return predicted, tuple(table[e] for e in seats), outcome
@@ -140,22 +138,18 @@ def confirm(job):
     out = []
     if not r["turning_points"]:
         return out, r["examined"]
-    t = judge(record, path, keep_states=True)
-    weights: list = []
-    _, _, turns, positions, played = walk(t, Model(), weights=weights)
-    hyps = hypotheses(t.variant, t.ruleset)
+    w = walk(judge(record, path, keep_states=True), Model())
     for tp in r["turning_points"]:
         if tp["better"] is None:
             continue
-        k = next(k for k, e in enumerate(turns) if e["turn"] == tp["turn"])
-        before = positions[k - 1]
-        seat = players.index(tp["player"])
-        view = _view(hyps, weights[k - 1], "inferred").given(seat, g.cards[tp["player"]])
+        k = next(k for k, e in enumerate(w.turns) if e["turn"] == tp["turn"])
+        before, post = w.positions[k - 1], w.posteriors[k - 1]
+        seat, given = players.index(tp["player"]), {tp["player"]: g.cards[tp["player"]][0]}
         pl = Playout.from_state(before)
         alt = next(m for m in pl.legal() if str(pl.to_move(m)) == tp["better"]["move"])
         label = f"confirm-{seed}-{i}-{tp['turn']}"
-        mine = [row[seat] for row in shares(before, view, n, label, played[k])]
-        other = [row[seat] for row in shares(before, view, n, label, alt)]
+        mine = [row[seat] for row in shares(before, post, n, label, w.played[k], given)]
+        other = [row[seat] for row in shares(before, post, n, label, alt, given)]
         gain, se = difference(other, mine)
         out.append((tp["turn"], tp["better"]["gain"], gain, se))
     return out, r["examined"]

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from drunter_notation.analysis import Settings, analyze_text, hypotheses, marginals
-from drunter_notation.analysis.evaluate import Deals, View, estimate, shares
+from drunter_notation.analysis.evaluate import estimate, shares
+from drunter_notation.analysis.inference import Inference
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError
 from drunter_notation.notation.model import BUILDINGS
@@ -134,59 +135,27 @@ def test_expert_marginals_respect_the_deal():
 def test_playouts_are_reproducible_from_a_seed():
     from drunter_notation import Game
     g = Game.new(["Anna", "Ben", "Cleo"], seed=9)
-    hyps = [(b,) for b in BUILDINGS]
-    known = View.known(hyps, [g.cards[p] for p in g.players], "greedy")
-    a = estimate(g.state, known, 30, "7-0")
-    assert a == estimate(g.state, known, 30, "7-0")
+    post = Inference(g.players, [(b,) for b in BUILDINGS]).posterior()
+    known = {p: g.cards[p][0] for p in g.players}
+    a = estimate(g.state, post, 30, "7-0", given=known, policy="greedy")
+    assert a == estimate(g.state, post, 30, "7-0", given=known, policy="greedy")
     assert sum(a.win) == pytest.approx(1)
     assert all(0 < se < 0.2 for se in a.se)
-    rand = View.known(hyps, [g.cards[p] for p in g.players], "random")
-    assert estimate(g.state, rand, 30, "7-0") != estimate(g.state, rand, 30, "8-0")
-
-
-def _deal_odds(hyps, weights):
-    """P(deal) by enumerating every deal of distinct cards."""
-    out = {}
-    for deal in itertools.permutations(range(len(hyps)), len(weights)):
-        out[deal] = math.prod(sum(w[h]) for w, h in zip(weights, deal))
-    z = sum(out.values())
-    return {d: x / z for d, x in out.items()}
-
-
-def test_deals_are_drawn_from_the_joint_posterior_and_never_deal_a_card_twice():
-    import random
-    hyps = tuple((b,) for b in BUILDINGS)
-    weights = ((tuple((x, 1.0) for x in (8, 1, 1, 1, 1, 1))),  # seat 0 likely holds the first card
-               (tuple((x, 0.0) for x in (9, 1, 1, 1, 1, 1))),  # seat 1 too, only the first style
-               (tuple((1.0, 1.0) for _ in hyps)))
-    deals, rng = Deals(View(hyps, ("random", "greedy"), weights)), random.Random(3)
-    counts, styles = {}, [0, 0]
-    n = 20000
-    for _ in range(n):
-        drawn = deals.draw(rng)
-        assert len({h for h, _ in drawn}) == 3
-        assert drawn[1][1] == 0  # a style of weight 0 is never drawn
-        styles[drawn[0][1]] += 1
-        counts[tuple(h for h, _ in drawn)] = counts.get(tuple(h for h, _ in drawn), 0) + 1
-    odds = _deal_odds(hyps, weights)
-    for deal, p in odds.items():
-        assert abs(counts.get(deal, 0) / n - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-9, deal
-    first = sum(p * weights[0][d[0]][0] / sum(weights[0][d[0]]) for d, p in odds.items())  # style 0 given the card
-    assert abs(styles[0] / n - first) < 4 * math.sqrt(first * (1 - first) / n)
+    assert estimate(g.state, post, 30, "7-0") != estimate(g.state, post, 30, "8-0")
 
 
 def test_common_random_numbers_give_every_option_the_same_deals():
     from drunter_notation import Game
     from drunter_notation.rules.playout import Playout
     g = Game.new(["Anna", "Ben", "Cleo", "Dora"], seed=4)
-    hyps = tuple((b,) for b in BUILDINGS)
-    view = View(hyps, ("random", "greedy"), tuple(tuple((1.0, 1.0) for _ in hyps) for _ in g.players))
+    post = Inference(g.players, [(b,) for b in BUILDINGS]).posterior()
     moves = Playout.from_state(g.state).legal()
-    a, b = shares(g.state, view, 40, "s", moves[0]), shares(g.state, view, 40, "s", moves[1])
-    assert a != b and shares(g.state, view, 40, "s", moves[0]) == a
+    a, b = shares(g.state, post, 40, "s", moves[0]), shares(g.state, post, 40, "s", moves[1])
+    assert a != b and shares(g.state, post, 40, "s", moves[0]) == a
     assert all(sum(r) == pytest.approx(1) for r in a + b)
-    given = view.given(2, ("museum",))
-    assert Deals(given).draw(__import__("random").Random(1))[2][0] == hyps.index(("museum",))
+    # a card given for one seat: every playout deals it to that seat, and no one else holds it
+    drawn = [post.sample(__import__("random").Random(k), {"Cleo": "museum"}) for k in range(50)]
+    assert all(d["Cleo"][0] == "museum" and sum(c == "museum" for c, _ in d.values()) == 1 for d in drawn)
 
 
 def test_win_chances_and_turning_points():
@@ -247,7 +216,7 @@ def test_cli_text_and_the_same_numbers_with_jobs(tmp_path):
     assert one.returncode == 0, one.stderr
     assert one.stdout == two.stdout
     text = _drunter("analyze", path, "--playouts", "16")
-    assert "Anna: museum* 7" in text.stdout and "Turning points" in text.stdout
+    assert "Anna: museum* 8" in text.stdout and "Turning points" in text.stdout
     assert _drunter("analyze", path, "--policy", "clever").returncode == 2
 
 
@@ -263,3 +232,32 @@ def test_dask_runs_the_same_function(tmp_path):
         dask = _drunter("analyze", str(tmp_path), "--playouts", "8", "--format", "json", "--dask", cluster.scheduler_address)
     assert jobs.returncode == 0 and dask.returncode == 0, dask.stderr
     assert dask.stdout == jobs.stdout and dask.stdout.count("\n") == 2
+
+
+def test_the_posterior_over_card_and_style_is_a_joint_distribution_and_samples_deals(tmp_path):
+    import random
+
+    from drunter_notation.analysis import STYLES
+    from drunter_notation.analysis.record import walk
+    from drunter_notation.load import judge
+    from drunter_notation.notation.parser import parse_text
+
+    path = _forced(tmp_path)
+    w = walk(judge(parse_text(FORCED, path), path, keep_states=True), Settings().model)
+    assert len(w.posteriors) == len(w.turns)
+    post = w.posteriors[-1]
+    assert post.styles == tuple(STYLES)
+    for p in post.players:
+        assert sum(post.joint_of(p).values()) == pytest.approx(1)
+        assert post.card_marginal(p) == pytest.approx(w.turns[-1]["beliefs"][p])
+        assert post.style_marginal(p) == pytest.approx(w.turns[-1]["styles"][p])
+    # every style names bots that can play it
+    from drunter_notation.bots import BOTS
+    assert all(name in BOTS and share > 0 for s in STYLES.values() for name, share in s.policy)
+    rng = random.Random(1)
+    draws = [post.sample(rng) for _ in range(2000)]
+    assert all(d["Anna"][0] != d["Ben"][0] for d in draws)  # a deal: no card twice
+    share = sum(d["Anna"][0] == "museum" for d in draws) / len(draws)
+    assert share == pytest.approx(post.card_marginal("Anna")["museum"], abs=0.03)
+    fixed = [post.sample(rng, given={"Ben": "museum"}) for _ in range(200)]
+    assert all(d["Ben"][0] == "museum" and d["Anna"][0] != "museum" for d in fixed)

@@ -8,13 +8,13 @@ them over processes; the numbers do not depend on how they are spread.
 """
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from drunter_notation.analysis.evaluate import Estimate, View, candidates, difference, estimate, mean_se, shares
-from drunter_notation.analysis.inference import Inference, Model, hypotheses, key
+from drunter_notation.analysis.evaluate import Estimate, candidates, difference, estimate, mean_se, shares
+from drunter_notation.analysis.inference import Inference, Model, Posterior, hypotheses, key
 from drunter_notation.bots import lean_move
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain import evidence as words
@@ -25,7 +25,7 @@ from drunter_notation.notation.parser import parse_bytes, parse_text
 from drunter_notation.rules.playout import Playout
 from drunter_notation.rules.votes import tally
 
-__all__ = ["Settings", "analyze_bytes", "analyze_record", "analyze_text"]
+__all__ = ["Settings", "Walk", "analyze_bytes", "analyze_record", "analyze_text", "walk"]
 
 
 @dataclass(frozen=True)
@@ -122,76 +122,60 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
         raise fail("U003", "the record has no hand lines: the analysis needs to know which moves each player "
                            "could have made", path=path, hint="record the hands as dealt")
     players, expert = t.players, t.variant == "expert"
-    weights: list = []
-    inf, ev, turns, positions, played = walk(t, settings.model, weights=weights)
+    inf, ev, turns, positions, played, posteriors = walk(t, settings.model)
     truth = None
     if record.reveal is not None:
         truth = {e.player: e.chosen if not expert else key(sorted((e.chosen, e.other), key=GOALS.index))
                  for e in record.reveal.entries}
     out = {"file": path, "players": list(players), "variant": t.variant, "board": t.board.id,
            "rules": t.ruleset.id, "model": settings.model.as_json(), "turns": turns,
-           "final": {"beliefs": turns[-1]["beliefs"], "truth": truth,
+           "final": {"beliefs": turns[-1]["beliefs"], "styles": turns[-1]["styles"], "truth": truth,
                      "evidence": {p: ev.sentences(p) for p in players}},
            "policy": settings.policy, "playouts": settings.playouts, "turning_points": [], "examined": 0}
     if settings.playouts <= 0:
         for e in turns:
             e["win"] = e["win_se"] = None
         return out
-    views = [_view(inf.hyps, w, settings.policy) for w in weights]
-    jobs = [(s, v, settings.playouts, f"{settings.seed}-{e['turn']}") for s, v, e in zip(positions, views, turns)]
+    policy = None if settings.policy == "inferred" else settings.policy
+    jobs = [(s, post, settings.playouts, f"{settings.seed}-{e['turn']}", None, None, policy)
+            for s, post, e in zip(positions, posteriors, turns)]
     for e, est in zip(turns, mapper(_estimate_job, jobs)):
         e["win"] = {p: round(x, 4) for p, x in zip(players, est.win)}
         e["win_se"] = {p: round(x, 4) for p, x in zip(players, est.se)}
-    by_key = {key(h): h for h in inf.hyps}
-    cards = None if truth is None else {p: by_key[truth[p]] for p in players}
-    out["turning_points"], out["examined"] = _turning_points(turns, positions, played, views, cards, settings,
+    out["turning_points"], out["examined"] = _turning_points(turns, positions, played, posteriors, truth, settings,
                                                              mapper)
     return out
 
 
-STYLE_BOTS = ("random", "greedy")  # the bot that plays each of the model's styles (sharp and soft: greedy)
+class Walk(NamedTuple):
+    """A replay gone through (:func:`walk`): per entry of ``turns`` (turn 0 first)
+    the position after it, its lean move (at the position before it) and the
+    :class:`Posterior` after it (what playouts draw opponents' cards and styles
+    from); ``turns`` are the JSON-ready entries (beliefs: the card marginals,
+    styles: the style marginals)."""
+
+    inference: Inference
+    evidence: _Evidence
+    turns: list[dict]
+    positions: list
+    played: list[tuple | None]
+    posteriors: list[Posterior]
 
 
-def seat_weights(inf: Inference, player: str) -> tuple[tuple[float, ...], ...]:
-    """Per hypothesis, per style of :data:`STYLE_BOTS`: the posterior weight of the
-    player holding it and playing so (up to a constant; the deal's constraint is
-    applied when a whole deal is drawn)."""
-    m = inf.model
-    rows = []
-    for j in range(len(inf.hyps)):
-        purposeful = [math.log(w) + x for w, x in (((1 - m.p_random) * (1 - m.p_soft), inf.sharp[player][j]),
-                                                  ((1 - m.p_random) * m.p_soft, inf.soft[player][j])) if w > 0]
-        rows.append((math.log(m.p_random) + inf.random[player] if m.p_random > 0 else -math.inf,
-                     _logsumexp(purposeful) if purposeful else -math.inf))
-    top = max(x for r in rows for x in r)
-    return tuple(tuple(math.exp(x - top) for x in r) for r in rows)
+def _entry_beliefs(entry: dict, post: Posterior) -> None:
+    entry["beliefs"] = {p: post.card_marginal(p) for p in post.players}
+    entry["styles"] = {p: post.style_marginal(p) for p in post.players}
 
 
-def _logsumexp(xs) -> float:
-    top = max(xs)
-    return top + math.log(sum(math.exp(x - top) for x in xs))
-
-
-def _view(hyps, weights, policy: str) -> View:
-    """The playouts' view after a turn: the model's posterior over (card, style) per
-    seat, or (``policy`` a bot name) the card posterior with that bot in every seat."""
-    view = View(tuple(hyps), STYLE_BOTS, tuple(weights))
-    if policy == "inferred":
-        return view
-    return view.styled([(1.0,)] * len(weights), (policy,))
-
-
-def walk(t: Timeline, model: Model, keep: bool = False, weights: list | None = None):
+def walk(t: Timeline, model: Model) -> Walk:
     """Go through a valid replay with hands: the inference and the evidence after
-    every turn. Returns (inference, evidence, turns, positions, played): per entry
-    of ``turns`` (turn 0 first) the position after it and its lean move; with
-    ``weights`` (a list) appends to it, per entry, each seat's :func:`seat_weights`."""
+    every turn (:class:`Walk`)."""
     players = t.players
-    inf = Inference(players, hypotheses(t.variant, t.ruleset), model, keep)
+    inf = Inference(players, hypotheses(t.variant, t.ruleset), model)
     ev = _Evidence(t.board)
-    turns = [{"turn": 0, "player": None, "move": None, "beliefs": inf.beliefs()}]
-    if weights is not None:
-        weights.append(tuple(seat_weights(inf, p) for p in players))
+    turns = [{"turn": 0, "player": None, "move": None}]
+    posteriors = [inf.posterior()]
+    _entry_beliefs(turns[0], posteriors[0])
     positions = [t.initial]  # the position after each entry of ``turns``
     played: list[tuple | None] = [None]  # the lean move of each entry, at the position before it
     before = t.initial
@@ -218,17 +202,17 @@ def walk(t: Timeline, model: Model, keep: bool = False, weights: list | None = N
                     side, cards = _side(tally(Vote((ballot,))).cards)
                     inf.observe_ballot(ballot.player, pl, lean, side)
                     ev.vote(ballot.player, side, cards, d.number, d.player, d.move.squares)
-        entry["beliefs"] = inf.beliefs()
-        if weights is not None:
-            weights.append(tuple(seat_weights(inf, p) for p in players))
+        posteriors.append(inf.posterior())
+        _entry_beliefs(entry, posteriors[-1])
         turns.append(entry)
         positions.append(after)
         played.append(lean)
         before = after
-    return inf, ev, turns, positions, played
+    return Walk(inf, ev, turns, positions, played, posteriors)
 
 
-def _turning_points(turns, positions, played, views, cards, settings: Settings, mapper) -> tuple[list[dict], int]:
+def _turning_points(turns, positions, played, posteriors, truth, settings: Settings,
+                    mapper) -> tuple[list[dict], int]:
     """The turning points and how many placements were examined.
 
     The placements whose mover's chance moved most in the table (``turning_points``
@@ -244,6 +228,7 @@ def _turning_points(turns, positions, played, views, cards, settings: Settings, 
     it beats the move played by more than twice the standard error of the
     difference."""
     players = list(turns[0]["beliefs"])
+    policy = None if settings.policy == "inferred" else settings.policy
     swings = []
     for i in range(1, len(turns)):
         e = turns[i]
@@ -256,27 +241,27 @@ def _turning_points(turns, positions, played, views, cards, settings: Settings, 
     first, again = max(20, settings.playouts // 2), max(20, settings.playouts)
     looks = []
     for _, i in chosen:
-        seat = players.index(turns[i]["player"])
-        view = views[i - 1] if cards is None else views[i - 1].given(seat, cards[turns[i]["player"]])
-        goals = cards[turns[i]["player"]] if cards is not None else max(
-            turns[i - 1]["beliefs"][turns[i]["player"]].items(), key=lambda kv: kv[1])[0].split("+")
-        looks.append((i, seat, view, [played[i]] + candidates(positions[i - 1], goals, played[i],
-                                                              settings.alternatives)))
-    jobs = [(seat, positions[i - 1], view, first, f"{settings.seed}-{turns[i]['turn']}-try", move)
-            for i, seat, view, options in looks for move in options]
+        p = turns[i]["player"]
+        card = truth[p] if truth else max(turns[i - 1]["beliefs"][p].items(), key=lambda kv: kv[1])[0]
+        given = {p: card} if truth else None
+        looks.append((i, players.index(p), given, [played[i]] + candidates(positions[i - 1], card.split("+"),
+                                                                           played[i], settings.alternatives)))
+    jobs = [(seat, positions[i - 1], posteriors[i - 1], first, f"{settings.seed}-{turns[i]['turn']}-try", move,
+             given, policy) for i, seat, given, options in looks for move in options]
     tried = iter(list(mapper(_shares_job, jobs)))
     finals = []
-    for i, seat, view, options in looks:
+    for i, seat, given, options in looks:
         means = [sum(next(tried)) for _ in options]
         best = max(range(1, len(options)), key=lambda j: means[j], default=None)
-        finals.append((i, seat, view, None if best is None else options[best]))
+        finals.append((i, seat, given, None if best is None else options[best]))
     jobs = []
-    for i, seat, view, alt in finals:
+    for i, seat, given, alt in finals:
         for move in (None, played[i]) + (() if alt is None else (alt,)):
-            jobs.append((seat, positions[i - 1], view, again, f"{settings.seed}-{turns[i]['turn']}-again", move))
+            jobs.append((seat, positions[i - 1], posteriors[i - 1], again, f"{settings.seed}-{turns[i]['turn']}-again",
+                         move, given, policy))
     results = iter(list(mapper(_shares_job, jobs)))
     out = []
-    for i, seat, view, alt in finals:
+    for i, seat, given, alt in finals:
         e = turns[i]
         before, after = next(results), next(results)
         change, change_se = difference(after, before)
