@@ -92,7 +92,7 @@ def turning_lines(r: dict) -> list[str]:
             f"better: {b['move']}, {_pct(b['win'], b['se'])} ({b['gain'] * 100:+.0f} ± {b['gain_se'] * 100:.0f} "
             f"over the move played)")
         out.append(f"  turn {tp['turn']:>3} {tp['player']} {tp['move']}: {tp['kind']}, "
-                   f"{_pct(tp['before'], tp['before_se'])} playing as expected of them -> "
+                   f"{_pct(tp['before'], tp['before_se'])} with the move their style would play -> "
                    f"{_pct(tp['after'], tp['after_se'])} with the move played "
                    f"({tp['change'] * 100:+.0f} ± {tp['change_se'] * 100:.0f}); {better}")
     out.append(f"  ({r['turning_points'][0]['playouts']} playouts a figure; {r['examined']} placements examined, "

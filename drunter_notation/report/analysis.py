@@ -31,7 +31,7 @@ def _axes(width: int, height: int, left: int, right: int, top: int, bottom: int,
     every = max(1, round(len(turns) / 8))
     for i in range(0, len(turns), every):
         x = left + i * (width - left - right) / n
-        out.append(f'<text class="axis" x="{x:.1f}" y="{height - bottom + 14}">{turns[i]}</text>')
+        out.append(f'<text class="axis" x="{x:.1f}" y="{height - bottom + 14}" text-anchor="middle">{turns[i]}</text>')
     return out
 
 
@@ -65,37 +65,56 @@ def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int =
     return Markup("".join(out))
 
 
-def win_chart(analysis: dict, goto: dict[int, int], width: int = 640, height: int = 230) -> Markup:
-    """Each player's chance to win after every turn, with the turning points as
-    circles on the mover's line (red: a mistake, green: a gain), each a button."""
-    left, right, top, bottom = 40, 110, 12, 28
+def win_chart(analysis: dict, goto: dict[int, int], width: int = 360, plot: int = 170) -> Markup:
+    """Each player's chance to win after every turn, the names in rows below the
+    plot (drawn at a phone's width, so that the text stays legible), with the
+    turning points as circles on the mover's line (red: a mistake, green: a gain),
+    each a button."""
+    left, right, top, bottom = 36, 10, 10, 22
     players = analysis["players"]
+    per_row = 2 if max(len(p) for p in players) > 14 else 3
+    rows = -(-len(players) // per_row)
+    height = plot + 8 + rows * 18
     turns = [e["turn"] for e in analysis["turns"]]
     n = max(len(turns) - 1, 1)
-    dx, sy = (width - left - right) / n, height - top - bottom
+    dx, sy = (width - left - right) / n, plot - top - bottom
     out = [f'<svg class="win" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
            f'aria-label="chance to win after every turn">']
-    out += _axes(width, height, left, right, top, bottom, turns)
+    out += _axes(width, plot, left, right, top, bottom, turns)
     for k, p in enumerate(players):
         colour = SEAT_COLOUR[k % len(SEAT_COLOUR)]
-        pts = " ".join(f"{left + i * dx:.1f},{height - bottom - e['win'][p] * sy:.1f}"
+        pts = " ".join(f"{left + i * dx:.1f},{plot - bottom - e['win'][p] * sy:.1f}"
                        for i, e in enumerate(analysis["turns"]))
         out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"><title>{esc(p)}'
                    f'</title></polyline>')
-        ly = top + 8 + k * 18
-        out.append(f'<rect x="{width - right + 12}" y="{ly - 5}" width="12" height="10" fill="{colour}"/>'
-                   f'<text class="legend" x="{width - right + 30}" y="{ly}">{esc(p)}</text>')
+        x, y = left + (k % per_row) * (width - left) / per_row, plot + 12 + (k // per_row) * 18
+        out.append(f'<rect x="{x:.1f}" y="{y - 5}" width="12" height="10" fill="{colour}"/>'
+                   f'<text class="legend" x="{x + 16:.1f}" y="{y}">{esc(p)}</text>')
     index = {t: i for i, t in enumerate(turns)}
     for tp in analysis["turning_points"]:
         i = index[tp["turn"]]
-        y = height - bottom - tp["after"] * sy
+        y = plot - bottom - analysis["turns"][i]["win"][tp["player"]] * sy  # on the mover's line
         colour = "#c0392b" if tp["kind"] == "mistake" else "#1d7a46"
-        label = f"turn {tp['turn']}: {tp['player']} {tp['move']}, {tp['before'] * 100:.0f}% to {tp['after'] * 100:.0f}%"
+        label = f"turn {tp['turn']}: {tp['player']} {tp['move']}, {tp['kind']} {tp['change'] * 100:+.0f} points"
         out.append(f'<circle class="tp" cx="{left + i * dx:.1f}" cy="{y:.1f}" r="6" fill="{colour}" '
                    f'stroke="#fff" stroke-width="1.5" data-goto="{goto.get(tp["turn"], 0)}" role="button" '
                    f'tabindex="0" aria-label="{esc(label)}"><title>{esc(label)}</title></circle>')
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def _pct(x: float, se: float) -> str:
+    return f"{x * 100:.0f} ± {se * 100:.0f}%"
+
+
+def turning_item(tp: dict) -> str:
+    """One turning point in words (the same figures as ``drunter analyze``'s)."""
+    b = tp["better"]
+    better = "" if b is None else (f"; better: {b['move']}, {_pct(b['win'], b['se'])} ({b['gain'] * 100:+.0f} ± "
+                                   f"{b['gain_se'] * 100:.0f} over the move played)")
+    return (f"{tp['player']} {tp['move']}: {tp['kind']}, {_pct(tp['before'], tp['before_se'])} with the move their "
+            f"style would play → {_pct(tp['after'], tp['after_se'])} with the move played ({tp['change'] * 100:+.0f} ± "
+            f"{tp['change_se'] * 100:.0f}){better}")
 
 
 def analysis_section(analysis: dict, frames) -> Markup:
@@ -112,15 +131,22 @@ def analysis_section(analysis: dict, frames) -> Markup:
             parts.append(f"<li>{esc(sentence)}</li>")
     parts.append("</ul>")
     if analysis["turns"][0].get("win") is not None:
-        parts += [f'<h2>Chance to win</h2><p class="muted">After every turn, from {analysis["playouts"]} '
-                  f'{esc(analysis["policy"])} playouts a position; circles mark the turning points (click one to '
-                  f'step there).</p>', win_chart(analysis, goto), '<ul class="turning">']
-        for tp in analysis["turning_points"]:
-            better = "" if tp["better"] is None else (f"; better: {tp['better']['move']} "
-                                                      f"({tp['better']['win'] * 100:.0f}%)")
-            parts.append(f'<li><button type="button" data-goto="{goto.get(tp["turn"], 0)}">turn {tp["turn"]}</button> '
-                         f'{esc(tp["player"])} {esc(tp["move"])}: {tp["kind"]}, {tp["before"] * 100:.0f}% → '
-                         f'{tp["after"] * 100:.0f}%{esc(better)}</li>')
-        parts.append("</ul>")
+        who = ("each seat played by the style mix inferred for it" if analysis["policy"] == "inferred"
+               else f"every seat played by the {analysis['policy']} bot")
+        parts += [f'<h2>Chance to win</h2><p class="muted">After every turn, from {analysis["playouts"]} playouts '
+                  f'a position: the cards drawn from the beliefs after the turn, {esc(who)}. Circles mark the '
+                  f'turning points (click one to step there).</p>', win_chart(analysis, goto)]
+        if analysis["turning_points"]:
+            parts.append('<p class="muted">Turning points: the mover\'s chance, their own card known (once '
+                         'revealed), each figure from its own fresh playouts, ± one standard error; shown only '
+                         'when the change exceeds two standard errors.</p><ul class="turning">')
+            for tp in analysis["turning_points"]:
+                parts.append(f'<li><button type="button" data-goto="{goto.get(tp["turn"], 0)}">turn {tp["turn"]}'
+                             f'</button> {esc(turning_item(tp))}</li>')
+            parts.append("</ul>")
+        else:
+            parts.append(f'<p class="turning">No clear turning point: of the {analysis.get("examined", 0)} '
+                         f'placements examined, none changed its mover\'s chance by more than two standard '
+                         f'errors.</p>')
     parts.append("</section>")
     return Markup("".join(str(p) for p in parts))
