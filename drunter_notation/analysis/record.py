@@ -218,12 +218,14 @@ def _turning_points(turns, positions, played, posteriors, truth, settings: Setti
     The placements whose mover's chance moved most in the table (``turning_points``
     losses and gains) are examined from the mover's side: their own card known
     (when revealed), the others' from the beliefs before the move. First every
-    option -- the move played and up to ``alternatives`` others -- is played out on
-    common random numbers (the same playout seeds) to find the best alternative;
-    then the mover's style's own choice ("before"), the move played ("after") and
-    that alternative are played out again on fresh seeds, and only those figures
-    are shown (the first round chose the alternative; judging it on the same
-    playouts would flatter it). A placement is a turning point when the change
+    option -- the mover's style's own choice, the move played and up to
+    ``alternatives`` others -- is played out on common random numbers (the same
+    playout seeds, a quarter of ``playouts`` each) to find the best alternative and
+    to screen: a placement whose change and best alternative are both within one
+    standard error goes no further. Then the style's own choice ("before"), the move
+    played ("after") and that alternative are played out again on fresh seeds, and
+    only those figures are shown (the first round chose the alternative; judging it
+    on the same playouts would flatter it). A placement is a turning point when the change
     after - before exceeds twice its standard error; an alternative is shown when
     it beats the move played by more than twice the standard error of the
     difference."""
@@ -238,22 +240,25 @@ def _turning_points(turns, positions, played, posteriors, truth, settings: Setti
         swings.append((round(e["win"][p] - turns[i - 1]["win"][p], 4), i))
     k = settings.turning_points
     chosen = sorted(s for s in swings if s[0] < 0)[:k] + sorted((s for s in swings if s[0] > 0), reverse=True)[:k]
-    first, again = max(20, settings.playouts // 2), max(20, settings.playouts)
+    first, again = max(20, settings.playouts // 4), max(20, settings.playouts)
     looks = []
     for _, i in chosen:
         p = turns[i]["player"]
         card = truth[p] if truth else max(turns[i - 1]["beliefs"][p].items(), key=lambda kv: kv[1])[0]
         given = {p: card} if truth else None
-        looks.append((i, players.index(p), given, [played[i]] + candidates(positions[i - 1], card.split("+"),
-                                                                           played[i], settings.alternatives)))
+        looks.append((i, players.index(p), given, [None, played[i]] + candidates(
+            positions[i - 1], card.split("+"), played[i], settings.alternatives)))
     jobs = [(seat, positions[i - 1], posteriors[i - 1], first, f"{settings.seed}-{turns[i]['turn']}-try", move,
              given, policy) for i, seat, given, options in looks for move in options]
     tried = iter(list(mapper(_shares_job, jobs)))
     finals = []
     for i, seat, given, options in looks:
-        means = [sum(next(tried)) for _ in options]
-        best = max(range(1, len(options)), key=lambda j: means[j], default=None)
-        finals.append((i, seat, given, None if best is None else options[best]))
+        rows = [next(tried) for _ in options]
+        best = max(range(2, len(options)), key=lambda j: sum(rows[j]), default=None)
+        change, change_se = difference(rows[1], rows[0])
+        gain, gain_se = (0.0, 0.0) if best is None else difference(rows[best], rows[1])
+        if abs(change) > change_se or gain > gain_se:  # worth a second look; the rest is no turning point
+            finals.append((i, seat, given, None if best is None else options[best]))
     jobs = []
     for i, seat, given, alt in finals:
         for move in (None, played[i]) + (() if alt is None else (alt,)):

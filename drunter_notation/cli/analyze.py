@@ -15,6 +15,7 @@ from drunter_notation.cli.common import record_paths
 from drunter_notation.errors import DnError
 from drunter_notation.files import read_record
 from drunter_notation.notation.parser import parse_bytes
+from drunter_notation.report.analysis import turning_item
 
 
 def _policy(r: dict) -> str:
@@ -73,10 +74,6 @@ def render_text(r: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _pct(x: float, se: float) -> str:
-    return f"{x * 100:.0f} ± {se * 100:.0f} %"
-
-
 def turning_lines(r: dict) -> list[str]:
     """The turning points in words, every figure with its standard error."""
     side = ("the mover's own card known" if r["final"]["truth"] else "the mover's card too drawn from the beliefs")
@@ -85,16 +82,7 @@ def turning_lines(r: dict) -> list[str]:
     if not r["turning_points"]:
         return [head, f"  no clear turning point: of the {r['examined']} placements examined, none changed its "
                       f"mover's chance by more than two standard errors"]
-    out = [head]
-    for tp in r["turning_points"]:
-        b = tp["better"]
-        better = "no clearly better move found" if b is None else (
-            f"better: {b['move']}, {_pct(b['win'], b['se'])} ({b['gain'] * 100:+.0f} ± {b['gain_se'] * 100:.0f} "
-            f"over the move played)")
-        out.append(f"  turn {tp['turn']:>3} {tp['player']} {tp['move']}: {tp['kind']}, "
-                   f"{_pct(tp['before'], tp['before_se'])} with the move their style would play -> "
-                   f"{_pct(tp['after'], tp['after_se'])} with the move played "
-                   f"({tp['change'] * 100:+.0f} ± {tp['change_se'] * 100:.0f}); {better}")
+    out = [head] + [f"  turn {tp['turn']:>3} {turning_item(tp, '->')}" for tp in r["turning_points"]]
     out.append(f"  ({r['turning_points'][0]['playouts']} playouts a figure; {r['examined']} placements examined, "
                f"those shown changed their mover's chance by more than two standard errors)")
     return out

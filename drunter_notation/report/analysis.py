@@ -103,17 +103,23 @@ def win_chart(analysis: dict, goto: dict[int, int], width: int = 360, plot: int 
     return Markup("".join(out))
 
 
+def _points(x: float) -> int:
+    """A chance in whole percentage points, as shown: a change is the difference of the figures shown."""
+    return int(f"{x * 100:.0f}")
+
+
 def _pct(x: float, se: float) -> str:
     return f"{x * 100:.0f} ± {se * 100:.0f}%"
 
 
-def turning_item(tp: dict) -> str:
-    """One turning point in words (the same figures as ``drunter analyze``'s)."""
+def turning_item(tp: dict, arrow: str = "→") -> str:
+    """One turning point in words, as ``drunter analyze`` and the report give it;
+    each change is the difference of the figures shown."""
     b = tp["better"]
-    better = "" if b is None else (f"; better: {b['move']}, {_pct(b['win'], b['se'])} ({b['gain'] * 100:+.0f} ± "
+    better = "" if b is None else (f"; better: {b['move']}, {_pct(b['win'], b['se'])} ({_points(b['win']) - _points(tp['after']):+d} ± "
                                    f"{b['gain_se'] * 100:.0f} over the move played)")
     return (f"{tp['player']} {tp['move']}: {tp['kind']}, {_pct(tp['before'], tp['before_se'])} with the move their "
-            f"style would play → {_pct(tp['after'], tp['after_se'])} with the move played ({tp['change'] * 100:+.0f} ± "
+            f"style would play {arrow} {_pct(tp['after'], tp['after_se'])} with the move played ({_points(tp['after']) - _points(tp['before']):+d} ± "
             f"{tp['change_se'] * 100:.0f}){better}")
 
 
