@@ -29,7 +29,7 @@ the share confirmed with its 95 % Wilson interval.
 The default seed, 7001, was used for nothing else: no parameter of the model or of
 the playouts was chosen by looking at its games. Nothing is asserted.
 
-    python bench/winchance.py --games 300 --jobs 2
+    python bench/winchance.py --games 200 --jobs 2
     python bench/winchance.py --turning --games 16 --jobs 2
 """
 from __future__ import annotations
@@ -158,7 +158,7 @@ def confirm(job):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--table", default="greedy,random,cautious,greedy", help="one bot style per seat")
-    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=7001)
     ap.add_argument("--turn", type=int, default=30)
     ap.add_argument("--playouts", type=int, default=200)

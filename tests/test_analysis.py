@@ -261,3 +261,14 @@ def test_the_posterior_over_card_and_style_is_a_joint_distribution_and_samples_d
     assert share == pytest.approx(post.card_marginal("Anna")["museum"], abs=0.03)
     fixed = [post.sample(rng, given={"Ben": "museum"}) for _ in range(200)]
     assert all(d["Ben"][0] == "museum" and d["Anna"][0] != "museum" for d in fixed)
+
+
+def test_a_turning_point_gives_the_move_played_one_figure_and_changes_that_add_up():
+    from drunter_notation.report.analysis import turning_item
+    tp = {"turn": 20, "player": "Dora", "move": "W1 h8", "kind": "mistake", "before": 0.2549, "before_se": 0.0295,
+          "after": 0.0551, "after_se": 0.0145, "change": -0.1998, "change_se": 0.0301, "playouts": 200,
+          "better": {"move": "R2 m11-l11", "win": 0.3249, "se": 0.0315, "gain": 0.2698, "gain_se": 0.0352}}
+    text = turning_item(tp, "->")
+    assert text == ("Dora W1 h8: mistake, 25 ± 3% with the move their style would play -> 6 ± 1% with the move "
+                    "played (-19 ± 3); better: R2 m11-l11, 32 ± 3% (+26 ± 4 over the move played)")
+    assert text.count("6 ± 1%") == 1  # the move played: one figure, and no other

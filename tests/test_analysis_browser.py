@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 def page_file(tmp_path_factory) -> Path:
     sample = ROOT / "replays" / "legal-4p.dn"
     text = sample.read_text()
-    analysis = analyze_text(text, str(sample), Settings(playouts=16, seed=2, alternatives=2))
+    analysis = analyze_text(text, str(sample), Settings(playouts=60, seed=2, alternatives=2))
     path = tmp_path_factory.mktemp("analysis") / "game.html"
     path.write_text(render_report(judge(parse_text(text), keep_states=True), text, analysis), encoding="utf-8")
     return path
@@ -44,6 +44,12 @@ def test_turning_points_step_the_board(page_file, size):
         page.goto(page_file.as_uri())
         assert page.locator(".analysis svg.belief").count() == 4
         assert page.locator(".analysis svg.win polyline").count() == 4
+        chart = page.locator(".analysis svg.win").bounding_box()
+        assert chart["x"] >= 0 and chart["x"] + chart["width"] <= size[0]
+        for label in page.locator(".analysis svg.win text").all():  # "100%", the names: inside the chart, legible
+            box = label.bounding_box()
+            assert chart["x"] <= box["x"] and box["x"] + box["width"] <= chart["x"] + chart["width"], label.text_content()
+            assert box["height"] >= 9, label.text_content()
         point = page.locator(".analysis circle.tp").first
         frame = point.get_attribute("data-goto")
         turn = point.get_attribute("aria-label").split(":")[0]  # "turn 20"

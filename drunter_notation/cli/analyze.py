@@ -100,15 +100,15 @@ def _read(path: str) -> bytes | tuple[str, int]:
 @click.argument("files", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="json: one JSON object per record, one per line (JSON Lines).")
-@click.option("--playouts", type=click.IntRange(min=0), default=200, show_default=True, metavar="N",
+@click.option("--playouts", type=click.IntRange(min=0, max=100_000), default=200, show_default=True, metavar="N",
               help="Playouts per position for the win chances; 0 skips them and the turning points.")
 @click.option("--policy", type=click.Choice(["inferred", *sorted(BOTS)]), default="inferred", show_default=True,
               help="Who plays the playouts: inferred (each seat the style mix the model inferred for it), or one "
                    "bot style in every seat.")
-@click.option("--seed", type=int, default=0, show_default=True, metavar="S", help="Seed of the playouts.")
-@click.option("--turning-points", "turning", type=click.IntRange(min=0), default=3, show_default=True, metavar="K",
-              help="How many mistakes and how many gains to list.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="J",
+@click.option("--seed", type=click.IntRange(min=0, max=2**63), default=0, show_default=True, metavar="S", help="Seed of the playouts.")
+@click.option("--turning-points", "turning", type=click.IntRange(min=0, max=50), default=3, show_default=True,
+              metavar="K", help="How many of the largest losses and gains to examine as turning points.")
+@click.option("--jobs", type=click.IntRange(min=1, max=64), default=1, show_default=True, metavar="J",
               help="Worker processes: over the records, or over the positions of a single record.")
 @click.option("--dask", "dask_address", metavar="ADDRESS",
               help="Run the per-record analysis on the Dask cluster at ADDRESS (pip install "
