@@ -162,11 +162,12 @@ def _entry_beliefs(entry: dict, post: Posterior) -> None:
     entry["styles"] = {p: post.style_marginal(p) for p in post.players}
 
 
-def walk(t: Timeline, model: Model) -> Walk:
+def walk(t: Timeline, model: Model, inference=None) -> Walk:
     """Go through a valid replay with hands: the inference and the evidence after
-    every turn (:class:`Walk`)."""
+    every turn (:class:`Walk`). ``inference`` (default a new :class:`Inference`)
+    is told every observation and asked for its ``posterior()`` after every turn."""
     players = t.players
-    inf = Inference(players, hypotheses(t.variant, t.ruleset), model)
+    inf = inference or Inference(players, hypotheses(t.variant, t.ruleset), model)
     ev = _Evidence(t.board)
     turns = [{"turn": 0, "player": None, "move": None}]
     posteriors = [inf.posterior()]
