@@ -233,3 +233,37 @@ def test_the_posterior_over_card_and_style_is_a_joint_distribution_and_samples_d
     assert share == pytest.approx(post.card_marginal("Anna")["museum"], abs=0.03)
     fixed = [post.sample(rng, given={"Ben": "museum"}) for _ in range(200)]
     assert all(d["Ben"][0] == "museum" and d["Anna"][0] != "museum" for d in fixed)
+
+
+def test_text_shows_no_favourite_while_nothing_is_known_and_full_names(tmp_path):
+    from drunter_notation.cli.analyze import render_text
+
+    long = FORCED.replace("Anna", "Annemarie-Theodora")
+    path = _forced(tmp_path)
+    text = render_text(analyze_text(long, path, Settings(playouts=0)))
+    rows = text.splitlines()
+    head = next(r for r in rows if r.startswith("turn"))
+    assert "Annemarie-Theodora" in head and "Ben" in head  # names are never cut
+    turn0 = next(r for r in rows if r.split()[:1] == ["0"])
+    assert turn0.split() == ["0", "-", "-"]  # uniform beliefs: no favourite
+    last = next(r for r in rows if r.split()[:1] == ["14"])
+    assert "museum" in last  # Annemarie-Theodora's card stands out by the end
+    # every mark of the table is explained, and each player has a verdict saying how sure
+    assert "-: no card stands out" in text and "(no): the tile was voted down" in text
+    assert "Annemarie-Theodora: very likely the museum" in text or "Annemarie-Theodora: almost surely" in text
+    assert "Ben: no card stands out" in text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.001, 1), min_size=6, max_size=6))
+def test_a_favourite_stands_out_or_is_not_shown(ws):
+    from drunter_notation.analysis.inference import favourite
+
+    probs = {b: w / sum(ws) for b, w in zip(BUILDINGS, ws)}
+    fav = favourite(probs)
+    ranked = sorted(probs.values(), reverse=True)
+    if fav is None:
+        assert ranked[0] < 2 / 6 or ranked[0] < 1.5 * ranked[1]
+    else:
+        assert fav[1] == ranked[0] and fav[1] >= 2 / 6 and fav[1] >= 1.5 * ranked[1]
+    assert favourite({b: 1 / 6 for b in BUILDINGS}) is None
