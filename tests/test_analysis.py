@@ -272,3 +272,37 @@ def test_a_turning_point_gives_the_move_played_one_figure_and_changes_that_add_u
     assert text == ("Dora W1 h8: mistake, 25 ± 3% with the move their style would play -> 6 ± 1% with the move "
                     "played (-19 ± 3); better: R2 m11-l11, 32 ± 3% (+26 ± 4 over the move played)")
     assert text.count("6 ± 1%") == 1  # the move played: one figure, and no other
+
+
+def test_text_shows_no_favourite_while_nothing_is_known_and_full_names(tmp_path):
+    from drunter_notation.cli.analyze import render_text
+
+    long = FORCED.replace("Anna", "Annemarie-Theodora")
+    path = _forced(tmp_path)
+    text = render_text(analyze_text(long, path, Settings(playouts=0)))
+    rows = text.splitlines()
+    head = next(r for r in rows if r.startswith("turn"))
+    assert "Annemarie-Theodora" in head and "Ben" in head  # names are never cut
+    turn0 = next(r for r in rows if r.split()[:1] == ["0"])
+    assert turn0.split() == ["0", "-", "-"]  # uniform beliefs: no favourite
+    last = next(r for r in rows if r.split()[:1] == ["14"])
+    assert "museum" in last  # Annemarie-Theodora's card stands out by the end
+    # every mark of the table is explained, and each player has a verdict saying how sure
+    assert "-: no card stands out" in text and "(no): the tile was voted down" in text
+    assert "Annemarie-Theodora: very likely the museum" in text or "Annemarie-Theodora: almost surely" in text
+    assert "Ben: no card stands out" in text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.001, 1), min_size=6, max_size=6))
+def test_a_favourite_stands_out_or_is_not_shown(ws):
+    from drunter_notation.analysis.inference import favourite
+
+    probs = {b: w / sum(ws) for b, w in zip(BUILDINGS, ws)}
+    fav = favourite(probs)
+    ranked = sorted(probs.values(), reverse=True)
+    if fav is None:
+        assert ranked[0] < 2 / 6 or ranked[0] < 1.5 * ranked[1]
+    else:
+        assert fav[1] == ranked[0] and fav[1] >= 2 / 6 and fav[1] >= 1.5 * ranked[1]
+    assert favourite({b: 1 / 6 for b in BUILDINGS}) is None

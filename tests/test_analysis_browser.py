@@ -61,6 +61,16 @@ def test_turning_points_step_the_board(page_file, size):
         button.click()
         assert page.locator("#turns li.current").get_attribute("data-frame") == button.get_attribute("data-goto")
         page.locator(".analysis").scroll_into_view_if_needed()
+        # every axis label of every chart shows whole: "100%" is not cut to "00%" at a phone's width
+        for chart in page.locator(".analysis svg").all():
+            box = chart.bounding_box()
+            for label in chart.locator("text.axis").all():
+                b = label.bounding_box()
+                assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5, \
+                    label.inner_html()
+        assert page.locator(".analysis svg.belief").first.bounding_box()["width"] >= min(size[0] - 40, 360)
+        # each player's verdict, with how sure, before the evidence
+        assert page.locator(".analysis ul.evidence > li > strong").count() == 4
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"analysis-{size[0]}x{size[1]}.png"), full_page=False)
         assert not problems

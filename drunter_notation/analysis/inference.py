@@ -134,6 +134,16 @@ def key(h: Sequence[str]) -> str:
     return "+".join(h)
 
 
+def favourite(probs: Mapping[str, float]) -> tuple[str, float] | None:
+    """The card that stands out, with its probability: at least twice as likely as
+    chance and half again as likely as the next card; None when none does (at
+    turn 0, with the beliefs uniform, there is no favourite)."""
+    ranked = sorted(probs.items(), key=lambda kv: -kv[1])
+    card, p = ranked[0]
+    runner = ranked[1][1] if len(ranked) > 1 else 0.0
+    return (card, p) if p >= 2 / len(ranked) and p >= 1.5 * runner else None
+
+
 def _lse(xs: Sequence[float]) -> float:
     top = max(xs)
     if top == _NEG:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from drunter_notation.analysis.evaluate import Estimate, candidates, difference, estimate, mean_se, shares
-from drunter_notation.analysis.inference import Inference, Model, Posterior, hypotheses, key
+from drunter_notation.analysis.inference import Inference, Model, Posterior, favourite, hypotheses, key
 from drunter_notation.bots import lean_move
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain import evidence as words
@@ -84,6 +84,14 @@ class _Evidence:
         return [text for _, text in items[:most]]
 
 
+def summary(player: str, beliefs: dict[str, float], styles: dict[str, float]) -> str:
+    """How sure the analysis is of the player's card, and how they seem to play
+    (the styles of at least 10 %, likeliest first)."""
+    likeliest = max(beliefs.items(), key=lambda kv: kv[1])
+    ranked = [(s, p) for s, p in sorted(styles.items(), key=lambda kv: -kv[1]) if p >= 0.1]
+    return words.summary(player, favourite(beliefs), likeliest, ranked)
+
+
 def _estimate_job(job) -> Estimate:
     return estimate(*job)
 
@@ -130,7 +138,8 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
     out = {"file": path, "players": list(players), "variant": t.variant, "board": t.board.id,
            "rules": t.ruleset.id, "model": settings.model.as_json(), "turns": turns,
            "final": {"beliefs": turns[-1]["beliefs"], "styles": turns[-1]["styles"], "truth": truth,
-                     "evidence": {p: ev.sentences(p) for p in players}},
+                     "evidence": {p: ev.sentences(p) for p in players},
+                     "summary": {p: summary(p, turns[-1]["beliefs"][p], turns[-1]["styles"][p]) for p in players}},
            "policy": settings.policy, "playouts": settings.playouts, "turning_points": [], "examined": 0}
     if settings.playouts <= 0:
         for e in turns:
@@ -167,11 +176,12 @@ def _entry_beliefs(entry: dict, post: Posterior) -> None:
     entry["styles"] = {p: post.style_marginal(p) for p in post.players}
 
 
-def walk(t: Timeline, model: Model) -> Walk:
+def walk(t: Timeline, model: Model, inference=None) -> Walk:
     """Go through a valid replay with hands: the inference and the evidence after
-    every turn (:class:`Walk`)."""
+    every turn (:class:`Walk`). ``inference`` (default a new :class:`Inference`)
+    is told every observation and asked for its ``posterior()`` after every turn."""
     players = t.players
-    inf = Inference(players, hypotheses(t.variant, t.ruleset), model)
+    inf = inference or Inference(players, hypotheses(t.variant, t.ruleset), model)
     ev = _Evidence(t.board)
     turns = [{"turn": 0, "player": None, "move": None}]
     posteriors = [inf.posterior()]

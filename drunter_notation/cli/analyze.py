@@ -10,9 +10,11 @@ from concurrent.futures import ProcessPoolExecutor
 import click
 
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
+from drunter_notation.analysis.inference import favourite
 from drunter_notation.bots import BOTS
 from drunter_notation.cli.common import record_paths
 from drunter_notation.errors import DnError
+from drunter_notation.explain.evidence import percent
 from drunter_notation.files import read_record
 from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.report.analysis import turning_item
@@ -25,50 +27,53 @@ def _policy(r: dict) -> str:
 
 
 def render_text(r: dict) -> str:
-    """The analysis as a table per turn (each player's most probable card, the win
-    chances), then the end, the evidence and the turning points."""
+    """The analysis as a table per turn (each player's card if one stands out, the
+    win chances), what the marks mean, then the end, the evidence and the turning
+    points."""
     players = r["players"]
-    width = max(len(k) for b in r["turns"][0]["beliefs"].values() for k in b) + 5
+    cards = [k for k in r["turns"][0]["beliefs"][players[0]]]
+    width = max(max(len(k) for k in cards) + 4, max(len(p) for p in players)) + 2  # full names, never cut
     win = r["turns"][0]["win"] is not None
     cols = [max(len(p), 5) for p in players]
     lines = [f"{r['file']}: {len(r['turns']) - 1} turns, {r['variant']} game ({r['rules']}, {r['board']}); "
-             f"each player's most probable card after every turn (model: docs/analysis.md)"]
+             f"after every turn, each player's card if one stands out (model: docs/analysis.md)"]
     if win:
         top = max(x for e in r["turns"] for x in e["win_se"].values())
         lines.append(f"win %: each player's chance to win after the turn, from {r['playouts']} playouts a position, "
                      f"the cards drawn from the beliefs after it, {_policy(r)} (standard error at most "
                      f"{top * 100:.0f} points)")
-    head = f"{'turn':>4}  {'move':<22}" + "".join(f"{p[:width - 1]:<{width}}" for p in players)
-    lines.append(head + ("| win % " + " ".join(f"{p:>{c}}" for p, c in zip(players, cols)) if win else ""))
-    rejected = False
+    wide = max(22, max(len(p) for p in players) + 17)  # the mover's full name, the longest move and " (no)"
+    head = f"{'turn':>4}  {'move':<{wide}}" + "".join(f"{p:<{width}}" for p in players)
+    lines.append((head + ("| win % " + " ".join(f"{p:>{c}}" for p, c in zip(players, cols)) if win else "")).rstrip())
     for e in r["turns"]:
-        rejected = rejected or e.get("vote") == "rejected"
         move = "" if e["move"] is None else f"{e['player']} {e['move']}" + (" (no)" if e.get("vote") ==
                                                                            "rejected" else "")
         cells = []
         for p in players:
-            card, prob = max(e["beliefs"][p].items(), key=lambda kv: kv[1])
-            cells.append(f"{card} {prob * 100:3.0f}".ljust(width))
-        row = f"{e['turn']:>4}  {move[:22]:<22}" + "".join(cells)
+            fav = favourite(e["beliefs"][p])
+            cells.append(("-" if fav is None else f"{fav[0]} {percent(fav[1])[:-2]:>2}").ljust(width))
+        row = f"{e['turn']:>4}  {move:<{wide}}" + "".join(cells)
         if win:
             row += "|       " + " ".join(f"{e['win'][p] * 100:{c}.0f}" for p, c in zip(players, cols))
         lines.append(row.rstrip())
-    if rejected:
-        lines.append("(no): the tile was voted down and went back to its player's hand")
+    lines += ["  card n: the card that stands out, and its probability in % (99 at most while not certain)",
+              "  -: no card stands out (none is twice as likely as chance and half again as likely as the next)",
+              "  (no): the tile was voted down and went back to the hand"]
     final = r["final"]
     truth = final["truth"]
     lines.append("")
     lines.append("At the end, the most probable cards (%)" + (", * the card revealed:" if truth else ":"))
     for p in players:
         ranked = sorted(final["beliefs"][p].items(), key=lambda kv: -kv[1])[:4]
-        shown = "  ".join(f"{c}{'*' if truth and truth[p] == c else ''} {x * 100:.0f}" for c, x in ranked)
-        held = f"   (holds {truth[p]}, {final['beliefs'][p][truth[p]] * 100:.0f} %)" if truth else ""
+        shown = "  ".join(f"{c}{'*' if truth and truth[p] == c else ''} {percent(x)[:-2]}" for c, x in ranked)
+        held = f"   (holds {truth[p]}, {percent(final['beliefs'][p][truth[p]])})" if truth else ""
         lines.append(f"  {p}: {shown}{held}")
     lines.append("")
-    lines.append("Evidence (the choices that weigh most):")
+    lines.append("How sure, and the evidence (the choices that weigh most; styles: docs/analysis.md):")
     for p in players:
+        lines.append(f"  {final['summary'][p]}")
         for sentence in final["evidence"][p] or [f"{p} never had a choice that touched a building"]:
-            lines.append(f"  {sentence}")
+            lines.append(f"    {sentence}")
     if win:
         lines += [""] + turning_lines(r)
     return "\n".join(lines) + "\n"

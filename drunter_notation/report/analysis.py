@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from drunter_notation.explain.evidence import percent
 from drunter_notation.report.svg import BUILDING_COLOUR, SEAT_COLOUR, esc
 
 _PAIR_COLOURS = ("#7b52ab", "#a0672b", "#2471a3", "#c0392b", "#23875a", "#b7950b")
@@ -26,7 +27,7 @@ def _axes(width: int, height: int, left: int, right: int, top: int, bottom: int,
     for v in (0, 0.5, 1):
         y = height - bottom - v * (height - top - bottom)
         out.append(f'<line class="gridline" x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}"/>'
-                   f'<text class="axis" x="{left - 4}" y="{y:.1f}" text-anchor="end">{int(v * 100)}%</text>')
+                   f'<text class="axis" x="{left - 4}" y="{y + 3:.1f}" text-anchor="end">{int(v * 100)}%</text>')
     n = max(len(turns) - 1, 1)
     every = max(1, round(len(turns) / 8))
     for i in range(0, len(turns), every):
@@ -35,32 +36,37 @@ def _axes(width: int, height: int, left: int, right: int, top: int, bottom: int,
     return out
 
 
-def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int = 360, height: int = 150) -> Markup:
+def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int = 360) -> Markup:
     """One player's probability of each card (expert: the six likeliest pairs at the
-    end) over the turns; the card revealed, if known, drawn thick and starred."""
-    left, right, top, bottom = 40, 130 if analysis["variant"] == "base" else 190, 16, 22
-    width += right - 130
+    end) over the turns; the card revealed, if known, drawn thick and starred. The
+    legend sits under the plot (two columns in the base game, one for the longer
+    expert pairs), so that the chart keeps its size on a 390 px phone."""
+    left, right, top, bottom, plot = 40, 12, 22, 22, 120
     turns = [e["turn"] for e in analysis["turns"]]
     final = analysis["final"]["beliefs"][player]
     truth = (analysis["final"]["truth"] or {}).get(player)
-    keys = sorted(final, key=lambda k: -final[k])[:6] if analysis["variant"] == "expert" else list(final)
+    base = analysis["variant"] == "base"
+    keys = list(final) if base else sorted(final, key=lambda k: -final[k])[:6]
+    columns = 2 if base else 1
+    height = top + plot + bottom + 16 * -(-len(keys) // columns) + 4
     n = max(len(turns) - 1, 1)
-    dx, sy = (width - left - right) / n, height - top - bottom
+    dx, sy = (width - left - right) / n, plot
     out = [f'<svg class="belief" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
            f'aria-label="{esc(player)}: probability of each card over the turns">',
            f'<text class="legend" x="{left}" y="11"><tspan font-weight="700">{esc(player)}</tspan></text>']
-    out += _axes(width, height, left, right, top, bottom, turns)
+    out += _axes(width, top + plot + bottom, left, right, top, bottom, turns)
     for k, key in enumerate(keys):
         colour = BUILDING_COLOUR.get(key, _PAIR_COLOURS[k % len(_PAIR_COLOURS)])
-        pts = " ".join(f"{left + i * dx:.1f},{height - bottom - e['beliefs'][player][key] * sy:.1f}"
+        pts = " ".join(f"{left + i * dx:.1f},{top + plot - e['beliefs'][player][key] * sy:.1f}"
                        for i, e in enumerate(analysis["turns"]))
         held = key == truth
         out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="{3 if held else 1.5}" points="{pts}">'
                    f'<title>{esc(key)}</title></polyline>')
-        ly = top + 4 + k * 16
-        out.append(f'<rect x="{width - right + 8}" y="{ly - 5}" width="10" height="10" fill="{colour}"/>'
-                   f'<text class="legend" x="{width - right + 22}" y="{ly + 1}">{esc(key)}{"*" if held else ""} '
-                   f'{final[key] * 100:.0f}%</text>')
+        lx = left + (k % columns) * (width - left) / columns
+        ly = top + plot + bottom + 10 + (k // columns) * 16
+        out.append(f'<rect x="{lx:.0f}" y="{ly - 5}" width="10" height="10" fill="{colour}"/>'
+                   f'<text class="legend" x="{lx + 14:.0f}" y="{ly + 1}">{esc(key)}{"*" if held else ""} '
+                   f'{percent(final[key])}</text>')
     out.append("</svg>")
     return Markup("".join(out))
 
@@ -129,12 +135,18 @@ def analysis_section(analysis: dict, frames) -> Markup:
     goto = frame_of_turns(frames)
     parts = ['<section class="analysis" aria-label="analysis"><h2>Who protects what</h2>',
              '<p class="muted">Each player\'s probability of holding each card after every turn, from the moves '
-             'they chose among the legal ones and from their ballots (the card revealed: thick, *).</p>',
+             'they chose among the legal ones and from their ballots. The card revealed at the end is drawn thick '
+             'and marked *; the percentages are those after the last turn (99 % at most while not certain). '
+             'Styles: random, purposeful, decoy (protects a second type too), builder, soft '
+             '(docs/analysis.md).</p>',
              '<div class="beliefs">', *(belief_chart(analysis, p, goto) for p in analysis["players"]), '</div>',
              '<ul class="evidence">']
     for p in analysis["players"]:
+        said = analysis["final"].get("summary", {}).get(p, p)  # an analysis written before the summaries: the name
+        parts.append(f'<li><strong>{esc(said)}</strong><ul>')
         for sentence in analysis["final"]["evidence"][p][:3]:
             parts.append(f"<li>{esc(sentence)}</li>")
+        parts.append("</ul></li>")
     parts.append("</ul>")
     if analysis["turns"][0].get("win") is not None:
         who = ("each seat played by the style mix inferred for it" if analysis["policy"] == "inferred"
