@@ -121,9 +121,10 @@ def _read(path: str) -> bytes | tuple[str, int]:
 def analyze(files, fmt, playouts, policy, seed, turning, jobs, dask_address):
     """Analyse game records: after every turn, each player's probability of holding
     each building card (expert: each pair of goal cards), inferred from the moves they
-    chose among the legal ones and from their ballots; the evidence in words; once
-    the cards are revealed, each player's chance to win after every turn (playouts)
-    and the turning points, each with the better move the playouts preferred.
+    chose among the legal ones and from their ballots; the evidence in words; each
+    player's chance to win after every turn (playouts, each seat played by its
+    inferred style with a card drawn from the beliefs) and the turning points, each
+    with the better move if one is clearly better.
 
     FILES are records or folders (walked for *.dn). A record that cannot be analysed
     (it does not parse, breaks a rule, or has no hands) is one error line; the others

@@ -122,7 +122,7 @@ def turning_item(tp: dict, arrow: str = "→") -> str:
     """One turning point in words, as ``drunter analyze`` and the report give it;
     each change is the difference of the figures shown."""
     b = tp["better"]
-    better = "" if b is None else (f"; better: {b['move']}, {_pct(b['win'], b['se'])} ({_points(b['win']) - _points(tp['after']):+d} ± "
+    better = "; no clearly better move found" if b is None else (f"; better: {b['move']}, {_pct(b['win'], b['se'])} ({_points(b['win']) - _points(tp['after']):+d} ± "
                                    f"{b['gain_se'] * 100:.0f} over the move played)")
     return (f"{tp['player']} {tp['move']}: {tp['kind']}, {_pct(tp['before'], tp['before_se'])} with the move their "
             f"style would play {arrow} {_pct(tp['after'], tp['after_se'])} with the move played ({_points(tp['after']) - _points(tp['before']):+d} ± "
