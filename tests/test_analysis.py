@@ -306,3 +306,26 @@ def test_a_favourite_stands_out_or_is_not_shown(ws):
     else:
         assert fav[1] == ranked[0] and fav[1] >= 2 / 6 and fav[1] >= 1.5 * ranked[1]
     assert favourite({b: 1 / 6 for b in BUILDINGS}) is None
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 40), n=st.integers(1, 4))
+def test_every_playout_shares_out_one_win_among_the_seats_and_deals_no_card_twice(seed, steps, n):
+    import random
+
+    from drunter_notation import Game
+    g = Game.new(["Anna", "Ben", "Cleo", "Dora"][:max(n, 2)], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):  # a random position on the way
+        if g.is_over():
+            break
+        moves = g.legal_moves()
+        if not moves:
+            g.push("pass")
+            continue
+        m = moves[rng.randrange(len(moves))]
+        g.push(m, vote={p: ["?"] for p in g.players} if m.needs_vote else None)
+    post = Inference(g.players, [(b,) for b in BUILDINGS]).posterior()
+    rows = shares(g.state, post, 6, f"h-{seed}")
+    assert all(sum(r) == pytest.approx(1) and min(r) >= 0 for r in rows)
+    assert len({c for c, _ in post.sample(rng).values()}) == len(g.players)
