@@ -235,7 +235,7 @@ class Inference:
         self.pairs = pairs
         self.sets = self.hyps + tuple(self.hyps[a] + self.hyps[b] for a, b in pairs)
         m = model
-        self.thetas = tuple(itertools.product(m.betas, range(len(m.lapses))))
+        self.thetas = tuple(itertools.product(m.betas, range(len(m.lapses))))  # beta-major, as _softmax_terms
         n_sets, n_h = len(self.sets), len(self.hyps)
         self.random = {p: 0.0 for p in self.players}
         # mv[style][set][theta]: purposeful and decoy share the "attack" table over all sets.
@@ -245,6 +245,7 @@ class Inference:
         self.ballot = {p: [[0.0] * len(m.noises) for _ in range(n_sets)] for p in self.players}
         self.bballot = {p: [[0.0] * len(m.noises) for _ in range(n_h)] for p in self.players}
         self.choices = {p: 0 for p in self.players}  # moves with a choice and ballots observed
+        self._reduced_cache: dict[str, tuple] = {}
 
     def _effects(self, pl: Playout, squares_list: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
         """Per protected set, per list of squares: (own points, other points) destroyed."""
@@ -283,6 +284,7 @@ class Inference:
         c = keys.index((tuple(s for s in mine[3] if bvalue[s]), pl.needs_vote(mine)))
         effects = self._effects(pl, [k[0] for k in keys])
         m, n = self.model, len(moves)
+        self._reduced_cache.pop(player, None)
         self.random[player] -= math.log(n)
         self.choices[player] += 1
         lapses = [(math.log(1 - e), math.log(e / n)) for e in m.lapses]
@@ -300,6 +302,7 @@ class Inference:
         """``voter`` (not the placer) voted ``side`` ("yes", "no", "neither") on ``move``
         of the player to move at ``pl``."""
         m = self.model
+        self._reduced_cache.pop(voter, None)
         self.random[voter] += math.log(RANDOM_SIDES[side])
         self.choices[voter] += 1
         nh = len(self.hyps)
@@ -312,21 +315,36 @@ class Inference:
                 _add(self.bballot[voter][si], [math.log((1 - e) * (side == intent) + e * RANDOM_SIDES[side])
                                                for e in m.noises])
 
+    def _reduced(self, player: str) -> tuple:
+        """What :meth:`loglik` needs that no prior changes (``beta`` is uniform over its
+        grid): per set, per lapse, the attack and builder likelihoods summed over
+        ``beta``; per hypothesis the soft one. Kept until the player's next action."""
+        if player not in self._reduced_cache:
+            m = self.model
+            nl, lnb = len(m.lapses), math.log(len(m.betas))
+
+            def over_betas(row):
+                return [_lse(row[li::nl]) - lnb for li in range(nl)]
+
+            self._reduced_cache[player] = (
+                [over_betas(r) for r in self.attack[player]], [over_betas(r) for r in self.build[player]],
+                [_lse(r) - math.log(len(m.soft_betas)) for r in self.soft[player]])
+        return self._reduced_cache[player]
+
     def loglik(self, player: str, model: Model | None = None) -> list[list[float]]:
         """Per hypothesis, per style (STYLE_NAMES order): the log-likelihood of the
         player's actions, the grids marginalised by ``model``'s priors (default the
         inference's own), plus the log prior of the style."""
         m = model or self.model
-        lt = [math.log(1 / len(m.betas)) + math.log(m.lapse_prior[li]) if m.lapse_prior[li] > 0 else _NEG
-              for _, li in self.thetas]
-        ls = [-math.log(len(m.soft_betas))] * len(m.soft_betas)
+        ll = [_log(x) for x in m.lapse_prior]
         ln = [_log(x) for x in m.noise_prior]
         prior = [_log(x) for x in m.style_prior]
 
         def mix(row, logp):
             return _lse([a + b for a, b in zip(row, logp)])
 
-        attack = [mix(r, lt) for r in self.attack[player]]
+        attack_b, build_b, soft = self._reduced(player)
+        attack = [mix(r, ll) for r in attack_b]
         ballot = [mix(r, ln) for r in self.ballot[player]]
         nh = len(self.hyps)
         decoy = [[_NEG] for _ in range(nh)]
@@ -336,12 +354,10 @@ class Inference:
             decoy[b].append(x)
         out = []
         for j in range(nh):
-            styles = {"random": self.random[player],
-                      "purposeful": attack[j] + ballot[j],
-                      "decoy": _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
-                      "builder": mix(self.build[player][j], lt) + mix(self.bballot[player][j], ln),
-                      "soft": mix(self.soft[player][j], ls) + ballot[j]}
-            out.append([styles[s] + p for s, p in zip(STYLE_NAMES, prior)])
+            styles = (self.random[player], attack[j] + ballot[j],
+                      _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
+                      mix(build_b[j], ll) + mix(self.bballot[player][j], ln), soft[j] + ballot[j])
+            out.append([x + p for x, p in zip(styles, prior)])
         return out
 
     def posterior(self, model: Model | None = None) -> Posterior:
