@@ -322,6 +322,11 @@ def main(argv=None) -> None:
         print(f"fit for {name} (on {left}): log-loss {loss:.3f}; style prior "
               + " ".join(f"{x:.2f}" for x in model.style_prior) + f", lapse prior {model.lapse_prior[0]:.2f}/"
               f"{model.lapse_prior[1]:.2f}, noise prior " + "/".join(f"{x:.2f}" for x in model.noise_prior))
+    shipped, loss = fit([r for rs in tuning.values() for r in rs])
+    print(f"fit on every policy (what the shipped Model's priors are set from): log-loss {loss:.3f}; style prior "
+          + " ".join(f"{x:.3f}" for x in shipped.style_prior) + ", lapse prior "
+          + "/".join(f"{x:.3f}" for x in shipped.lapse_prior) + ", noise prior "
+          + "/".join(f"{x:.3f}" for x in shipped.noise_prior))
     print(f"  ({time.perf_counter() - start:.0f} s)")
     print("per table: top-1 ±se, ECE ±se, wrong among top p >= 0.9 (of how many) ±se, mean top p, "
           f"log-loss ±se (against uniform {UNIFORM:.3f})")

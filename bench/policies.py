@@ -97,13 +97,18 @@ class Decoy(Honest):
         self.types = self.types | self.decoy
 
 
+def random_ballot(bot, pl) -> tuple[int, ...]:
+    """One card still held, at random; a JEIN among them counts for a random side."""
+    held = [c for c, n in enumerate(pl.cards[bot.seat]) if n]
+    bot.said = bot.rng.random() < 0.5
+    return (held[bot.rng.randrange(len(held))],)
+
+
 class RandomVotes(Honest):
     """Purposeful moves, random ballots."""
 
     def lay(self, pl, move):
-        held = [c for c, n in enumerate(pl.cards[self.seat]) if n]
-        self.said = self.rng.random() < 0.5
-        return (held[self.rng.randrange(len(held))],)
+        return random_ballot(self, pl)
 
 
 class Soft(Honest):
@@ -133,9 +138,7 @@ class Random(Bench):
         return self.rng.randrange(len(moves))
 
     def lay(self, pl, move):
-        held = [c for c, n in enumerate(pl.cards[self.seat]) if n]
-        self.said = self.rng.random() < 0.5
-        return (held[self.rng.randrange(len(held))],)
+        return random_ballot(self, pl)
 
 
 class Hider(Honest):

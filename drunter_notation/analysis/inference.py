@@ -11,7 +11,9 @@ player has one *style* for the whole game (:data:`STYLES`):
   ``exp(beta * u(m))``, ``u = other - own_weight * own`` (``own``: the points of
   ``h`` the tile destroys, ``other``: the points of the other buildings), and with
   probability ``lapse`` a move at random instead;
-* ``decoy`` (base game): the same, but protecting a second building type ``d`` as
+* ``bluffer`` (base game): purposeful, but a share ``bluffs`` of its moves are
+  made as if its card were a decoy ``d`` (unknown: averaged over the other five);
+* ``decoy`` (base game): the same as purposeful, but protecting a second building type ``d`` as
   if it were its own (``d`` unknown: averaged over the other five);
 * ``builder``: destroys as little as it can, its own type least of all, and avoids
   tiles that need a vote: ``u = -(other + own_weight * own) - vote_cost * vote``;
@@ -47,7 +49,7 @@ import itertools
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from drunter_notation.bots.styles import goal_worth
 from drunter_notation.notation.model import BUILDINGS, GOALS, SPECIAL_GOALS
@@ -77,6 +79,7 @@ class Style:
 STYLES: dict[str, Style] = {s.name: s for s in (
     Style("random", "plays any legal move, votes at random", (("random", 1.0),)),
     Style("purposeful", "spares its own buildings, destroys the others'", (("greedy", 1.0),)),
+    Style("bluffer", "plays for its card, but some of its moves for a decoy card", (("greedy", 1.0),)),
     Style("decoy", "spares its own buildings and those of a second type, as a decoy",
           (("greedy", 1.0),)),  # the second type is not known: its playouts protect the card alone
     Style("builder", "destroys as little as it can, its own type least of all; avoids votes",
@@ -93,11 +96,12 @@ class Model:
     the styles are the free parameters ``bench/inference.py`` fits (leave one
     policy out), the rest is set by hand (``docs/analysis.md``)."""
 
-    style_prior: tuple[float, ...] = (0.3, 0.25, 0.15, 0.15, 0.15)  # in STYLE_NAMES order
+    style_prior: tuple[float, ...] = (0.3, 0.2, 0.15, 0.1, 0.15, 0.1)  # in STYLE_NAMES order
     betas: tuple[float, ...] = (1.0, 3.0, 10.0, 32.0)  # purposeful, decoy, builder: uniform over these
     soft_betas: tuple[float, ...] = (0.2, 0.5)
     lapses: tuple[float, ...] = (0.02, 0.25)  # share of moves made at random by a non-random style
     lapse_prior: tuple[float, ...] = (0.5, 0.5)
+    bluffs: tuple[float, ...] = (0.15, 0.35)  # a bluffer's share of moves made for its decoy card: uniform
     noises: tuple[float, ...] = (0.05, 0.3, 1.0)  # share of a style's ballots cast at random
     noise_prior: tuple[float, ...] = (1 / 3, 1 / 3, 1 / 3)
     own_weight: float = 10.0  # a point of one's own goal against a point of someone else's
@@ -113,9 +117,8 @@ class Model:
                 return old
             total = sum(xs)
             return tuple(x / total for x in xs)
-        return Model(norm(style_prior, self.style_prior), self.betas, self.soft_betas, self.lapses,
-                     norm(lapse_prior, self.lapse_prior), self.noises, norm(noise_prior, self.noise_prior),
-                     self.own_weight, self.vote_cost)
+        return replace(self, style_prior=norm(style_prior, self.style_prior),
+                       lapse_prior=norm(lapse_prior, self.lapse_prior), noise_prior=norm(noise_prior, self.noise_prior))
 
 
 def hypotheses(variant: str, ruleset: Ruleset) -> tuple[tuple[str, ...], ...]:
@@ -235,7 +238,7 @@ class Inference:
         self.pairs = pairs
         self.sets = self.hyps + tuple(self.hyps[a] + self.hyps[b] for a, b in pairs)
         m = model
-        self.thetas = tuple(itertools.product(m.betas, range(len(m.lapses))))
+        self.thetas = tuple(itertools.product(m.betas, range(len(m.lapses))))  # beta-major, as _softmax_terms
         n_sets, n_h = len(self.sets), len(self.hyps)
         self.random = {p: 0.0 for p in self.players}
         # mv[style][set][theta]: purposeful and decoy share the "attack" table over all sets.
@@ -244,7 +247,11 @@ class Inference:
         self.build = {p: [[0.0] * len(self.thetas) for _ in range(n_h)] for p in self.players}
         self.ballot = {p: [[0.0] * len(m.noises) for _ in range(n_sets)] for p in self.players}
         self.bballot = {p: [[0.0] * len(m.noises) for _ in range(n_h)] for p in self.players}
+        # bluff[h * n_h + d][theta * len(bluffs) + b]: the true card h, the decoy d (base game)
+        self.bluff = {p: [[0.0] * (len(self.thetas) * len(m.bluffs)) for _ in range(n_h * n_h if self.decoy else 0)]
+                      for p in self.players}
         self.choices = {p: 0 for p in self.players}  # moves with a choice and ballots observed
+        self._reduced_cache: dict[str, tuple] = {}
 
     def _effects(self, pl: Playout, squares_list: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
         """Per protected set, per list of squares: (own points, other points) destroyed."""
@@ -283,23 +290,32 @@ class Inference:
         c = keys.index((tuple(s for s in mine[3] if bvalue[s]), pl.needs_vote(mine)))
         effects = self._effects(pl, [k[0] for k in keys])
         m, n = self.model, len(moves)
+        self._reduced_cache.pop(player, None)
         self.random[player] -= math.log(n)
         self.choices[player] += 1
         lapses = [(math.log(1 - e), math.log(e / n)) for e in m.lapses]
         nh = len(self.hyps)
+        single = []
         for si, eff in enumerate(effects):
             attack = [other - m.own_weight * own for own, other in eff]
-            _add(self.attack[player][si], _softmax_terms(attack, logn, c, m.betas, lapses))
+            terms = _softmax_terms(attack, logn, c, m.betas, lapses)
+            _add(self.attack[player][si], terms)
             if si < nh:
+                single.append(terms)
                 soft = _softmax_terms(attack, logn, c, m.soft_betas, [(0.0, _NEG)])
                 _add(self.soft[player][si], soft)
                 build = [-(other + m.own_weight * own) - m.vote_cost * k[1] for (own, other), k in zip(eff, keys)]
                 _add(self.build[player][si], _softmax_terms(build, logn, c, m.betas, lapses))
+        weights = [(math.log(1 - b), math.log(b)) for b in m.bluffs]
+        for h, d in itertools.permutations(range(nh), 2) if self.decoy else ():
+            _add(self.bluff[player][h * nh + d], [_lse((keep + x, bluff + y)) for x, y in zip(single[h], single[d])
+                                                  for keep, bluff in weights])
 
     def observe_ballot(self, voter: str, pl: Playout, move: tuple, side: str) -> None:
         """``voter`` (not the placer) voted ``side`` ("yes", "no", "neither") on ``move``
         of the player to move at ``pl``."""
         m = self.model
+        self._reduced_cache.pop(voter, None)
         self.random[voter] += math.log(RANDOM_SIDES[side])
         self.choices[voter] += 1
         nh = len(self.hyps)
@@ -312,21 +328,41 @@ class Inference:
                 _add(self.bballot[voter][si], [math.log((1 - e) * (side == intent) + e * RANDOM_SIDES[side])
                                                for e in m.noises])
 
+    def _reduced(self, player: str) -> tuple:
+        """What :meth:`loglik` needs that no prior changes (``beta`` is uniform over its
+        grid): per set, per lapse, the attack and builder likelihoods summed over
+        ``beta``; per hypothesis the soft one. Kept until the player's next action."""
+        if player not in self._reduced_cache:
+            m = self.model
+            nl, nb, lnb = len(m.lapses), len(m.bluffs), math.log(len(m.betas))
+
+            def over_betas(row):
+                return [_lse(row[li::nl]) - lnb for li in range(nl)]
+
+            def over_betas_and_bluffs(row):  # theta-major, then the bluff share
+                return [_lse([row[t * nb + b] for t, (_, l) in enumerate(self.thetas) if l == li for b in range(nb)])
+                        - lnb - math.log(nb) for li in range(nl)]
+
+            self._reduced_cache[player] = (
+                [over_betas(r) for r in self.attack[player]], [over_betas(r) for r in self.build[player]],
+                [_lse(r) - math.log(len(m.soft_betas)) for r in self.soft[player]],
+                [over_betas_and_bluffs(r) for r in self.bluff[player]])
+        return self._reduced_cache[player]
+
     def loglik(self, player: str, model: Model | None = None) -> list[list[float]]:
         """Per hypothesis, per style (STYLE_NAMES order): the log-likelihood of the
         player's actions, the grids marginalised by ``model``'s priors (default the
         inference's own), plus the log prior of the style."""
         m = model or self.model
-        lt = [math.log(1 / len(m.betas)) + math.log(m.lapse_prior[li]) if m.lapse_prior[li] > 0 else _NEG
-              for _, li in self.thetas]
-        ls = [-math.log(len(m.soft_betas))] * len(m.soft_betas)
+        ll = [_log(x) for x in m.lapse_prior]
         ln = [_log(x) for x in m.noise_prior]
         prior = [_log(x) for x in m.style_prior]
 
         def mix(row, logp):
             return _lse([a + b for a, b in zip(row, logp)])
 
-        attack = [mix(r, lt) for r in self.attack[player]]
+        attack_b, build_b, soft, bluff_b = self._reduced(player)
+        attack = [mix(r, ll) for r in attack_b]
         ballot = [mix(r, ln) for r in self.ballot[player]]
         nh = len(self.hyps)
         decoy = [[_NEG] for _ in range(nh)]
@@ -336,12 +372,11 @@ class Inference:
             decoy[b].append(x)
         out = []
         for j in range(nh):
-            styles = {"random": self.random[player],
-                      "purposeful": attack[j] + ballot[j],
-                      "decoy": _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
-                      "builder": mix(self.build[player][j], lt) + mix(self.bballot[player][j], ln),
-                      "soft": mix(self.soft[player][j], ls) + ballot[j]}
-            out.append([styles[s] + p for s, p in zip(STYLE_NAMES, prior)])
+            bluffs = [mix(bluff_b[j * nh + d], ll) for d in range(nh) if d != j] if self.decoy else [_NEG]
+            styles = (self.random[player], attack[j] + ballot[j], _lse(bluffs) - math.log(len(bluffs)) + ballot[j],
+                      _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
+                      mix(build_b[j], ll) + mix(self.bballot[player][j], ln), soft[j] + ballot[j])
+            out.append([x + p for x, p in zip(styles, prior)])
         return out
 
     def posterior(self, model: Model | None = None) -> Posterior:

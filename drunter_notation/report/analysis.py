@@ -137,7 +137,8 @@ def analysis_section(analysis: dict, frames) -> Markup:
              '<p class="muted">Each player\'s probability of holding each card after every turn, from the moves '
              'they chose among the legal ones and from their ballots. The card revealed at the end is drawn thick '
              'and marked *; the percentages are those after the last turn (99 % at most while not certain). '
-             'Styles: random, purposeful, decoy (protects a second type too), builder, soft '
+             'Styles: random, purposeful, bluffer (some moves for a decoy card), decoy (protects a second type too), '
+             'builder, soft '
              '(docs/analysis.md).</p>',
              '<div class="beliefs">', *(belief_chart(analysis, p, goto) for p in analysis["players"]), '</div>',
              '<ul class="evidence">']
