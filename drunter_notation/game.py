@@ -23,7 +23,7 @@ from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.deal import deal_goals, deal_hands, game_rng
 from drunter_notation.errors import Diagnostic, DnError, fail
-from drunter_notation.explain.findings import hint, sentence
+from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.scoring import tie_break
 from drunter_notation.load import judge
 from drunter_notation.notation.formatter import format_record
@@ -197,6 +197,29 @@ class Game:
         """Expert game: the first track is finished and the choice (``choose``) is due."""
         return self.state.due is not None and not self.state.chosen
 
+    def vote_cards_left(self, player: str) -> dict[str, int]:
+        """The vote cards ``player`` still holds, card -> count, in the order of a set
+        (``JA`` ... ``?``): played cards are spent, ``?`` comes back (B7). Raises
+        DnError H001 for a name that is not a player."""
+        held = self.state.cards[self._player(player)]
+        return {c: held[c] for c in CARD_NAMES if held[c] > 0}
+
+    def tiles_left(self, player: str) -> dict[str, int] | None:
+        """The tiles ``player`` still has to lay, ``"W3"`` -> count, in the order of a
+        hand line (walls, streets, rivers; longest first); None when the hands are not
+        recorded. Raises DnError H001 for a name that is not a player."""
+        who = self._player(player)
+        if self.state.hands is None:
+            return None
+        held = self.state.hands[who]
+        return {str(t): held[t] for t in sorted(held, key=lambda t: t.order()) if held[t] > 0}
+
+    def _player(self, name: str) -> str:
+        if name not in self.state.players:
+            raise fail("H001", f"{name!r} is not a player of this game; the players are "
+                               f"{', '.join(self.state.players)}"[:300])
+        return name
+
     def legal_moves(self) -> list[Move]:
         """Every legal placement for the player to move (``str(move)`` is its DN text,
         with ``@corner`` where two tracks could take it; ``move.needs_vote`` when it
@@ -292,9 +315,8 @@ class Game:
         return [entry[3] for entry in self._log]
 
     def _raise(self, v: Violation) -> None:
-        rule = v.rule or None
-        raise DnError(Diagnostic("error", v.code, sentence(v), 0, 0, self.state.number + 1, rule,
-                                 self.ruleset.cite(rule) if rule else None, hint(v)), path="move")
+        raise DnError(Diagnostic("error", v.code, sentence(v), 0, 0, self.state.number + 1, v.rule or None,
+                                 citation(v, self.ruleset), hint(v)), path="move")
 
     def _ballots(self, vote: Mapping[str, Iterable[str]], jein: Mapping[str, str] | None) -> Vote:
         """The ballots in voting order (B2); names that are not players go last, for

@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import socket
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
@@ -12,8 +13,8 @@ import click
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.analysis.inference import favourite
 from drunter_notation.bots import BOTS
-from drunter_notation.cli.common import record_paths
-from drunter_notation.errors import DnError
+from drunter_notation.cli.common import pool_size, record_paths
+from drunter_notation.errors import DnError, json_safe, printable, printable_lines
 from drunter_notation.explain.evidence import percent
 from drunter_notation.files import read_record
 from drunter_notation.notation.parser import parse_bytes
@@ -26,6 +27,9 @@ def _policy(r: dict) -> str:
     return f"every seat played by the {r['policy']} bot"
 
 
+DASK_TIMEOUT = 5  # seconds to reach a Dask scheduler: a wrong address fails fast
+
+
 def render_text(r: dict) -> str:
     """The analysis as a table per turn (each player's card if one stands out, the
     win chances), what the marks mean, then the end, the evidence and the turning
@@ -34,7 +38,6 @@ def render_text(r: dict) -> str:
     cards = [k for k in r["turns"][0]["beliefs"][players[0]]]
     width = max(max(len(k) for k in cards) + 4, max(len(p) for p in players)) + 2  # full names, never cut
     win = r["turns"][0]["win"] is not None
-    cols = [max(len(p), 5) for p in players]
     lines = [f"{r['file']}: {len(r['turns']) - 1} turns, {r['variant']} game ({r['rules']}, {r['board']}); "
              f"after every turn, each player's card if one stands out (model: docs/analysis.md)"]
     if win:
@@ -42,9 +45,12 @@ def render_text(r: dict) -> str:
         lines.append(f"win %: each player's chance to win after the turn, from {r['playouts']} playouts a position, "
                      f"the cards drawn from the beliefs after it, {_policy(r)} (standard error at most "
                      f"{top * 100:.0f} points)")
-    wide = max(22, max(len(p) for p in players) + 17)  # the mover's full name, the longest move and " (no)"
-    head = f"{'turn':>4}  {'move':<{wide}}" + "".join(f"{p:<{width}}" for p in players)
-    lines.append((head + ("| win % " + " ".join(f"{p:>{c}}" for p, c in zip(players, cols)) if win else "")).rstrip())
+    names = [printable(p) for p in players]  # names come from the record: escaped, never cut
+    cols = [max(len(p), 5) for p in names]
+    wide = max(22, max(len(p) for p in names) + 17)  # the mover's full name, the longest move and " (no)"
+    width = max(width, max(len(p) for p in names) + 2)
+    head = f"{'turn':>4}  {'move':<{wide}}" + "".join(f"{p:<{width}}" for p in names)
+    lines.append((head + ("| win % " + " ".join(f"{p:>{c}}" for p, c in zip(names, cols)) if win else "")).rstrip())
     for e in r["turns"]:
         move = "" if e["move"] is None else f"{e['player']} {e['move']}" + (" (no)" if e.get("vote") ==
                                                                            "rejected" else "")
@@ -52,7 +58,7 @@ def render_text(r: dict) -> str:
         for p in players:
             fav = favourite(e["beliefs"][p])
             cells.append(("-" if fav is None else f"{fav[0]} {percent(fav[1])[:-2]:>2}").ljust(width))
-        row = f"{e['turn']:>4}  {move:<{wide}}" + "".join(cells)
+        row = f"{e['turn']:>4}  {printable(move):<{wide}}" + "".join(cells)
         if win:
             row += "|       " + " ".join(f"{e['win'][p] * 100:{c}.0f}" for p, c in zip(players, cols))
         lines.append(row.rstrip())
@@ -76,7 +82,7 @@ def render_text(r: dict) -> str:
             lines.append(f"    {sentence}")
     if win:
         lines += [""] + turning_lines(r)
-    return "\n".join(lines) + "\n"
+    return printable_lines("\n".join(lines)) + "\n"  # names and moves come from the record: escaped
 
 
 def turning_lines(r: dict) -> list[str]:
@@ -110,11 +116,13 @@ def _read(path: str) -> bytes | tuple[str, int]:
 @click.option("--policy", type=click.Choice(["inferred", *sorted(BOTS)]), default="inferred", show_default=True,
               help="Who plays the playouts: inferred (each seat the style mix the model inferred for it), or one "
                    "bot style in every seat.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63), default=0, show_default=True, metavar="S", help="Seed of the playouts.")
+@click.option("--seed", type=click.IntRange(min=0, max=2**63), default=0, show_default=True, metavar="S",
+              help="Seed of the playouts.")
 @click.option("--turning-points", "turning", type=click.IntRange(min=0, max=50), default=3, show_default=True,
               metavar="K", help="How many of the largest losses and gains to examine as turning points.")
-@click.option("--jobs", type=click.IntRange(min=1, max=64), default=1, show_default=True, metavar="J",
-              help="Worker processes: over the records, or over the positions of a single record.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="J",
+              help="Worker processes: over the records, or over the positions of a single record (at most 4 "
+                   "per core, and one per record or position).")
 @click.option("--dask", "dask_address", metavar="ADDRESS",
               help="Run the per-record analysis on the Dask cluster at ADDRESS (pip install "
                    "'drunter-notation[dask]').")
@@ -138,7 +146,7 @@ def analyze(files, fmt, playouts, policy, seed, turning, jobs, dask_address):
             click.echo(line, err=True)
             status = max(status, code)
         elif fmt == "json":
-            sys.stdout.write(json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n")
+            sys.stdout.write(json_safe(json.dumps(value, ensure_ascii=False, separators=(",", ":"))) + "\n")
         else:
             sys.stdout.write(render_text(value) + ("\n" if len(paths) > 1 else ""))
         sys.stdout.flush()
@@ -154,8 +162,8 @@ def _results(paths: list[str], settings: Settings, jobs: int, dask_address: str 
             outcomes = _dask(dask_address, todo, settings, stack)
         elif len(todo) == 1:  # one record: its positions spread over the workers
             outcomes = iter([_one(todo[0], settings, jobs, stack)])
-        elif jobs > 1:
-            pool = stack.enter_context(ProcessPoolExecutor(jobs))
+        elif (workers := pool_size(jobs, len(todo))) > 1:
+            pool = stack.enter_context(ProcessPoolExecutor(workers))
             outcomes = pool.map(functools.partial(_analyze, settings=settings), todo)
         else:
             outcomes = (_analyze(item, settings) for item in todo)
@@ -185,24 +193,46 @@ def _analyze(item: tuple[str, bytes], settings: Settings):
 
 def _one(item: tuple[str, bytes], settings: Settings, jobs: int, stack: contextlib.ExitStack):
     path, data = item
-    mapper = map
-    if jobs > 1:
-        mapper = functools.partial(stack.enter_context(ProcessPoolExecutor(jobs)).map, chunksize=1)
     try:
-        return "ok", analyze_record(parse_bytes(data, path), path, settings, mapper)
+        record = parse_bytes(data, path)
+        workers = pool_size(jobs, len(record.events) + 1)  # one task per position at most
+        mapper = map if workers <= 1 else functools.partial(
+            stack.enter_context(ProcessPoolExecutor(workers)).map, chunksize=1)
+        return "ok", analyze_record(record, path, settings, mapper)
     except DnError as e:
         return "error", (e.format(path), e.exit_code)
 
 
+def _unreachable(address: str, reason: str) -> click.UsageError:
+    return click.UsageError(f"cannot reach the Dask scheduler at {address} within {DASK_TIMEOUT} s: {reason}")
+
+
+def _knock(address: str) -> None:
+    """A TCP scheduler (``tcp://`` or ``tls://HOST:PORT``, or plain ``HOST:PORT``)
+    that refuses or does not answer is known in at most DASK_TIMEOUT seconds, before
+    Dask is even imported (its client retries a refused connection until its timeout)."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp", "tls"):
+        return  # another transport: Dask's own timeout applies
+    host, _, port = rest.rpartition(":")
+    if not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=DASK_TIMEOUT).close()
+    except (OSError, ValueError, OverflowError) as e:
+        raise _unreachable(address, getattr(e, "strerror", None) or str(e) or type(e).__name__) from None
+
+
 def _dask(address: str, todo, settings: Settings, stack: contextlib.ExitStack):
     """The same per-record function on a Dask cluster; results in the order given."""
+    _knock(address)
     try:
         from dask.distributed import Client
     except ImportError:
         raise click.UsageError("--dask needs Dask: pip install 'drunter-notation[dask]'") from None
     try:
-        client = stack.enter_context(Client(address, timeout=30))
+        client = stack.enter_context(Client(address, timeout=DASK_TIMEOUT))
     except (OSError, TimeoutError, ValueError) as e:
-        raise click.UsageError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        raise _unreachable(address, str(e).splitlines()[0] if str(e) else type(e).__name__) from None
     futures = client.map(analyze_bytes, [d for _, d in todo], [p for p, _ in todo], settings=settings, pure=False)
     return (f.result() for f in futures)
