@@ -187,7 +187,8 @@ def write_atomic(path: str | Path, text: str, durable: bool = False, replaces: S
     bytes) just before the rename, else :class:`FileChanged` and nothing is replaced:
     a save made meanwhile (an editor's) is never overwritten. The temp file is removed
     on any failure, SIGINT and SIGTERM included (the CLI turns SIGTERM into an exit
-    that unwinds)."""
+    that unwinds). Anything at ``path`` that is not a regular file (a folder, FIFO,
+    device, socket) is never replaced: :class:`NotRegularFile`."""
     path = Path(os.path.realpath(path))
     _refuse_special(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -205,7 +206,7 @@ def write_atomic(path: str | Path, text: str, durable: bool = False, replaces: S
             os.chmod(tmp, 0o666 & ~umask)
         if replaces is not None and not _still(path, replaces):
             raise FileChanged(str(path))
-        _refuse_special(path)
+        _refuse_special(path)  # again: a FIFO or folder may have been put there meanwhile
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -57,6 +57,8 @@ class Result:
 
 def _hand(counts: Mapping) -> Counter:
     """A hand given as ``{"W3": 2, ...}`` or ``{Tile("W", 3): 2, ...}``."""
+    if not isinstance(counts, Mapping):
+        raise fail("D001", "a hand maps tile types to counts, e.g. {\"W3\": 2, \"S1\": 1}")
     out = Counter()
     for tile, n in counts.items():
         if isinstance(tile, str):
@@ -112,10 +114,13 @@ class Game:
             raise fail("H002", f"Variant must be \"base\" or \"expert\", not {variant!r}"[:200])
         loaded_board, ruleset = load_board(board), load_ruleset(rules)
         rng = None if seed is None else game_rng(seed)
+        if hands is not None and set(hands) != set(players):
+            raise fail("D001", f"hands= gives a hand to each player and no one else: {', '.join(players)}"[:300])
         dealt = {p: _hand(h) for p, h in hands.items()} if hands is not None else (
             deal_hands(loaded_board, players, rng) if rng else None)
         if cards is not None:
-            goals = {p: (c,) if isinstance(c, str) else tuple(c) for p, c in cards.items()}
+            goals = {p: (c,) if isinstance(c, str) else tuple(c) if isinstance(c, (list, tuple)) else ()
+                     for p, c in cards.items()}  # any other value is refused by _check_cards
             _check_cards(goals, players, variant)
         else:
             goals = deal_goals(ruleset, players, variant, rng) if rng else None
