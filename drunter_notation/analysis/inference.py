@@ -250,7 +250,6 @@ class Inference:
         # bluff[h * n_h + d][theta * len(bluffs) + b]: the true card h, the decoy d (base game)
         self.bluff = {p: [[0.0] * (len(self.thetas) * len(m.bluffs)) for _ in range(n_h * n_h if self.decoy else 0)]
                       for p in self.players}
-        self.choices = {p: 0 for p in self.players}  # moves with a choice and ballots observed
         self._reduced_cache: dict[str, tuple] = {}
 
     def _effects(self, pl: Playout, squares_list: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
@@ -292,7 +291,6 @@ class Inference:
         m, n = self.model, len(moves)
         self._reduced_cache.pop(player, None)
         self.random[player] -= math.log(n)
-        self.choices[player] += 1
         lapses = [(math.log(1 - e), math.log(e / n)) for e in m.lapses]
         nh = len(self.hyps)
         single = []
@@ -317,7 +315,6 @@ class Inference:
         m = self.model
         self._reduced_cache.pop(voter, None)
         self.random[voter] += math.log(RANDOM_SIDES[side])
-        self.choices[voter] += 1
         nh = len(self.hyps)
         for si, ((own, other),) in enumerate(self._effects(pl, [move[3]])):
             intent = "no" if own else "yes" if other else "neither"
