@@ -96,14 +96,14 @@ class Model:
     the styles are the free parameters ``bench/inference.py`` fits (leave one
     policy out), the rest is set by hand (``docs/analysis.md``)."""
 
-    style_prior: tuple[float, ...] = (0.3, 0.2, 0.15, 0.1, 0.15, 0.1)  # in STYLE_NAMES order
+    style_prior: tuple[float, ...] = (0.32, 0.21, 0.16, 0.11, 0.16, 0.04)  # in STYLE_NAMES order
     betas: tuple[float, ...] = (1.0, 3.0, 10.0, 32.0)  # purposeful, decoy, builder: uniform over these
     soft_betas: tuple[float, ...] = (0.2, 0.5)
     lapses: tuple[float, ...] = (0.02, 0.25)  # share of moves made at random by a non-random style
     lapse_prior: tuple[float, ...] = (0.5, 0.5)
     bluffs: tuple[float, ...] = (0.15, 0.35)  # a bluffer's share of moves made for its decoy card: uniform
     noises: tuple[float, ...] = (0.05, 0.3, 1.0)  # share of a style's ballots cast at random
-    noise_prior: tuple[float, ...] = (1 / 3, 1 / 3, 1 / 3)
+    noise_prior: tuple[float, ...] = (0.6, 0.2, 0.2)
     own_weight: float = 10.0  # a point of one's own goal against a point of someone else's
     vote_cost: float = 0.5  # a builder's reluctance, in points, to lay a tile that needs a vote
 
@@ -250,7 +250,6 @@ class Inference:
         # bluff[h * n_h + d][theta * len(bluffs) + b]: the true card h, the decoy d (base game)
         self.bluff = {p: [[0.0] * (len(self.thetas) * len(m.bluffs)) for _ in range(n_h * n_h if self.decoy else 0)]
                       for p in self.players}
-        self.choices = {p: 0 for p in self.players}  # moves with a choice and ballots observed
         self._reduced_cache: dict[str, tuple] = {}
 
     def _effects(self, pl: Playout, squares_list: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
@@ -292,7 +291,6 @@ class Inference:
         m, n = self.model, len(moves)
         self._reduced_cache.pop(player, None)
         self.random[player] -= math.log(n)
-        self.choices[player] += 1
         lapses = [(math.log(1 - e), math.log(e / n)) for e in m.lapses]
         nh = len(self.hyps)
         single = []
@@ -317,7 +315,6 @@ class Inference:
         m = self.model
         self._reduced_cache.pop(voter, None)
         self.random[voter] += math.log(RANDOM_SIDES[side])
-        self.choices[voter] += 1
         nh = len(self.hyps)
         for si, ((own, other),) in enumerate(self._effects(pl, [move[3]])):
             intent = "no" if own else "yes" if other else "neither"
