@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from drunter_notation.errors import Diagnostic
-from drunter_notation.explain.findings import hint, sentence
+from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.scoring import tie_break
 from drunter_notation.notation.model import BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn, near_known_tag
 from drunter_notation.rules import game, scoring, turn
@@ -30,7 +30,7 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ONCE = ("Players", "Board", "Rules", "Variant", "Result", "Date")  # tags that may stand only once
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """What one event did: the engine's ``decision`` (None for ``choose``) and the
     position after it (``state``, kept only on request)."""
@@ -84,7 +84,12 @@ class Timeline:
     scores: dict[str, int] | None = None
     standings: tuple | None = None
     winners: tuple[str, ...] | None = None
-    tie_break: str | None = None
+    ranking: scoring.Ranking | None = None
+
+    @property
+    def tie_break(self) -> str | None:
+        """Who won and how every tie was broken, in words: rendered only when read."""
+        return None if self.ranking is None else tie_break(self.ranking)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -136,9 +141,8 @@ class _Replayer:
 
     # -- reporting ---------------------------------------------------------
     def _diagnostic(self, severity: str, v: Violation, line: int, column: int, turn_no: int | None) -> Diagnostic:
-        rule = v.rule or None
-        cite = self.t.ruleset.cite(rule) if (rule and self.t.ruleset) else None
-        return Diagnostic(severity, v.code, sentence(v), line, column, turn_no, rule, cite, hint(v))
+        return Diagnostic(severity, v.code, sentence(v), line, column, turn_no, v.rule or None,
+                          citation(v, self.t.ruleset), hint(v))
 
     def error(self, v: Violation, line: int, column: int, turn_no: int | None = None):
         self.t.diagnostics.append(self._diagnostic("error", v, line, column, turn_no))
@@ -284,7 +288,7 @@ class _Replayer:
         rv = rec.reveal
         expert = t.variant == "expert"
         here = (rv.line, rv.column)
-        missing = turn.choose_missing(st)
+        missing = turn.choose_missing(st, ended=True)
         if missing is not None:
             self.error(Violation(missing.code, missing.rule, missing.why, {**missing.facts, "at_reveal": True}), *here)
         if st.hands is not None:
@@ -329,7 +333,7 @@ class _Replayer:
         ranking = scoring.rank_players(st.board, st.covered, st.players, chosen, st.cards, other)
         t.standings = ranking.standings
         t.winners = ranking.winners
-        t.tie_break = tie_break(ranking)
+        t.ranking = ranking
         t.scores = {s.player: s.score for s in ranking.standings}
         score_rule = "X3" if expert else "E2"
         if rec.score is not None:
