@@ -36,7 +36,7 @@ def render_text(r: dict) -> str:
     points."""
     players = r["players"]
     cards = [k for k in r["turns"][0]["beliefs"][players[0]]]
-    width = max(max(len(k) for k in cards) + 4, max(len(p) for p in players)) + 2  # full names, never cut
+    width = max(max(len(k) for k in cards) + 4, max(len(printable(p)) for p in players)) + 2  # full names, never cut
     win = r["turns"][0]["win"] is not None
     lines = [f"{r['file']}: {len(r['turns']) - 1} turns, {r['variant']} game ({r['rules']}, {r['board']}); "
              f"after every turn, each player's card if one stands out (model: docs/analysis.md)"]
@@ -48,7 +48,6 @@ def render_text(r: dict) -> str:
     names = [printable(p) for p in players]  # names come from the record: escaped, never cut
     cols = [max(len(p), 5) for p in names]
     wide = max(22, max(len(p) for p in names) + 17)  # the mover's full name, the longest move and " (no)"
-    width = max(width, max(len(p) for p in names) + 2)
     head = f"{'turn':>4}  {'move':<{wide}}" + "".join(f"{p:<{width}}" for p in names)
     lines.append((head + ("| win % " + " ".join(f"{p:>{c}}" for p, c in zip(names, cols)) if win else "")).rstrip())
     for e in r["turns"]:
