@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from drunter_notation.analysis import Settings, analyze_text, hypotheses, marginals
-from drunter_notation.analysis.evaluate import estimate
+from drunter_notation.analysis.evaluate import estimate, shares
+from drunter_notation.analysis.inference import Inference
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError
 from drunter_notation.notation.model import BUILDINGS
@@ -134,27 +135,54 @@ def test_expert_marginals_respect_the_deal():
 def test_playouts_are_reproducible_from_a_seed():
     from drunter_notation import Game
     g = Game.new(["Anna", "Ben", "Cleo"], seed=9)
-    goals = [g.cards[p] for p in g.players]
-    a = estimate(g.state, goals, "greedy", 30, "7-0")
-    assert a == estimate(g.state, goals, "greedy", 30, "7-0")
+    post = Inference(g.players, [(b,) for b in BUILDINGS]).posterior()
+    known = {p: g.cards[p][0] for p in g.players}
+    a = estimate(g.state, post, 30, "7-0", given=known, policy="greedy")
+    assert a == estimate(g.state, post, 30, "7-0", given=known, policy="greedy")
     assert sum(a.win) == pytest.approx(1)
     assert all(0 < se < 0.2 for se in a.se)
-    assert estimate(g.state, goals, "random", 30, "7-0") != estimate(g.state, goals, "random", 30, "8-0")
+    assert estimate(g.state, post, 30, "7-0") != estimate(g.state, post, 30, "8-0")
+
+
+def test_common_random_numbers_give_every_option_the_same_deals():
+    from drunter_notation import Game
+    from drunter_notation.rules.playout import Playout
+    g = Game.new(["Anna", "Ben", "Cleo", "Dora"], seed=4)
+    post = Inference(g.players, [(b,) for b in BUILDINGS]).posterior()
+    moves = Playout.from_state(g.state).legal()
+    a, b = shares(g.state, post, 40, "s", moves[0]), shares(g.state, post, 40, "s", moves[1])
+    assert a != b and shares(g.state, post, 40, "s", moves[0]) == a
+    assert all(sum(r) == pytest.approx(1) for r in a + b)
+    # a card given for one seat: every playout deals it to that seat, and no one else holds it
+    drawn = [post.sample(__import__("random").Random(k), {"Cleo": "museum"}) for k in range(50)]
+    assert all(d["Cleo"][0] == "museum" and sum(c == "museum" for c, _ in d.values()) == 1 for d in drawn)
 
 
 def test_win_chances_and_turning_points():
     r = analyze_text(SAMPLE.read_text(), str(SAMPLE), Settings(playouts=24, seed=1, turning_points=2,
                                                                  alternatives=3))
-    last = r["turns"][-1]
-    assert last["win"] == {"Anna": 0.0, "Ben": 1.0, "Cleo": 0.0, "Dora": 0.0}  # over: the result itself
     assert all(sum(e["win"].values()) == pytest.approx(1, abs=1e-3) for e in r["turns"])
-    tps = r["turning_points"]
-    assert 1 <= len(tps) <= 4 and {tp["kind"] for tp in tps} <= {"mistake", "gain"}
-    for tp in tps:
-        assert tp["delta"] == pytest.approx(tp["after"] - tp["before"], abs=1e-3)
-        assert (tp["delta"] < 0) == (tp["kind"] == "mistake")
+    assert all(0 <= e["win_se"][p] <= 0.11 for e in r["turns"] for p in r["players"])
+    assert r["examined"] == 4 and r["policy"] == "inferred"
+    for tp in r["turning_points"]:
+        assert "played" not in tp  # the move played has one figure: "after"
+        assert tp["change"] == pytest.approx(tp["after"] - tp["before"], abs=2e-3)
+        assert abs(tp["change"]) > 2 * tp["change_se"]
+        assert (tp["change"] < 0) == (tp["kind"] == "mistake")
         if tp["better"] is not None:
-            assert tp["better"]["win"] > tp["played"] and tp["better"]["move"] != tp["move"]
+            b = tp["better"]
+            assert b["gain"] > 2 * b["gain_se"] and b["move"] != tp["move"]
+            assert b["gain"] == pytest.approx(b["win"] - tp["after"], abs=2e-3)
+
+
+def test_no_clear_turning_point_is_said_in_words():
+    from drunter_notation.cli.analyze import render_text
+    r = analyze_text(SAMPLE.read_text(), str(SAMPLE), Settings(playouts=8, seed=1, turning_points=0))
+    text = render_text(r)
+    assert "no clear turning point: of the 0 placements examined" in text
+    head = [line for line in text.splitlines() if "| win %" in line][0]
+    assert head.endswith("Anna   Ben  Cleo  Dora")
+    assert "(no): the tile was voted down" in text
 
 
 def test_a_record_without_hands_cannot_be_analysed():
@@ -188,7 +216,7 @@ def test_cli_text_and_the_same_numbers_with_jobs(tmp_path):
     assert one.returncode == 0, one.stderr
     assert one.stdout == two.stdout
     text = _drunter("analyze", path, "--playouts", "16")
-    assert "Anna: museum* 7" in text.stdout and "Turning points" in text.stdout
+    assert "Anna: museum* 8" in text.stdout and "Turning points" in text.stdout
     assert _drunter("analyze", path, "--policy", "clever").returncode == 2
 
 
@@ -204,3 +232,100 @@ def test_dask_runs_the_same_function(tmp_path):
         dask = _drunter("analyze", str(tmp_path), "--playouts", "8", "--format", "json", "--dask", cluster.scheduler_address)
     assert jobs.returncode == 0 and dask.returncode == 0, dask.stderr
     assert dask.stdout == jobs.stdout and dask.stdout.count("\n") == 2
+
+
+def test_the_posterior_over_card_and_style_is_a_joint_distribution_and_samples_deals(tmp_path):
+    import random
+
+    from drunter_notation.analysis import STYLES
+    from drunter_notation.analysis.record import walk
+    from drunter_notation.load import judge
+    from drunter_notation.notation.parser import parse_text
+
+    path = _forced(tmp_path)
+    w = walk(judge(parse_text(FORCED, path), path, keep_states=True), Settings().model)
+    assert len(w.posteriors) == len(w.turns)
+    post = w.posteriors[-1]
+    assert post.styles == tuple(STYLES)
+    for p in post.players:
+        assert sum(post.joint_of(p).values()) == pytest.approx(1)
+        assert post.card_marginal(p) == pytest.approx(w.turns[-1]["beliefs"][p])
+        assert post.style_marginal(p) == pytest.approx(w.turns[-1]["styles"][p])
+    # every style names bots that can play it
+    from drunter_notation.bots import BOTS
+    assert all(name in BOTS and share > 0 for s in STYLES.values() for name, share in s.policy)
+    rng = random.Random(1)
+    draws = [post.sample(rng) for _ in range(2000)]
+    assert all(d["Anna"][0] != d["Ben"][0] for d in draws)  # a deal: no card twice
+    share = sum(d["Anna"][0] == "museum" for d in draws) / len(draws)
+    assert share == pytest.approx(post.card_marginal("Anna")["museum"], abs=0.03)
+    fixed = [post.sample(rng, given={"Ben": "museum"}) for _ in range(200)]
+    assert all(d["Ben"][0] == "museum" and d["Anna"][0] != "museum" for d in fixed)
+
+
+def test_a_turning_point_gives_the_move_played_one_figure_and_changes_that_add_up():
+    from drunter_notation.report.analysis import turning_item
+    tp = {"turn": 20, "player": "Dora", "move": "W1 h8", "kind": "mistake", "before": 0.2549, "before_se": 0.0295,
+          "after": 0.0551, "after_se": 0.0145, "change": -0.1998, "change_se": 0.0301, "playouts": 200,
+          "better": {"move": "R2 m11-l11", "win": 0.3249, "se": 0.0315, "gain": 0.2698, "gain_se": 0.0352}}
+    text = turning_item(tp, "->")
+    assert text == ("Dora W1 h8: mistake, 25 ± 3% with the move their style would play -> 6 ± 1% with the move "
+                    "played (-19 ± 3); better: R2 m11-l11, 32 ± 3% (+26 ± 4 over the move played)")
+    assert text.count("6 ± 1%") == 1  # the move played: one figure, and no other
+
+
+def test_text_shows_no_favourite_while_nothing_is_known_and_full_names(tmp_path):
+    from drunter_notation.cli.analyze import render_text
+
+    long = FORCED.replace("Anna", "Annemarie-Theodora")
+    path = _forced(tmp_path)
+    text = render_text(analyze_text(long, path, Settings(playouts=0)))
+    rows = text.splitlines()
+    head = next(r for r in rows if r.startswith("turn"))
+    assert "Annemarie-Theodora" in head and "Ben" in head  # names are never cut
+    turn0 = next(r for r in rows if r.split()[:1] == ["0"])
+    assert turn0.split() == ["0", "-", "-"]  # uniform beliefs: no favourite
+    last = next(r for r in rows if r.split()[:1] == ["14"])
+    assert "museum" in last  # Annemarie-Theodora's card stands out by the end
+    # every mark of the table is explained, and each player has a verdict saying how sure
+    assert "-: no card stands out" in text and "(no): the tile was voted down" in text
+    assert "Annemarie-Theodora: very likely the museum" in text or "Annemarie-Theodora: almost surely" in text
+    assert "Ben: no card stands out" in text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.001, 1), min_size=6, max_size=6))
+def test_a_favourite_stands_out_or_is_not_shown(ws):
+    from drunter_notation.analysis.inference import favourite
+
+    probs = {b: w / sum(ws) for b, w in zip(BUILDINGS, ws)}
+    fav = favourite(probs)
+    ranked = sorted(probs.values(), reverse=True)
+    if fav is None:
+        assert ranked[0] < 2 / 6 or ranked[0] < 1.5 * ranked[1]
+    else:
+        assert fav[1] == ranked[0] and fav[1] >= 2 / 6 and fav[1] >= 1.5 * ranked[1]
+    assert favourite({b: 1 / 6 for b in BUILDINGS}) is None
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 40), n=st.integers(1, 4))
+def test_every_playout_shares_out_one_win_among_the_seats_and_deals_no_card_twice(seed, steps, n):
+    import random
+
+    from drunter_notation import Game
+    g = Game.new(["Anna", "Ben", "Cleo", "Dora"][:max(n, 2)], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):  # a random position on the way
+        if g.is_over():
+            break
+        moves = g.legal_moves()
+        if not moves:
+            g.push("pass")
+            continue
+        m = moves[rng.randrange(len(moves))]
+        g.push(m, vote={p: ["?"] for p in g.players} if m.needs_vote else None)
+    post = Inference(g.players, [(b,) for b in BUILDINGS]).posterior()
+    rows = shares(g.state, post, 6, f"h-{seed}")
+    assert all(sum(r) == pytest.approx(1) and min(r) >= 0 for r in rows)
+    assert len({c for c, _ in post.sample(rng).values()}) == len(g.players)

@@ -3,8 +3,8 @@ player's chance to win after every turn (playouts), and the turning points.
 ``docs/analysis.md`` describes the model and what it was measured to do."""
 from __future__ import annotations
 
-from drunter_notation.analysis.inference import Inference, Model, hypotheses, marginals
+from drunter_notation.analysis.inference import STYLES, Inference, Model, Posterior, Style, hypotheses, marginals
 from drunter_notation.analysis.record import Settings, analyze_bytes, analyze_record, analyze_text
 
-__all__ = ["Inference", "Model", "Settings", "analyze_bytes", "analyze_record", "analyze_text", "hypotheses",
-           "marginals"]
+__all__ = ["STYLES", "Inference", "Model", "Posterior", "Settings", "Style", "analyze_bytes", "analyze_record",
+           "analyze_text", "hypotheses", "marginals"]

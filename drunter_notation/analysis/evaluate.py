@@ -1,25 +1,66 @@
 """Win chances from playouts, and the turning points of a game.
 
-With every card known, the chance that a player wins from a position is estimated
-by playing it to the end ``n`` times on the lean path
-(:mod:`drunter_notation.rules.playout`) with one bot style (the *policy*) in every
-seat, each bot knowing its own true card(s). A win shared by k players counts 1/k
-to each. The standard error is that of the mean over the playouts.
+The chance that a player wins from a position is estimated by playing it to the end
+``n`` times on the lean path (:mod:`drunter_notation.rules.playout`). What the
+playouts know of the players is the model's :class:`Posterior` after the turn:
+each playout draws a whole deal from it at once (the joint posterior over who
+holds what, no card twice) with a style per player given their card, and seats for
+each player a bot of that style's policy (a :mod:`drunter_notation.bots` player)
+knowing the card drawn. A win shared by k players counts 1/k to each.
 
-Every estimate draws from its own generator, ``random.Random(f"{seed}-{label}")``:
-the same seed gives the same numbers however the work is spread over processes.
+Playout ``j`` of an estimate with seed ``S`` draws everything -- the deal, the
+styles, then one seed for each seat's bot, whose choices draw from it alone --
+from ``random.Random(f"{S}-{j}")``: the same seed gives the same numbers however
+the work is spread over processes, and two estimates with the same seed compare
+moves on common random numbers (the same deals and styles, the same bots' dice).
 """
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from drunter_notation.bots import Bot, make_bot, play_out, play_turn
+from drunter_notation.analysis.inference import STYLES, Posterior
+from drunter_notation.bots import make_bot, play_out, play_turn
 from drunter_notation.bots.styles import effect, worths
 from drunter_notation.rules.playout import Playout
 from drunter_notation.rules.state import State
+
+
+def shares(state: State, post: Posterior, n: int, seed: str, first: tuple | None = None,
+           given: Mapping[str, str] | None = None, policy: str | None = None) -> list[tuple[float, ...]]:
+    """Per playout, each seat's share of the win, from ``state`` over ``n`` playouts
+    (playout ``j`` from ``random.Random(f"{seed}-{j}")``). ``first`` (a lean move of
+    the player to move): every playout begins with it, else the mover's bot chooses;
+    ``given``: player -> card key known; ``policy``: one bot name for every seat
+    instead of the styles' own."""
+    pl = Playout.from_state(state)
+    seats = len(pl.players)
+    out = []
+    for j in range(n):
+        rng = random.Random(f"{seed}-{j}")
+        q = pl.copy()
+        drawn = post.sample(rng, given)
+        goals, bots = [], []
+        for seat, player in enumerate(pl.players):
+            card, style = drawn[player]
+            bot = make_bot(policy or STYLES[style].bot(rng), random.Random(rng.random()))  # a stream per seat
+            goal = tuple(card.split("+"))
+            if state.chosen and len(goal) > 1:  # the expert choice is made: the kept card scores first
+                kept = bot.keep(q, goal)
+                goal = (kept,) + tuple(g for g in goal if g != kept)
+            bot.begin(seat, goal)
+            goals.append(goal)
+            bots.append(bot)
+        if first is not None:
+            play_turn(q, bots, first)
+        winners = play_out(q, bots, goals)
+        row = [0.0] * seats
+        for w in winners:
+            row[w] = 1 / len(winners)
+        out.append(tuple(row))
+    return out
 
 
 @dataclass(frozen=True)
@@ -31,52 +72,36 @@ class Estimate:
     playouts: int
 
 
-def seat_goals(state: State, cards: Sequence[Sequence[str]], kept: Sequence[str] | None) -> list[tuple[str, ...]]:
-    """Per seat, the goals a playout scores: the building card (base); in the expert
-    game the kept card first once the choice is made, else both (the bots choose)."""
-    if kept is None or not state.chosen:
-        return [tuple(c) for c in cards]
-    return [(k,) + tuple(g for g in c if g != k) for c, k in zip(cards, kept)]
+def mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and its standard error."""
+    n = len(xs)
+    m = sum(xs) / n
+    if n < 2:
+        return m, 0.0
+    return m, math.sqrt(max(sum(x * x for x in xs) / n - m * m, 0.0) / (n - 1))
 
 
-def _bots(policy: str, pl: Playout, goals, rng: random.Random) -> list[Bot]:
-    bots = [make_bot(policy, rng) for _ in pl.players]
-    for seat, bot in enumerate(bots):
-        bot.begin(seat, goals[seat])
-    return bots
+def estimate(state: State, post: Posterior, n: int, seed: str, first: tuple | None = None,
+             given: Mapping[str, str] | None = None, policy: str | None = None) -> Estimate:
+    """Win chances from ``state`` over ``n`` playouts (:func:`shares`)."""
+    rows = shares(state, post, n, seed, first, given, policy)
+    stats = [mean_se([r[seat] for r in rows]) for seat in range(len(rows[0]))]
+    return Estimate(tuple(m for m, _ in stats), tuple(s for _, s in stats), n)
 
 
-def estimate(state: State, goals: Sequence[Sequence[str]], policy: str, n: int, seed: str,
-             first: tuple | None = None) -> Estimate:
-    """Win chances from ``state`` over ``n`` playouts by ``policy`` bots; with
-    ``first`` (a lean move of the player to move) every playout begins with it."""
-    pl = Playout.from_state(state)
-    rng = random.Random(seed)
-    seats = len(pl.players)
-    sums, squares = [0.0] * seats, [0.0] * seats
-    for _ in range(n):
-        q = pl.copy()
-        bots = _bots(policy, q, goals, rng)
-        if first is not None:
-            play_turn(q, bots, first)
-        winners = play_out(q, bots, goals)
-        for w in winners:
-            share = 1 / len(winners)
-            sums[w] += share
-            squares[w] += share * share
-    win = tuple(s / n for s in sums)
-    se = tuple(math.sqrt(max(q / n - m * m, 0.0) / (n - 1)) if n > 1 else 0.0 for q, m in zip(squares, win))
-    return Estimate(win, se, n)
+def difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``a - b`` over paired playouts (common random numbers) and its
+    standard error."""
+    return mean_se([x - y for x, y in zip(a, b)])
 
 
-def candidates(state: State, goals: Sequence[Sequence[str]], played: tuple, width: int) -> list[tuple]:
+def candidates(state: State, goals: Sequence[str], played: tuple, width: int) -> list[tuple]:
     """Up to ``width`` legal moves of the player to move worth trying instead of
-    ``played``: the best for the mover's own goals by the greedy bot's measure (the
+    ``played``: the best for the mover's ``goals`` by the greedy bot's measure (the
     points of others' buildings destroyed, less ten times their own), then in the
     legal order. Distinct by what they cover."""
     pl = Playout.from_state(state)
-    seat = pl.seat
-    worth = worths(pl, goals[seat])
+    worth = worths(pl, goals)
     scored = []
     for i, m in enumerate(pl.legal()):
         own, other = effect(pl, m, worth)

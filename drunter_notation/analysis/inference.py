@@ -1,31 +1,55 @@
-"""Who holds which card: the hidden-card inference (``docs/analysis.md`` has the model).
+"""Who holds which card, and how they play: the hidden-card inference
+(``docs/analysis.md`` has the model and its figures).
 
 Each player's secret card (base game: one building card, all distinct; expert: a
-pair of goal cards, no card dealt twice) is a *hypothesis* ``h``. A player is, for
-the whole game, either *purposeful* or *random* (prior ``p_random``):
+pair of goal cards, no card dealt twice) is a *hypothesis* ``h``; alongside it, the
+player has one *style* for the whole game (:data:`STYLES`):
 
-* purposeful: among the legal moves the player picks ``m`` with probability
-  proportional to ``exp(beta * u_h(m))`` (a *sharp* player; a *soft* one, share
-  ``p_soft``, with ``soft_beta``), ``u_h(m) = attack * other_h(m) -
-  own_weight * own_h(m)``, where ``own_h`` is the points of ``h`` the tile destroys
-  and ``other_h`` the points of the other buildings it destroys; on a vote about
-  someone else's tile the ballot's side (yes, no, neither) has probability
-  proportional to ``exp(vote_beta * u_h)``, ``exp(-vote_beta * u_h)`` and
-  ``exp(abstain)``.
-* random: every legal move equally likely; ballot sides with the frequencies of
-  random cards (:data:`RANDOM_SIDES`).
+* ``random``: every legal move equally likely; ballot sides with the frequencies
+  of random cards (:data:`RANDOM_SIDES`);
+* ``purposeful``: picks move ``m`` with probability proportional to
+  ``exp(beta * u(m))``, ``u = other - own_weight * own`` (``own``: the points of
+  ``h`` the tile destroys, ``other``: the points of the other buildings), and with
+  probability ``lapse`` a move at random instead;
+* ``bluffer`` (base game): purposeful, but a share ``bluffs`` of its moves are
+  made as if its card were a decoy ``d`` (unknown: averaged over the other five);
+* ``decoy`` (base game): the same as purposeful, but protecting a second building type ``d`` as
+  if it were its own (``d`` unknown: averaged over the other five);
+* ``builder``: destroys as little as it can, its own type least of all, and avoids
+  tiles that need a vote: ``u = -(other + own_weight * own) - vote_cost * vote``;
+* ``soft``: purposeful with a small ``beta`` (``soft_betas``): protects its card but
+  does not always see the best move.
 
-The likelihood of a player's actions is the mixture of the two, and the joint
-posterior over who holds what respects the deal (no card twice): the marginals are
-summed exactly over all deals by a dynamic programme over sets of cards
-(:func:`marginals`), 64 sets in the base game, 1,024 in the expert one.
+The rationality is not one fixed value: ``beta`` and ``lapse`` are marginalised
+over small grids (:class:`Model`), each player keeping theirs for the whole game.
+A ballot on someone else's tile says what the style intends (purposeful, soft,
+decoy: no when it would destroy something of theirs, yes when it destroys only
+others', neither otherwise; builder: no to save its own, neither otherwise) except
+with probability ``noise``, when it is a random ballot; ``noise`` is marginalised
+over its own grid. Moves with one legal option, passes and the placer's own ballot
+carry no evidence.
+
+The posterior over (card, style) per player respects the deal (no card twice):
+summed exactly over every deal by a dynamic programme over the sets of cards the
+other players hold (:func:`marginals`; 64 sets in the base game, 1,024 in the
+expert one).
+
+**The interface for playouts** is :class:`Posterior`, a frozen value per turn
+(``analysis.record.walk`` returns one per entry of its turns): per player the
+joint probability of each (card, style), the card and style marginals, and
+:meth:`Posterior.sample`, a whole deal with a style per player drawn from the
+joint posterior (exact, cards all distinct). Each style names the bots that play
+it (:attr:`Style.policy`, a weight mix of shipped bot names): a playout plays a
+seat as "the style mix inferred for them" by drawing a (card, style) from the
+posterior and then a bot from that style's mix.
 """
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 
 from drunter_notation.bots.styles import goal_worth
 from drunter_notation.notation.model import BUILDINGS, GOALS, SPECIAL_GOALS
@@ -33,25 +57,68 @@ from drunter_notation.rules.options import ExpertDeal, Ruleset
 from drunter_notation.rules.playout import Playout
 
 RANDOM_SIDES = {"yes": 0.45, "no": 0.45, "neither": 0.10}  # a random voter's side, from random cards
+_NEG = float("-inf")
+
+
+@dataclass(frozen=True)
+class Style:
+    """A way of playing the model knows: its ``name`` (JSON's key), one line on what
+    it does, and the shipped bots that play it in a playout: ``policy`` pairs a bot
+    name (``bots.BOTS``) with the share of playouts (per seat) it plays."""
+
+    name: str
+    description: str
+    policy: tuple[tuple[str, float], ...]
+
+    def bot(self, rng: random.Random) -> str:
+        """A bot name drawn from :attr:`policy`."""
+        names, weights = zip(*self.policy)
+        return names[0] if len(names) == 1 else rng.choices(names, weights)[0]
+
+
+STYLES: dict[str, Style] = {s.name: s for s in (
+    Style("random", "plays any legal move, votes at random", (("random", 1.0),)),
+    Style("purposeful", "spares its own buildings, destroys the others'", (("greedy", 1.0),)),
+    Style("bluffer", "plays for its card, but some of its moves for a decoy card", (("greedy", 1.0),)),
+    Style("decoy", "spares its own buildings and those of a second type, as a decoy",
+          (("greedy", 1.0),)),  # the second type is not known: its playouts protect the card alone
+    Style("builder", "destroys as little as it can, its own type least of all; avoids votes",
+          (("cautious", 1.0),)),
+    Style("soft", "spares its own buildings, but often misses the best move", (("greedy", 0.5), ("random", 0.5))),
+)}
+STYLE_NAMES = tuple(STYLES)
 
 
 @dataclass(frozen=True)
 class Model:
-    """The model's parameters: ``beta``, ``vote_beta``, ``abstain`` and ``p_random``
-    fitted on bots' games by ``bench/inference.py --tune``; ``soft_beta`` and
-    ``p_soft`` set by hand (``docs/analysis.md``)."""
+    """The model's grids and priors. The grids (``betas``, ``soft_betas``,
+    ``lapses``, ``noises``) are what is marginalised; the priors over them and over
+    the styles are the free parameters ``bench/inference.py`` fits (leave one
+    policy out), the rest is set by hand (``docs/analysis.md``)."""
 
-    beta: float = 32.0  # how surely a sharp purposeful player picks the best move for their card
-    soft_beta: float = 1.0  # the same for a soft one, who sees the best move less often
-    p_soft: float = 0.1  # of the purposeful players, the share of soft ones (set by hand: docs/analysis.md)
+    style_prior: tuple[float, ...] = (0.32, 0.21, 0.16, 0.11, 0.16, 0.04)  # in STYLE_NAMES order
+    betas: tuple[float, ...] = (1.0, 3.0, 10.0, 32.0)  # purposeful, decoy, builder: uniform over these
+    soft_betas: tuple[float, ...] = (0.2, 0.5)
+    lapses: tuple[float, ...] = (0.02, 0.25)  # share of moves made at random by a non-random style
+    lapse_prior: tuple[float, ...] = (0.5, 0.5)
+    bluffs: tuple[float, ...] = (0.15, 0.35)  # a bluffer's share of moves made for its decoy card: uniform
+    noises: tuple[float, ...] = (0.05, 0.3, 1.0)  # share of a style's ballots cast at random
+    noise_prior: tuple[float, ...] = (0.6, 0.2, 0.2)
     own_weight: float = 10.0  # a point of one's own goal against a point of someone else's
-    attack: float = 1.0
-    vote_beta: float = 1.0
-    abstain: float = -1.0  # the weight (log) of a ballot that says neither yes nor no
-    p_random: float = 0.7  # prior: the player plays at random, whatever their card
+    vote_cost: float = 0.5  # a builder's reluctance, in points, to lay a tile that needs a vote
 
     def as_json(self) -> dict:
         return asdict(self)
+
+    def with_priors(self, style_prior=None, lapse_prior=None, noise_prior=None) -> Model:
+        """The same grids with other priors (each normalised)."""
+        def norm(xs, old):
+            if xs is None:
+                return old
+            total = sum(xs)
+            return tuple(x / total for x in xs)
+        return replace(self, style_prior=norm(style_prior, self.style_prior),
+                       lapse_prior=norm(lapse_prior, self.lapse_prior), noise_prior=norm(noise_prior, self.noise_prior))
 
 
 def hypotheses(variant: str, ruleset: Ruleset) -> tuple[tuple[str, ...], ...]:
@@ -70,36 +137,130 @@ def key(h: Sequence[str]) -> str:
     return "+".join(h)
 
 
-def _logsumexp(xs: Sequence[float]) -> float:
+def favourite(probs: Mapping[str, float]) -> tuple[str, float] | None:
+    """The card that stands out, with its probability: at least twice as likely as
+    chance and half again as likely as the next card; None when none does (at
+    turn 0, with the beliefs uniform, there is no favourite)."""
+    ranked = sorted(probs.items(), key=lambda kv: -kv[1])
+    card, p = ranked[0]
+    runner = ranked[1][1] if len(ranked) > 1 else 0.0
+    return (card, p) if p >= 2 / len(ranked) and p >= 1.5 * runner else None
+
+
+def _lse(xs: Sequence[float]) -> float:
     top = max(xs)
+    if top == _NEG:
+        return _NEG
     return top + math.log(sum(math.exp(x - top) for x in xs))
 
 
+def _log(x: float) -> float:
+    return math.log(x) if x > 0 else _NEG
+
+
+@dataclass(frozen=True)
+class Posterior:
+    """Who holds what and plays how, after one turn: ``joint[i][j][k]`` is the
+    probability that player ``players[i]`` holds ``cards[j]`` (a hypothesis key)
+    and plays style ``styles[k]``; each player's table sums to 1. ``weights`` holds
+    the same per player before the deal's constraint (for :meth:`sample`)."""
+
+    players: tuple[str, ...]
+    cards: tuple[str, ...]
+    styles: tuple[str, ...]
+    joint: tuple[tuple[tuple[float, ...], ...], ...]
+    weights: tuple[tuple[tuple[float, ...], ...], ...]
+    masks: tuple[int, ...]  # per card, the set of goal cards it uses (bits)
+    _cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+
+    def card_marginal(self, player: str) -> dict[str, float]:
+        """Card key -> probability that ``player`` holds it."""
+        rows = self.joint[self.players.index(player)]
+        return {c: sum(row) for c, row in zip(self.cards, rows)}
+
+    def style_marginal(self, player: str) -> dict[str, float]:
+        """Style name -> probability that ``player`` plays it."""
+        rows = self.joint[self.players.index(player)]
+        return {s: sum(row[k] for row in rows) for k, s in enumerate(self.styles)}
+
+    def joint_of(self, player: str) -> dict[tuple[str, str], float]:
+        """(card key, style name) -> probability, for ``player``."""
+        rows = self.joint[self.players.index(player)]
+        return {(c, s): row[k] for c, row in zip(self.cards, rows) for k, s in enumerate(self.styles)}
+
+    def sample(self, rng: random.Random, given: Mapping[str, str] | None = None) -> dict[str, tuple[str, str]]:
+        """A deal with a style per player, drawn from the joint posterior: player ->
+        (card key, style name), cards all distinct. ``given`` fixes some players'
+        cards (their style is then drawn given that card)."""
+        given = dict(given or {})
+        used = 0
+        for p, c in given.items():
+            used |= self.masks[self.cards.index(c)]
+        out = {}
+        for i, p in enumerate(self.players):
+            if p in given:
+                j = self.cards.index(given[p])
+            else:
+                free = tuple(q for q in self.players[i + 1:] if q not in given)
+                cond = self._conditional(i, used, free)
+                j = rng.choices(range(len(self.cards)), cond)[0]
+                used |= self.masks[j]
+            row = self.weights[i][j]
+            k = rng.choices(range(len(self.styles)), row)[0] if sum(row) > 0 else 0
+            out[p] = (self.cards[j], self.styles[k])
+        return out
+
+    def _conditional(self, i: int, used: int, free: tuple[str, ...]) -> tuple[float, ...]:
+        """Per card: player ``i``'s weight, given the cards ``used`` and summed over
+        the deals of the players ``free`` still to draw."""
+        k = (i, used, free)
+        if k not in self._cache:
+            sets = _deals(self.masks, [[sum(r) for r in self.weights[self.players.index(q)]] for q in free], used)
+            own = [sum(r) for r in self.weights[i]]
+            self._cache[k] = tuple(0.0 if m & used else w * sum(t for u, t in sets.items() if not u & m)
+                                   for m, w in zip(self.masks, own))
+        return self._cache[k]
+
+
 class Inference:
-    """The evidence so far, per player: the log-likelihood of their actions under the
-    random style and, per hypothesis, under the purposeful one."""
+    """The evidence so far, per player: the log-likelihood of their actions under
+    every style, every point of the grids and every hypothesis (and, for the decoy
+    style, every second type). :meth:`posterior` weighs them by a model's priors:
+    :meth:`posterior` with another ``model`` of the same grids re-weighs the same
+    evidence (the benchmark's fitting)."""
 
-    def __init__(self, players: Sequence[str], hyps: Sequence[Sequence[str]], model: Model = Model(),
-                 keep: bool = False):
+    def __init__(self, players: Sequence[str], hyps: Sequence[Sequence[str]], model: Model = Model()):
         self.players, self.hyps, self.model = tuple(players), tuple(tuple(h) for h in hyps), model
-        self.log: list[tuple] | None = [] if keep else None  # the observations, for rescored()
         self.goals = tuple(dict.fromkeys(g for h in self.hyps for g in h))
+        # The protected sets: each hypothesis, then (base game) each pair of building cards for the decoy style.
+        self.decoy = all(len(h) == 1 for h in self.hyps)
+        pairs = tuple(itertools.combinations(range(len(self.hyps)), 2)) if self.decoy else ()
+        self.pairs = pairs
+        self.sets = self.hyps + tuple(self.hyps[a] + self.hyps[b] for a, b in pairs)
+        m = model
+        self.thetas = tuple(itertools.product(m.betas, range(len(m.lapses))))  # beta-major, as _softmax_terms
+        n_sets, n_h = len(self.sets), len(self.hyps)
         self.random = {p: 0.0 for p in self.players}
-        self.sharp = {p: [0.0] * len(self.hyps) for p in self.players}
-        self.soft = {p: [0.0] * len(self.hyps) for p in self.players}
+        # mv[style][set][theta]: purposeful and decoy share the "attack" table over all sets.
+        self.attack = {p: [[0.0] * len(self.thetas) for _ in range(n_sets)] for p in self.players}
+        self.soft = {p: [[0.0] * len(m.soft_betas) for _ in range(n_h)] for p in self.players}
+        self.build = {p: [[0.0] * len(self.thetas) for _ in range(n_h)] for p in self.players}
+        self.ballot = {p: [[0.0] * len(m.noises) for _ in range(n_sets)] for p in self.players}
+        self.bballot = {p: [[0.0] * len(m.noises) for _ in range(n_h)] for p in self.players}
+        # bluff[h * n_h + d][theta * len(bluffs) + b]: the true card h, the decoy d (base game)
+        self.bluff = {p: [[0.0] * (len(self.thetas) * len(m.bluffs)) for _ in range(n_h * n_h if self.decoy else 0)]
+                      for p in self.players}
+        self._reduced_cache: dict[str, tuple] = {}
 
-    def utilities(self, pl: Playout, moves: Sequence[tuple]) -> list[list[float]]:
-        """Per hypothesis, per move: ``u_h(m)`` (own and other points as the bots
-        count them: :func:`bots.styles.effect`)."""
-        m = self.model
+    def _effects(self, pl: Playout, squares_list: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
+        """Per protected set, per list of squares: (own points, other points) destroyed."""
         worth = {g: goal_worth(pl, g) for g in self.goals}
         bvalue = pl.t.bvalue
-        hit = [[s for s in mv[3] if bvalue[s]] for mv in moves]  # the buildings each move destroys
         out = []
-        for h in self.hyps:
-            ws = [worth[g] for g in h]
+        for s_goals in self.sets:
+            ws = [worth[g] for g in s_goals]
             row = []
-            for squares in hit:
+            for squares in squares_list:
                 own = other = 0
                 for s in squares:
                     w = sum(x[s] for x in ws)
@@ -107,93 +268,190 @@ class Inference:
                         own += w
                     else:
                         other += bvalue[s]
-                row.append(m.attack * other - m.own_weight * own)
+                row.append((own, other))
             out.append(row)
         return out
 
     def observe_move(self, player: str, pl: Playout, moves: Sequence[tuple], chosen: int) -> None:
         """The player to move at ``pl`` chose ``moves[chosen]`` of the legal ``moves``
         (a single legal move is no choice, and no evidence)."""
-        if len(moves) >= 2:
-            self._observe(("move", player, self.utilities(pl, moves), chosen))
+        if len(moves) < 2:
+            return
+        bvalue = pl.t.bvalue
+        # Moves that destroy the same buildings and need a vote alike are alike to every style: one class each.
+        classes: dict[tuple, int] = {}
+        for mv in moves:
+            k = (tuple(s for s in mv[3] if bvalue[s]), pl.needs_vote(mv))
+            classes[k] = classes.get(k, 0) + 1
+        keys = list(classes)
+        logn = [math.log(classes[k]) for k in keys]
+        mine = moves[chosen]
+        c = keys.index((tuple(s for s in mine[3] if bvalue[s]), pl.needs_vote(mine)))
+        effects = self._effects(pl, [k[0] for k in keys])
+        m, n = self.model, len(moves)
+        self._reduced_cache.pop(player, None)
+        self.random[player] -= math.log(n)
+        lapses = [(math.log(1 - e), math.log(e / n)) for e in m.lapses]
+        nh = len(self.hyps)
+        single = []
+        for si, eff in enumerate(effects):
+            attack = [other - m.own_weight * own for own, other in eff]
+            terms = _softmax_terms(attack, logn, c, m.betas, lapses)
+            _add(self.attack[player][si], terms)
+            if si < nh:
+                single.append(terms)
+                soft = _softmax_terms(attack, logn, c, m.soft_betas, [(0.0, _NEG)])
+                _add(self.soft[player][si], soft)
+                build = [-(other + m.own_weight * own) - m.vote_cost * k[1] for (own, other), k in zip(eff, keys)]
+                _add(self.build[player][si], _softmax_terms(build, logn, c, m.betas, lapses))
+        weights = [(math.log(1 - b), math.log(b)) for b in m.bluffs]
+        for h, d in itertools.permutations(range(nh), 2) if self.decoy else ():
+            _add(self.bluff[player][h * nh + d], [_lse((keep + x, bluff + y)) for x, y in zip(single[h], single[d])
+                                                  for keep, bluff in weights])
 
     def observe_ballot(self, voter: str, pl: Playout, move: tuple, side: str) -> None:
         """``voter`` (not the placer) voted ``side`` ("yes", "no", "neither") on ``move``
         of the player to move at ``pl``."""
-        self._observe(("ballot", voter, [r[0] for r in self.utilities(pl, [move])], side))
-
-    def _observe(self, obs: tuple) -> None:
         m = self.model
-        kind, player, rows, what = obs
-        if kind == "move":
-            for beta, into in ((m.beta, self.sharp), (m.soft_beta, self.soft)):
-                _add(into[player], [beta * row[what] - _logsumexp([beta * u for u in row]) for row in rows])
-            self.random[player] -= math.log(len(rows[0]))
-        else:
-            added = []
-            for u in rows:
-                logits = {"yes": m.vote_beta * u, "no": -m.vote_beta * u, "neither": m.abstain}
-                added.append(logits[what] - _logsumexp(list(logits.values())))
-            _add(self.sharp[player], added)
-            _add(self.soft[player], added)
-            self.random[player] += math.log(RANDOM_SIDES[what])
-        if self.log is not None:
-            self.log.append(obs)
+        self._reduced_cache.pop(voter, None)
+        self.random[voter] += math.log(RANDOM_SIDES[side])
+        nh = len(self.hyps)
+        for si, ((own, other),) in enumerate(self._effects(pl, [move[3]])):
+            intent = "no" if own else "yes" if other else "neither"
+            _add(self.ballot[voter][si], [math.log((1 - e) * (side == intent) + e * RANDOM_SIDES[side])
+                                          for e in m.noises])
+            if si < nh:
+                intent = "no" if own else "neither"
+                _add(self.bballot[voter][si], [math.log((1 - e) * (side == intent) + e * RANDOM_SIDES[side])
+                                               for e in m.noises])
 
-    def rescored(self, model: Model) -> Inference:
-        """The same evidence weighed by another ``model`` (all but ``own_weight`` and
-        ``attack``: the utilities keep this one's weights). Needs
-        ``keep=True``: for tuning."""
-        other = Inference(self.players, self.hyps, model, keep=True)
-        for obs in self.log:
-            other._observe(obs)
-        return other
+    def _reduced(self, player: str) -> tuple:
+        """What :meth:`loglik` needs that no prior changes (``beta`` is uniform over its
+        grid): per set, per lapse, the attack and builder likelihoods summed over
+        ``beta``; per hypothesis the soft one. Kept until the player's next action."""
+        if player not in self._reduced_cache:
+            m = self.model
+            nl, nb, lnb = len(m.lapses), len(m.bluffs), math.log(len(m.betas))
 
-    def loglik(self, player: str) -> list[float]:
-        """Per hypothesis: the log-likelihood of the player's actions, the styles mixed."""
-        m = self.model
-        weights = ((m.p_random, None), ((1 - m.p_random) * (1 - m.p_soft), self.sharp[player]),
-                   ((1 - m.p_random) * m.p_soft, self.soft[player]))
+            def over_betas(row):
+                return [_lse(row[li::nl]) - lnb for li in range(nl)]
+
+            def over_betas_and_bluffs(row):  # theta-major, then the bluff share
+                return [_lse([row[t * nb + b] for t, (_, l) in enumerate(self.thetas) if l == li for b in range(nb)])
+                        - lnb - math.log(nb) for li in range(nl)]
+
+            self._reduced_cache[player] = (
+                [over_betas(r) for r in self.attack[player]], [over_betas(r) for r in self.build[player]],
+                [_lse(r) - math.log(len(m.soft_betas)) for r in self.soft[player]],
+                [over_betas_and_bluffs(r) for r in self.bluff[player]])
+        return self._reduced_cache[player]
+
+    def loglik(self, player: str, model: Model | None = None) -> list[list[float]]:
+        """Per hypothesis, per style (STYLE_NAMES order): the log-likelihood of the
+        player's actions, the grids marginalised by ``model``'s priors (default the
+        inference's own), plus the log prior of the style."""
+        m = model or self.model
+        ll = [_log(x) for x in m.lapse_prior]
+        ln = [_log(x) for x in m.noise_prior]
+        prior = [_log(x) for x in m.style_prior]
+
+        def mix(row, logp):
+            return _lse([a + b for a, b in zip(row, logp)])
+
+        attack_b, build_b, soft, bluff_b = self._reduced(player)
+        attack = [mix(r, ll) for r in attack_b]
+        ballot = [mix(r, ln) for r in self.ballot[player]]
+        nh = len(self.hyps)
+        decoy = [[_NEG] for _ in range(nh)]
+        for pi, (a, b) in enumerate(self.pairs):
+            x = attack[nh + pi] + ballot[nh + pi]
+            decoy[a].append(x)
+            decoy[b].append(x)
         out = []
-        for j in range(len(self.hyps)):
-            terms = [math.log(w) + (self.random[player] if row is None else row[j]) for w, row in weights if w > 0]
-            out.append(_logsumexp(terms))
+        for j in range(nh):
+            bluffs = [mix(bluff_b[j * nh + d], ll) for d in range(nh) if d != j] if self.decoy else [_NEG]
+            styles = (self.random[player], attack[j] + ballot[j], _lse(bluffs) - math.log(len(bluffs)) + ballot[j],
+                      _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
+                      mix(build_b[j], ll) + mix(self.bballot[player][j], ln), soft[j] + ballot[j])
+            out.append([x + p for x, p in zip(styles, prior)])
         return out
 
-    def beliefs(self) -> dict[str, dict[str, float]]:
+    def posterior(self, model: Model | None = None) -> Posterior:
+        """The posterior over (card, style) per player, exact over the deals."""
+        logs = [self.loglik(p, model) for p in self.players]
+        weights = []
+        for rows in logs:
+            top = max(x for row in rows for x in row)
+            weights.append(tuple(tuple(math.exp(x - top) for x in row) for row in rows))
+        masks = _masks(self.hyps)
+        joint = []
+        for i in range(len(self.players)):
+            sets = _deals(masks, [[sum(r) for r in w] for o, w in enumerate(weights) if o != i], 0)
+            rest = [sum(t for u, t in sets.items() if not u & mk) for mk in masks]
+            cells = [[x * r for x in row] for row, r in zip(weights[i], rest)]
+            z = sum(map(sum, cells))
+            if not z:
+                cells, z = [[1.0] * len(STYLE_NAMES) for _ in masks], len(masks) * len(STYLE_NAMES)
+            joint.append(tuple(tuple(x / z for x in row) for row in cells))
+        return Posterior(self.players, tuple(key(h) for h in self.hyps), STYLE_NAMES, tuple(joint),
+                         tuple(weights), masks)
+
+    def beliefs(self, model: Model | None = None) -> dict[str, dict[str, float]]:
         """Per player, per hypothesis key: the probability that they hold it."""
-        marg = marginals(self.hyps, [self.loglik(p) for p in self.players])
-        return {p: {key(h): marg[i][j] for j, h in enumerate(self.hyps)} for i, p in enumerate(self.players)}
+        post = self.posterior(model)
+        return {p: post.card_marginal(p) for p in self.players}
 
 
-def _add(row: list[float], added: Sequence[float]) -> None:
+def _softmax_terms(u: Sequence[float], logn: Sequence[float], c: int, betas: Sequence[float],
+                   lapses: Sequence[tuple[float, float]]) -> list[float]:
+    """Per (beta, lapse) in that order: the log-probability of a move of class ``c``
+    when moves are picked by ``exp(beta * u)`` (classes of ``exp(logn)`` moves),
+    except a share ``lapse`` picked at random (``lapses``: (log(1 - lapse), log(lapse / n)))."""
+    out = []
+    for beta in betas:
+        lp = beta * u[c] - _lse([ln + beta * x for ln, x in zip(logn, u)])
+        for keep, rand in lapses:
+            out.append(_lse((keep + lp, rand)))
+    return out
+
+
+def _add(rows: list[float], added: Sequence[float]) -> None:
     for i, x in enumerate(added):
-        row[i] += x
+        rows[i] += x
+
+
+def _masks(hyps: Sequence[Sequence[str]]) -> tuple[int, ...]:
+    goals = tuple(dict.fromkeys(g for h in hyps for g in h))
+    return tuple(sum(1 << goals.index(g) for g in h) for h in hyps)
+
+
+def _deals(masks: Sequence[int], weights: Sequence[Sequence[float]], used: int) -> dict[int, float]:
+    """The sets of cards the players of ``weights`` can hold besides ``used`` -> the
+    total weight of those deals (each player's weight per hypothesis)."""
+    sets = {used: 1.0}
+    for w in weights:
+        grown: dict[int, float] = {}
+        for u, total in sets.items():
+            for mask, x in zip(masks, w):
+                if x and not u & mask:
+                    grown[u | mask] = grown.get(u | mask, 0.0) + total * x
+        sets = grown
+    return sets
 
 
 def marginals(hyps: Sequence[Sequence[str]], logliks: Sequence[Sequence[float]]) -> list[list[float]]:
     """P(player i holds hypothesis j) under a uniform deal of distinct cards, each
     player's evidence weighing ``exp(logliks[i][j])``: exact, summed over every deal
     by a dynamic programme over the sets of cards the others hold."""
-    goals = tuple(dict.fromkeys(g for h in hyps for g in h))
-    masks = [sum(1 << goals.index(g) for g in h) for h in hyps]
+    masks = _masks(hyps)
     weights = []
     for row in logliks:
         top = max(row)
         weights.append([math.exp(x - top) for x in row])
     out = []
     for i in range(len(logliks)):
-        sets = {0: 1.0}  # cards the other players hold -> total weight of those deals
-        for o, w in enumerate(weights):
-            if o == i:
-                continue
-            grown: dict[int, float] = {}
-            for used, total in sets.items():
-                for mask, x in zip(masks, w):
-                    if x and not used & mask:
-                        grown[used | mask] = grown.get(used | mask, 0.0) + total * x
-            sets = grown
-        row = [w * sum(t for used, t in sets.items() if not used & mask) for mask, w in zip(masks, weights[i])]
+        sets = _deals(masks, [w for o, w in enumerate(weights) if o != i], 0)
+        row = [w * sum(t for u, t in sets.items() if not u & mask) for mask, w in zip(masks, weights[i])]
         z = sum(row)
         out.append([x / z for x in row] if z else [1 / len(row)] * len(row))
     return out

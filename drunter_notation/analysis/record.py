@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from drunter_notation.analysis.evaluate import Estimate, candidates, estimate, seat_goals
-from drunter_notation.analysis.inference import Inference, Model, hypotheses, key
+from drunter_notation.analysis.evaluate import Estimate, candidates, difference, estimate, mean_se, shares
+from drunter_notation.analysis.inference import Inference, Model, Posterior, favourite, hypotheses, key
 from drunter_notation.bots import lean_move
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain import evidence as words
@@ -24,17 +25,18 @@ from drunter_notation.notation.parser import parse_bytes, parse_text
 from drunter_notation.rules.playout import Playout
 from drunter_notation.rules.votes import tally
 
-__all__ = ["Settings", "analyze_bytes", "analyze_record", "analyze_text"]
+__all__ = ["Settings", "Walk", "analyze_bytes", "analyze_record", "analyze_text", "walk"]
 
 
 @dataclass(frozen=True)
 class Settings:
-    """How to analyse: ``playouts`` per position (0: no win chances), the bot style
-    that plays them (``policy``), the ``seed``, how many turning points of each kind
-    to list and how many other moves to try at each (``alternatives``)."""
+    """How to analyse: ``playouts`` per position (0: no win chances), who plays them
+    (``policy``: ``inferred``, each seat the style mix the model inferred for it, or
+    one bot name for every seat), the ``seed``, how many candidate turning points of
+    each kind to examine and how many other moves to try at each (``alternatives``)."""
 
     playouts: int = 200
-    policy: str = "greedy"
+    policy: str = "inferred"
     seed: int = 0
     turning_points: int = 3
     alternatives: int = 6
@@ -82,8 +84,22 @@ class _Evidence:
         return [text for _, text in items[:most]]
 
 
+def summary(player: str, beliefs: dict[str, float], styles: dict[str, float]) -> str:
+    """How sure the analysis is of the player's card, and how they seem to play
+    (the styles of at least 10 %, likeliest first)."""
+    likeliest = max(beliefs.items(), key=lambda kv: kv[1])
+    ranked = [(s, p) for s, p in sorted(styles.items(), key=lambda kv: -kv[1]) if p >= 0.1]
+    return words.summary(player, favourite(beliefs), likeliest, ranked)
+
+
 def _estimate_job(job) -> Estimate:
     return estimate(*job)
+
+
+def _shares_job(job) -> list[float]:
+    """One option of a turning point: the mover's share of the win in each playout."""
+    seat, *rest = job
+    return [row[seat] for row in shares(*rest)]
 
 
 def analyze_text(text: str, path: str = "<input>", settings: Settings = Settings(),
@@ -114,41 +130,62 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
     if not t.valid:
         raise DnError(t.errors[0], path=path)
     players, expert = t.players, t.variant == "expert"
-    inf, ev, turns, positions, played = walk(t, settings.model)
+    inf, ev, turns, positions, played, posteriors = walk(t, settings.model)
     truth = None
     if record.reveal is not None:
         truth = {e.player: e.chosen if not expert else key(sorted((e.chosen, e.other), key=GOALS.index))
                  for e in record.reveal.entries}
     out = {"file": path, "players": list(players), "variant": t.variant, "board": t.board.id,
            "rules": t.ruleset.id, "model": settings.model.as_json(), "turns": turns,
-           "final": {"beliefs": turns[-1]["beliefs"], "truth": truth,
-                     "evidence": {p: ev.sentences(p) for p in players}},
-           "policy": settings.policy, "playouts": settings.playouts, "turning_points": []}
-    if truth is None or settings.playouts <= 0:
+           "final": {"beliefs": turns[-1]["beliefs"], "styles": turns[-1]["styles"], "truth": truth,
+                     "evidence": {p: ev.sentences(p) for p in players},
+                     "summary": {p: summary(p, turns[-1]["beliefs"][p], turns[-1]["styles"][p]) for p in players}},
+           "policy": settings.policy, "playouts": settings.playouts, "turning_points": [], "examined": 0}
+    if settings.playouts <= 0:
         for e in turns:
             e["win"] = e["win_se"] = None
         return out
-    entries = sorted(record.reveal.entries, key=lambda e: players.index(e.player))
-    cards = [(e.chosen, e.other) if expert else (e.chosen,) for e in entries]
-    kept = [e.chosen for e in entries] if expert else None
-    goals = [seat_goals(s, cards, kept) for s in positions]
-    jobs = [(s, g, settings.policy, settings.playouts, f"{settings.seed}-{e['turn']}")
-            for s, g, e in zip(positions, goals, turns)]
+    policy = None if settings.policy == "inferred" else settings.policy
+    jobs = [(s, post, settings.playouts, f"{settings.seed}-{e['turn']}", None, None, policy)
+            for s, post, e in zip(positions, posteriors, turns)]
     for e, est in zip(turns, mapper(_estimate_job, jobs)):
         e["win"] = {p: round(x, 4) for p, x in zip(players, est.win)}
         e["win_se"] = {p: round(x, 4) for p, x in zip(players, est.se)}
-    out["turning_points"] = _turning_points(turns, positions, played, goals, settings, mapper)
+    out["turning_points"], out["examined"] = _turning_points(turns, positions, played, posteriors, truth, settings,
+                                                             mapper)
     return out
 
 
-def walk(t: Timeline, model: Model, keep: bool = False):
+class Walk(NamedTuple):
+    """A replay gone through (:func:`walk`): per entry of ``turns`` (turn 0 first)
+    the position after it, its lean move (at the position before it) and the
+    :class:`Posterior` after it (what playouts draw opponents' cards and styles
+    from); ``turns`` are the JSON-ready entries (beliefs: the card marginals,
+    styles: the style marginals)."""
+
+    inference: Inference
+    evidence: _Evidence
+    turns: list[dict]
+    positions: list
+    played: list[tuple | None]
+    posteriors: list[Posterior]
+
+
+def _entry_beliefs(entry: dict, post: Posterior) -> None:
+    entry["beliefs"] = {p: post.card_marginal(p) for p in post.players}
+    entry["styles"] = {p: post.style_marginal(p) for p in post.players}
+
+
+def walk(t: Timeline, model: Model, inference=None) -> Walk:
     """Go through a valid replay with hands: the inference and the evidence after
-    every turn. Returns (inference, evidence, turns, positions, played): per entry
-    of ``turns`` (turn 0 first) the position after it and its lean move."""
+    every turn (:class:`Walk`). ``inference`` (default a new :class:`Inference`)
+    is told every observation and asked for its ``posterior()`` after every turn."""
     players = t.players
-    inf = Inference(players, hypotheses(t.variant, t.ruleset), model, keep)
+    inf = inference or Inference(players, hypotheses(t.variant, t.ruleset), model)
     ev = _Evidence(t.board)
-    turns = [{"turn": 0, "player": None, "move": None, "beliefs": inf.beliefs()}]
+    turns = [{"turn": 0, "player": None, "move": None}]
+    posteriors = [inf.posterior()]
+    _entry_beliefs(turns[0], posteriors[0])
     positions = [t.initial]  # the position after each entry of ``turns``
     played: list[tuple | None] = [None]  # the lean move of each entry, at the position before it
     before = t.initial
@@ -175,19 +212,35 @@ def walk(t: Timeline, model: Model, keep: bool = False):
                     side, cards = _side(tally(Vote((ballot,))).cards)
                     inf.observe_ballot(ballot.player, pl, lean, side)
                     ev.vote(ballot.player, side, cards, d.number, d.player, d.move.squares)
-        entry["beliefs"] = inf.beliefs()
+        posteriors.append(inf.posterior())
+        _entry_beliefs(entry, posteriors[-1])
         turns.append(entry)
         positions.append(after)
         played.append(lean)
         before = after
-    return inf, ev, turns, positions, played
+    return Walk(inf, ev, turns, positions, played, posteriors)
 
 
-def _turning_points(turns, positions, played, goals, settings: Settings, mapper) -> list[dict]:
-    """The placements that cost or gained their player the most win chance, each
-    with the best other legal move the playouts found (tried like for like: the
-    same number of playouts for the move played and for each alternative)."""
+def _turning_points(turns, positions, played, posteriors, truth, settings: Settings,
+                    mapper) -> tuple[list[dict], int]:
+    """The turning points and how many placements were examined.
+
+    The placements whose mover's chance moved most in the table (``turning_points``
+    losses and gains) are examined from the mover's side: their own card known
+    (when revealed), the others' from the beliefs before the move. First every
+    option -- the mover's style's own choice, the move played and up to
+    ``alternatives`` others -- is played out on common random numbers (the same
+    playout seeds, a quarter of ``playouts`` each) to find the best alternative and
+    to screen: a placement whose change and best alternative are both within one
+    standard error goes no further. Then the style's own choice ("before"), the move
+    played ("after") and that alternative are played out again on fresh seeds, and
+    only those figures are shown (the first round chose the alternative; judging it
+    on the same playouts would flatter it). A placement is a turning point when the change
+    after - before exceeds twice its standard error; an alternative is shown when
+    it beats the move played by more than twice the standard error of the
+    difference."""
     players = list(turns[0]["beliefs"])
+    policy = None if settings.policy == "inferred" else settings.policy
     swings = []
     for i in range(1, len(turns)):
         e = turns[i]
@@ -197,27 +250,51 @@ def _turning_points(turns, positions, played, goals, settings: Settings, mapper)
         swings.append((round(e["win"][p] - turns[i - 1]["win"][p], 4), i))
     k = settings.turning_points
     chosen = sorted(s for s in swings if s[0] < 0)[:k] + sorted((s for s in swings if s[0] > 0), reverse=True)[:k]
-    n = max(20, settings.playouts // 4)
-    jobs, where = [], []
-    for delta, i in chosen:
-        before = positions[i - 1]
-        alts = candidates(before, goals[i - 1], played[i], settings.alternatives)
-        for j, move in enumerate([played[i]] + alts):
-            jobs.append((before, goals[i - 1], settings.policy, n, f"{settings.seed}-{turns[i]['turn']}-{j}", move))
-            where.append((i, move))
-    results = list(mapper(_estimate_job, jobs))
+    first, again = max(20, settings.playouts // 4), max(20, settings.playouts)
+    looks = []
+    for _, i in chosen:
+        p = turns[i]["player"]
+        card = truth[p] if truth else max(turns[i - 1]["beliefs"][p].items(), key=lambda kv: kv[1])[0]
+        given = {p: card} if truth else None
+        looks.append((i, players.index(p), given, [None, played[i]] + candidates(
+            positions[i - 1], card.split("+"), played[i], settings.alternatives)))
+    jobs = [(seat, positions[i - 1], posteriors[i - 1], first, f"{settings.seed}-{turns[i]['turn']}-try", move,
+             given, policy) for i, seat, given, options in looks for move in options]
+    tried = iter(list(mapper(_shares_job, jobs)))
+    finals = []
+    for i, seat, given, options in looks:
+        rows = [next(tried) for _ in options]
+        best = max(range(2, len(options)), key=lambda j: sum(rows[j]), default=None)
+        change, change_se = difference(rows[1], rows[0])
+        gain, gain_se = (0.0, 0.0) if best is None else difference(rows[best], rows[1])
+        if abs(change) > change_se or gain > gain_se:  # worth a second look; the rest is no turning point
+            finals.append((i, seat, given, None if best is None else options[best]))
+    jobs = []
+    for i, seat, given, alt in finals:
+        for move in (None, played[i]) + (() if alt is None else (alt,)):
+            jobs.append((seat, positions[i - 1], posteriors[i - 1], again, f"{settings.seed}-{turns[i]['turn']}-again",
+                         move, given, policy))
+    results = iter(list(mapper(_shares_job, jobs)))
     out = []
-    for delta, i in chosen:
+    for i, seat, given, alt in finals:
         e = turns[i]
-        seat = players.index(e["player"])
-        tried = [(est.win[seat], move) for (at, move), est in zip(where, results) if at == i]
-        same = tried[0][0]
-        best_win, best = max(tried[1:], key=lambda x: x[0], default=(None, None))
-        pl = Playout.from_state(positions[i - 1])
-        out.append({"turn": e["turn"], "player": e["player"], "move": e["move"], "kind": "mistake" if delta < 0
-                    else "gain", "before": turns[i - 1]["win"][e["player"]], "after": e["win"][e["player"]],
-                    "delta": delta, "played": round(same, 4), "playouts": n,
-                    "better": None if best is None or best_win <= same else
-                    {"move": str(pl.to_move(best)), "win": round(best_win, 4)}})
+        before, after = next(results), next(results)
+        change, change_se = difference(after, before)
+        better = None
+        if alt is not None:
+            other = next(results)
+            gain, gain_se = difference(other, after)
+            if gain > 2 * gain_se:
+                win, se = mean_se(other)
+                better = {"move": str(Playout.from_state(positions[i - 1]).to_move(alt)), "win": round(win, 4),
+                          "se": round(se, 4), "gain": round(gain, 4), "gain_se": round(gain_se, 4)}
+        if abs(change) <= 2 * change_se:
+            continue
+        b, b_se = mean_se(before)
+        a, a_se = mean_se(after)
+        out.append({"turn": e["turn"], "player": e["player"], "move": e["move"],
+                    "kind": "mistake" if change < 0 else "gain", "before": round(b, 4), "before_se": round(b_se, 4),
+                    "after": round(a, 4), "after_se": round(a_se, 4), "change": round(change, 4),
+                    "change_se": round(change_se, 4), "playouts": again, "better": better})
     out.sort(key=lambda tp: tp["turn"])
-    return out
+    return out, len(chosen)

@@ -9,10 +9,10 @@ through the Game API as a record (``drunter simulate --bots``).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from drunter_notation.bots import make_bot, play_game, play_out
+from drunter_notation.bots import Player, make_bot, play_game, play_out
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.deal import deal_goals, deal_hands, game_rng
@@ -69,15 +69,17 @@ def lean_game(match: Match, i: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return seats, play_out(pl, bots, [cards[p] for p in players])
 
 
-def bot_game(players: Sequence[str], names: Sequence[str], seed: int, i: int, board: str = "schilda",
-             rules: str = "hig-1991", variant: str = "base", tags: dict | None = None) -> Game:
-    """Game ``i`` with seed ``seed``, seat ``k`` played by bot ``names[k]``, through
-    the Game API (its record: ``.to_dn()``). Dealt as :func:`lean_game` deals."""
+def bot_game(players: Sequence[str], names: Sequence[str | Callable[[str], Player]], seed: int, i: int,
+             board: str = "schilda", rules: str = "hig-1991", variant: str = "base", tags: dict | None = None) -> Game:
+    """Game ``i`` with seed ``seed``, seat ``k`` played by bot ``names[k]`` (a shipped
+    bot's name, or a function of the bot's seed that makes a Player), through the
+    Game API (its record: ``.to_dn()``). Dealt as :func:`lean_game` deals."""
     loaded, ruleset = load_board(board), load_ruleset(rules)
     rng = game_rng(seed, i)
     hands, cards = deal_hands(loaded, tuple(players), rng), deal_goals(ruleset, tuple(players), variant, rng)
     g = Game.new(players, board=board, rules=rules, variant=variant, hands=hands, cards=cards, tags=tags)
-    return play_game(g, {p: make_bot(names[k], bot_seed(seed, i, k)) for k, p in enumerate(players)})
+    return play_game(g, {p: make_bot(names[k], bot_seed(seed, i, k)) if isinstance(names[k], str)
+                         else names[k](bot_seed(seed, i, k)) for k, p in enumerate(players)})
 
 
 @dataclass(frozen=True)

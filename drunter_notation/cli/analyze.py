@@ -11,62 +11,91 @@ from concurrent.futures import ProcessPoolExecutor
 import click
 
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
+from drunter_notation.analysis.inference import favourite
 from drunter_notation.bots import BOTS
 from drunter_notation.cli.common import pool_size, record_paths
 from drunter_notation.errors import DnError, json_safe, printable, printable_lines
+from drunter_notation.explain.evidence import percent
 from drunter_notation.files import read_record
 from drunter_notation.notation.parser import parse_bytes
+from drunter_notation.report.analysis import turning_item
+
+
+def _policy(r: dict) -> str:
+    if r["policy"] == "inferred":
+        return "each seat played by the style mix the model inferred for it"
+    return f"every seat played by the {r['policy']} bot"
 
 
 DASK_TIMEOUT = 5  # seconds to reach a Dask scheduler: a wrong address fails fast
 
 
 def render_text(r: dict) -> str:
-    """The analysis as a table per turn (each player's most probable card, the win
-    chances), then the end, the evidence and the turning points."""
+    """The analysis as a table per turn (each player's card if one stands out, the
+    win chances), what the marks mean, then the end, the evidence and the turning
+    points."""
     players = r["players"]
-    width = max(len(k) for b in r["turns"][0]["beliefs"].values() for k in b) + 5
+    cards = [k for k in r["turns"][0]["beliefs"][players[0]]]
+    width = max(max(len(k) for k in cards) + 4, max(len(printable(p)) for p in players)) + 2  # full names, never cut
     win = r["turns"][0]["win"] is not None
     lines = [f"{r['file']}: {len(r['turns']) - 1} turns, {r['variant']} game ({r['rules']}, {r['board']}); "
-             f"each player's most probable card after every turn (model: docs/analysis.md)"
-             + (f"; win chances from {r['playouts']} {r['policy']} playouts a position" if win else "")]
-    head = f"{'turn':>4}  {'move':<22}" + "".join(f"{printable(p, width - 1):<{width}}" for p in players)
-    lines.append(head + ("| win % " + " ".join(f"{printable(p, 5):>5}" for p in players) if win else ""))
+             f"after every turn, each player's card if one stands out (model: docs/analysis.md)"]
+    if win:
+        top = max(x for e in r["turns"] for x in e["win_se"].values())
+        lines.append(f"win %: each player's chance to win after the turn, from {r['playouts']} playouts a position, "
+                     f"the cards drawn from the beliefs after it, {_policy(r)} (standard error at most "
+                     f"{top * 100:.0f} points)")
+    names = [printable(p) for p in players]  # names come from the record: escaped, never cut
+    cols = [max(len(p), 5) for p in names]
+    wide = max(22, max(len(p) for p in names) + 17)  # the mover's full name, the longest move and " (no)"
+    head = f"{'turn':>4}  {'move':<{wide}}" + "".join(f"{p:<{width}}" for p in names)
+    lines.append((head + ("| win % " + " ".join(f"{p:>{c}}" for p, c in zip(names, cols)) if win else "")).rstrip())
     for e in r["turns"]:
         move = "" if e["move"] is None else f"{e['player']} {e['move']}" + (" (no)" if e.get("vote") ==
                                                                            "rejected" else "")
         cells = []
         for p in players:
-            card, prob = max(e["beliefs"][p].items(), key=lambda kv: kv[1])
-            cells.append(f"{card} {prob * 100:3.0f}".ljust(width))
-        row = f"{e['turn']:>4}  {printable(move, 22):<22}" + "".join(cells)
+            fav = favourite(e["beliefs"][p])
+            cells.append(("-" if fav is None else f"{fav[0]} {percent(fav[1])[:-2]:>2}").ljust(width))
+        row = f"{e['turn']:>4}  {printable(move):<{wide}}" + "".join(cells)
         if win:
-            row += "|       " + " ".join(f"{e['win'][p] * 100:5.0f}" for p in players)
+            row += "|       " + " ".join(f"{e['win'][p] * 100:{c}.0f}" for p, c in zip(players, cols))
         lines.append(row.rstrip())
+    lines += ["  card n: the card that stands out, and its probability in % (99 at most while not certain)",
+              "  -: no card stands out (none is twice as likely as chance and half again as likely as the next)",
+              "  (no): the tile was voted down and went back to the hand"]
     final = r["final"]
     truth = final["truth"]
     lines.append("")
     lines.append("At the end, the most probable cards (%)" + (", * the card revealed:" if truth else ":"))
     for p in players:
         ranked = sorted(final["beliefs"][p].items(), key=lambda kv: -kv[1])[:4]
-        shown = "  ".join(f"{c}{'*' if truth and truth[p] == c else ''} {x * 100:.0f}" for c, x in ranked)
-        held = f"   (holds {truth[p]}, {final['beliefs'][p][truth[p]] * 100:.0f} %)" if truth else ""
+        shown = "  ".join(f"{c}{'*' if truth and truth[p] == c else ''} {percent(x)[:-2]}" for c, x in ranked)
+        held = f"   (holds {truth[p]}, {percent(final['beliefs'][p][truth[p]])})" if truth else ""
         lines.append(f"  {p}: {shown}{held}")
     lines.append("")
-    lines.append("Evidence (the choices that weigh most):")
+    lines.append("How sure, and the evidence (the choices that weigh most; styles: docs/analysis.md):")
     for p in players:
+        lines.append(f"  {final['summary'][p]}")
         for sentence in final["evidence"][p] or [f"{p} never had a choice that touched a building"]:
-            lines.append(f"  {sentence}")
-    if r["turning_points"]:
-        lines.append("")
-        lines.append(f"Turning points ({r['policy']} playouts; the change in the mover's chance to win):")
-        for tp in r["turning_points"]:
-            better = "no better move found" if tp["better"] is None else (
-                f"better: {tp['better']['move']} ({tp['better']['win'] * 100:.0f} % against {tp['played'] * 100:.0f} %"
-                f" for the move played, {tp['playouts']} playouts each)")
-            lines.append(f"  turn {tp['turn']:>3} {tp['player']} {tp['move']}: {tp['kind']}, "
-                         f"{tp['before'] * 100:.0f} % -> {tp['after'] * 100:.0f} % ({tp['delta'] * 100:+.0f}); {better}")
+            lines.append(f"    {sentence}")
+    if win:
+        lines += [""] + turning_lines(r)
     return printable_lines("\n".join(lines)) + "\n"  # names and moves come from the record: escaped
+
+
+def turning_lines(r: dict) -> list[str]:
+    """The turning points in words, every figure with its standard error."""
+    side = ("the mover's own card known" if r["final"]["truth"] else "the mover's card too drawn from the beliefs")
+    head = (f"Turning points (the mover's chance to win, {side}, the others' cards drawn from the beliefs before "
+            f"the move; each figure from its own fresh playouts, ± one standard error):")
+    if not r["turning_points"]:
+        return [head, f"  no clear turning point: of the {r['examined']} placements examined, none changed its "
+                      f"mover's chance by more than two standard errors"]
+    out = [head] + [f"  turn {tp['turn']:>3} {turning_item(tp, '->')}" for tp in r["turning_points"]]
+    out.append(f"  ({r['turning_points'][0]['playouts']} playouts a figure; {r['examined']} placements examined, "
+               f"those shown changed their mover's chance by more than two standard errors)")
+    return out
 
 
 def _read(path: str) -> bytes | tuple[str, int]:
@@ -81,13 +110,15 @@ def _read(path: str) -> bytes | tuple[str, int]:
 @click.argument("files", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="json: one JSON object per record, one per line (JSON Lines).")
-@click.option("--playouts", type=click.IntRange(min=0), default=200, show_default=True, metavar="N",
+@click.option("--playouts", type=click.IntRange(min=0, max=100_000), default=200, show_default=True, metavar="N",
               help="Playouts per position for the win chances; 0 skips them and the turning points.")
-@click.option("--policy", type=click.Choice(sorted(BOTS)), default="greedy", show_default=True,
-              help="The bot style that plays the playouts, in every seat.")
-@click.option("--seed", type=int, default=0, show_default=True, metavar="S", help="Seed of the playouts.")
-@click.option("--turning-points", "turning", type=click.IntRange(min=0), default=3, show_default=True, metavar="K",
-              help="How many mistakes and how many gains to list.")
+@click.option("--policy", type=click.Choice(["inferred", *sorted(BOTS)]), default="inferred", show_default=True,
+              help="Who plays the playouts: inferred (each seat the style mix the model inferred for it), or one "
+                   "bot style in every seat.")
+@click.option("--seed", type=click.IntRange(min=0, max=2**63), default=0, show_default=True, metavar="S",
+              help="Seed of the playouts.")
+@click.option("--turning-points", "turning", type=click.IntRange(min=0, max=50), default=3, show_default=True,
+              metavar="K", help="How many of the largest losses and gains to examine as turning points.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="J",
               help="Worker processes: over the records, or over the positions of a single record (at most 4 "
                    "per core, and one per record or position).")
@@ -97,9 +128,10 @@ def _read(path: str) -> bytes | tuple[str, int]:
 def analyze(files, fmt, playouts, policy, seed, turning, jobs, dask_address):
     """Analyse game records: after every turn, each player's probability of holding
     each building card (expert: each pair of goal cards), inferred from the moves they
-    chose among the legal ones and from their ballots; the evidence in words; once
-    the cards are revealed, each player's chance to win after every turn (playouts)
-    and the turning points, each with the better move the playouts preferred.
+    chose among the legal ones and from their ballots; the evidence in words; each
+    player's chance to win after every turn (playouts, each seat played by its
+    inferred style with a card drawn from the beliefs) and the turning points, each
+    with the better move if one is clearly better.
 
     FILES are records or folders (walked for *.dn). A record that cannot be analysed
     (it does not parse, breaks a rule, or has no hands) is one error line; the others

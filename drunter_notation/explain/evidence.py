@@ -34,3 +34,29 @@ def voted(voter: str, side: str, cards: str, turn: int, placer: str, targets: Se
     what = and_list([building(k, sq, v) for k, sq, v in targets])
     how = "neither way" if side == "neither" else side
     return f"{voter} voted {how} ({cards}) on turn {turn} on {placer}'s tile that would cover {what}"
+
+
+_SURE = ((0.9, "almost surely"), (0.7, "very likely"), (0.5, "probably"), (0.0, "perhaps"))
+
+
+def percent(p: float) -> str:
+    """``0.834`` -> ``83 %``; never ``100 %`` or ``0 %`` for what is not certain."""
+    x = round(p * 100)
+    return f"{99 if x == 100 and p < 1 else 1 if x == 0 and p > 0 else x} %"
+
+
+def _card(card: str) -> str:
+    return card if "+" in card else f"the {card}"
+
+
+def summary(player: str, favourite: tuple[str, float] | None, likeliest: tuple[str, float],
+            styles: Sequence[tuple[str, float]]) -> str:
+    """How sure the analysis is of ``player``'s card: ``Tobias: very likely the church
+    (84 %); plays like: purposeful 74 %, decoy 26 %`` or, when no card stands out,
+    ``Jana: no card stands out (the likeliest, the tavern, 34 %)``."""
+    if favourite is None:
+        head = f"{player}: no card stands out (the likeliest, {_card(likeliest[0])}, {percent(likeliest[1])})"
+    else:
+        word = next(w for floor, w in _SURE if favourite[1] >= floor)
+        head = f"{player}: {word} {_card(favourite[0])} ({percent(favourite[1])})"
+    return head + "; plays like: " + ", ".join(f"{name} {percent(p)}" for name, p in styles)

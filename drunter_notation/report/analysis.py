@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from drunter_notation.explain.evidence import percent
 from drunter_notation.report.svg import BUILDING_COLOUR, SEAT_COLOUR, esc
 
 _PAIR_COLOURS = ("#7b52ab", "#a0672b", "#2471a3", "#c0392b", "#23875a", "#b7950b")
@@ -26,76 +27,106 @@ def _axes(width: int, height: int, left: int, right: int, top: int, bottom: int,
     for v in (0, 0.5, 1):
         y = height - bottom - v * (height - top - bottom)
         out.append(f'<line class="gridline" x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}"/>'
-                   f'<text class="axis" x="{left - 4}" y="{y:.1f}" text-anchor="end">{int(v * 100)}%</text>')
+                   f'<text class="axis" x="{left - 4}" y="{y + 3:.1f}" text-anchor="end">{int(v * 100)}%</text>')
     n = max(len(turns) - 1, 1)
     every = max(1, round(len(turns) / 8))
     for i in range(0, len(turns), every):
         x = left + i * (width - left - right) / n
-        out.append(f'<text class="axis" x="{x:.1f}" y="{height - bottom + 14}">{turns[i]}</text>')
+        out.append(f'<text class="axis" x="{x:.1f}" y="{height - bottom + 14}" text-anchor="middle">{turns[i]}</text>')
     return out
 
 
-def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int = 360, height: int = 150) -> Markup:
+def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int = 360) -> Markup:
     """One player's probability of each card (expert: the six likeliest pairs at the
-    end) over the turns; the card revealed, if known, drawn thick and starred."""
-    left, right, top, bottom = 40, 130 if analysis["variant"] == "base" else 190, 16, 22
-    width += right - 130
+    end) over the turns; the card revealed, if known, drawn thick and starred. The
+    legend sits under the plot (two columns in the base game, one for the longer
+    expert pairs), so that the chart keeps its size on a 390 px phone."""
+    left, right, top, bottom, plot = 40, 12, 22, 22, 120
     turns = [e["turn"] for e in analysis["turns"]]
     final = analysis["final"]["beliefs"][player]
     truth = (analysis["final"]["truth"] or {}).get(player)
-    keys = sorted(final, key=lambda k: -final[k])[:6] if analysis["variant"] == "expert" else list(final)
+    base = analysis["variant"] == "base"
+    keys = list(final) if base else sorted(final, key=lambda k: -final[k])[:6]
+    columns = 2 if base else 1
+    height = top + plot + bottom + 16 * -(-len(keys) // columns) + 4
     n = max(len(turns) - 1, 1)
-    dx, sy = (width - left - right) / n, height - top - bottom
+    dx, sy = (width - left - right) / n, plot
     out = [f'<svg class="belief" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
            f'aria-label="{esc(player)}: probability of each card over the turns">',
            f'<text class="legend" x="{left}" y="11"><tspan font-weight="700">{esc(player)}</tspan></text>']
-    out += _axes(width, height, left, right, top, bottom, turns)
+    out += _axes(width, top + plot + bottom, left, right, top, bottom, turns)
     for k, key in enumerate(keys):
         colour = BUILDING_COLOUR.get(key, _PAIR_COLOURS[k % len(_PAIR_COLOURS)])
-        pts = " ".join(f"{left + i * dx:.1f},{height - bottom - e['beliefs'][player][key] * sy:.1f}"
+        pts = " ".join(f"{left + i * dx:.1f},{top + plot - e['beliefs'][player][key] * sy:.1f}"
                        for i, e in enumerate(analysis["turns"]))
         held = key == truth
         out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="{3 if held else 1.5}" points="{pts}">'
                    f'<title>{esc(key)}</title></polyline>')
-        ly = top + 4 + k * 16
-        out.append(f'<rect x="{width - right + 8}" y="{ly - 5}" width="10" height="10" fill="{colour}"/>'
-                   f'<text class="legend" x="{width - right + 22}" y="{ly + 1}">{esc(key)}{"*" if held else ""} '
-                   f'{final[key] * 100:.0f}%</text>')
+        lx = left + (k % columns) * (width - left) / columns
+        ly = top + plot + bottom + 10 + (k // columns) * 16
+        out.append(f'<rect x="{lx:.0f}" y="{ly - 5}" width="10" height="10" fill="{colour}"/>'
+                   f'<text class="legend" x="{lx + 14:.0f}" y="{ly + 1}">{esc(key)}{"*" if held else ""} '
+                   f'{percent(final[key])}</text>')
     out.append("</svg>")
     return Markup("".join(out))
 
 
-def win_chart(analysis: dict, goto: dict[int, int], width: int = 640, height: int = 230) -> Markup:
-    """Each player's chance to win after every turn, with the turning points as
-    circles on the mover's line (red: a mistake, green: a gain), each a button."""
-    left, right, top, bottom = 40, 110, 12, 28
+def win_chart(analysis: dict, goto: dict[int, int], width: int = 360, plot: int = 170) -> Markup:
+    """Each player's chance to win after every turn, the names in rows below the
+    plot (drawn at a phone's width, so that the text stays legible), with the
+    turning points as circles on the mover's line (red: a mistake, green: a gain),
+    each a button."""
+    left, right, top, bottom = 36, 10, 10, 22
     players = analysis["players"]
+    per_row = 2 if max(len(p) for p in players) > 14 else 3
+    rows = -(-len(players) // per_row)
+    height = plot + 8 + rows * 18
     turns = [e["turn"] for e in analysis["turns"]]
     n = max(len(turns) - 1, 1)
-    dx, sy = (width - left - right) / n, height - top - bottom
+    dx, sy = (width - left - right) / n, plot - top - bottom
     out = [f'<svg class="win" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
            f'aria-label="chance to win after every turn">']
-    out += _axes(width, height, left, right, top, bottom, turns)
+    out += _axes(width, plot, left, right, top, bottom, turns)
     for k, p in enumerate(players):
         colour = SEAT_COLOUR[k % len(SEAT_COLOUR)]
-        pts = " ".join(f"{left + i * dx:.1f},{height - bottom - e['win'][p] * sy:.1f}"
+        pts = " ".join(f"{left + i * dx:.1f},{plot - bottom - e['win'][p] * sy:.1f}"
                        for i, e in enumerate(analysis["turns"]))
         out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"><title>{esc(p)}'
                    f'</title></polyline>')
-        ly = top + 8 + k * 18
-        out.append(f'<rect x="{width - right + 12}" y="{ly - 5}" width="12" height="10" fill="{colour}"/>'
-                   f'<text class="legend" x="{width - right + 30}" y="{ly}">{esc(p)}</text>')
+        x, y = left + (k % per_row) * (width - left) / per_row, plot + 12 + (k // per_row) * 18
+        out.append(f'<rect x="{x:.1f}" y="{y - 5}" width="12" height="10" fill="{colour}"/>'
+                   f'<text class="legend" x="{x + 16:.1f}" y="{y}">{esc(p)}</text>')
     index = {t: i for i, t in enumerate(turns)}
     for tp in analysis["turning_points"]:
         i = index[tp["turn"]]
-        y = height - bottom - tp["after"] * sy
+        y = plot - bottom - analysis["turns"][i]["win"][tp["player"]] * sy  # on the mover's line
         colour = "#c0392b" if tp["kind"] == "mistake" else "#1d7a46"
-        label = f"turn {tp['turn']}: {tp['player']} {tp['move']}, {tp['before'] * 100:.0f}% to {tp['after'] * 100:.0f}%"
+        label = f"turn {tp['turn']}: {tp['player']} {tp['move']}, {tp['kind']} {tp['change'] * 100:+.0f} points"
         out.append(f'<circle class="tp" cx="{left + i * dx:.1f}" cy="{y:.1f}" r="6" fill="{colour}" '
                    f'stroke="#fff" stroke-width="1.5" data-goto="{goto.get(tp["turn"], 0)}" role="button" '
                    f'tabindex="0" aria-label="{esc(label)}"><title>{esc(label)}</title></circle>')
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def _points(x: float) -> int:
+    """A chance in whole percentage points, as shown: a change is the difference of the figures shown."""
+    return int(f"{x * 100:.0f}")
+
+
+def _pct(x: float, se: float) -> str:
+    return f"{x * 100:.0f} ± {se * 100:.0f}%"
+
+
+def turning_item(tp: dict, arrow: str = "→") -> str:
+    """One turning point in words, as ``drunter analyze`` and the report give it;
+    each change is the difference of the figures shown."""
+    b = tp["better"]
+    better = "; no clearly better move found" if b is None else (f"; better: {b['move']}, {_pct(b['win'], b['se'])} ({_points(b['win']) - _points(tp['after']):+d} ± "
+                                   f"{b['gain_se'] * 100:.0f} over the move played)")
+    return (f"{tp['player']} {tp['move']}: {tp['kind']}, {_pct(tp['before'], tp['before_se'])} with the move their "
+            f"style would play {arrow} {_pct(tp['after'], tp['after_se'])} with the move played ({_points(tp['after']) - _points(tp['before']):+d} ± "
+            f"{tp['change_se'] * 100:.0f}){better}")
 
 
 def analysis_section(analysis: dict, frames) -> Markup:
@@ -104,23 +135,37 @@ def analysis_section(analysis: dict, frames) -> Markup:
     goto = frame_of_turns(frames)
     parts = ['<section class="analysis" aria-label="analysis"><h2>Who protects what</h2>',
              '<p class="muted">Each player\'s probability of holding each card after every turn, from the moves '
-             'they chose among the legal ones and from their ballots (the card revealed: thick, *).</p>',
+             'they chose among the legal ones and from their ballots. The card revealed at the end is drawn thick '
+             'and marked *; the percentages are those after the last turn (99 % at most while not certain). '
+             'Styles: random, purposeful, bluffer (some moves for a decoy card), decoy (protects a second type too), '
+             'builder, soft '
+             '(docs/analysis.md).</p>',
              '<div class="beliefs">', *(belief_chart(analysis, p, goto) for p in analysis["players"]), '</div>',
              '<ul class="evidence">']
     for p in analysis["players"]:
+        said = analysis["final"].get("summary", {}).get(p, p)  # an analysis written before the summaries: the name
+        parts.append(f'<li><strong>{esc(said)}</strong><ul>')
         for sentence in analysis["final"]["evidence"][p][:3]:
             parts.append(f"<li>{esc(sentence)}</li>")
+        parts.append("</ul></li>")
     parts.append("</ul>")
     if analysis["turns"][0].get("win") is not None:
-        parts += [f'<h2>Chance to win</h2><p class="muted">After every turn, from {analysis["playouts"]} '
-                  f'{esc(analysis["policy"])} playouts a position; circles mark the turning points (click one to '
-                  f'step there).</p>', win_chart(analysis, goto), '<ul class="turning">']
-        for tp in analysis["turning_points"]:
-            better = "" if tp["better"] is None else (f"; better: {tp['better']['move']} "
-                                                      f"({tp['better']['win'] * 100:.0f}%)")
-            parts.append(f'<li><button type="button" data-goto="{goto.get(tp["turn"], 0)}">turn {tp["turn"]}</button> '
-                         f'{esc(tp["player"])} {esc(tp["move"])}: {tp["kind"]}, {tp["before"] * 100:.0f}% → '
-                         f'{tp["after"] * 100:.0f}%{esc(better)}</li>')
-        parts.append("</ul>")
+        who = ("each seat played by the style mix inferred for it" if analysis["policy"] == "inferred"
+               else f"every seat played by the {analysis['policy']} bot")
+        parts += [f'<h2>Chance to win</h2><p class="muted">After every turn, from {analysis["playouts"]} playouts '
+                  f'a position: the cards drawn from the beliefs after the turn, {esc(who)}. Circles mark the '
+                  f'turning points (click one to step there).</p>', win_chart(analysis, goto)]
+        if analysis["turning_points"]:
+            parts.append('<p class="muted">Turning points: the mover\'s chance, their own card known (once '
+                         'revealed), each figure from its own fresh playouts, ± one standard error; shown only '
+                         'when the change exceeds two standard errors.</p><ul class="turning">')
+            for tp in analysis["turning_points"]:
+                parts.append(f'<li><button type="button" data-goto="{goto.get(tp["turn"], 0)}">turn {tp["turn"]}'
+                             f'</button> {esc(turning_item(tp))}</li>')
+            parts.append("</ul>")
+        else:
+            parts.append(f'<p class="turning">No clear turning point: of the {analysis.get("examined", 0)} '
+                         f'placements examined, none changed its mover\'s chance by more than two standard '
+                         f'errors.</p>')
     parts.append("</section>")
     return Markup("".join(str(p) for p in parts))
