@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 import click
 
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
-from drunter_notation.bots import BOTS
+from drunter_notation.bots import STYLES
 from drunter_notation.cli.common import record_paths
 from drunter_notation.errors import DnError
 from drunter_notation.files import read_record
@@ -79,7 +79,7 @@ def _read(path: str) -> bytes | tuple[str, int]:
               help="json: one JSON object per record, one per line (JSON Lines).")
 @click.option("--playouts", type=click.IntRange(min=0), default=200, show_default=True, metavar="N",
               help="Playouts per position for the win chances; 0 skips them and the turning points.")
-@click.option("--policy", type=click.Choice(sorted(BOTS)), default="greedy", show_default=True,
+@click.option("--policy", type=click.Choice(sorted(STYLES)), default="greedy", show_default=True,
               help="The bot style that plays the playouts, in every seat.")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="S", help="Seed of the playouts.")
 @click.option("--turning-points", "turning", type=click.IntRange(min=0), default=3, show_default=True, metavar="K",
