@@ -89,11 +89,13 @@ def describe(label: str, rate, log) -> None:
     print(f"{label}: ismcts won {rate.wins:.1f} of {rate.games} games: {rate.rate:.3f}, "
           f"95 % interval {rate.low:.3f} - {rate.high:.3f} (fair share 0.250)")
     for kind in KINDS:
-        times = [t for k, t, _ in log if k == kind]
-        sims = [s for k, _, s in log if k == kind]
+        times = [t for k, t, s in log if k == kind and s]
+        sims = [s for k, _, s in log if k == kind and s]
+        alone = sum(1 for k, _, s in log if k == kind and not s)
         if times:
-            print(f"  {kind:<5} {len(times):6d} decisions  time mean {statistics.mean(times):.3f} s  "
-                  f"max {max(times):.3f} s  simulations mean {statistics.mean(sims):.0f}")
+            print(f"  {kind:<5} {len(times):6d} searched ({alone} with one option, not searched)  "
+                  f"time mean {statistics.mean(times):.3f} s  max {max(times):.3f} s  "
+                  f"simulations mean {statistics.mean(sims):.0f}")
 
 
 def load() -> str:

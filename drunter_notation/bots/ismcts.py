@@ -144,14 +144,16 @@ class _Walker(Bot):
 
 
 class _Shown(Bot):
-    """A voter whose ballot is already shown: lays it; its JEIN side is its policy's."""
+    """A voter whose ballot is already shown: lays it; its JEIN side is its bot's
+    (a policy is asked for the ballot it would lay, which sets its JEIN intent)."""
 
-    def __init__(self, bot: Bot, laid: tuple[int, ...]):
+    def __init__(self, bot: Bot, laid: tuple[int, ...], policy: bool):
         super().__init__(bot.rng)
-        self.bot, self.laid = bot, laid
+        self.bot, self.laid, self.policy = bot, laid, policy
 
     def lay(self, pl, move):
-        self.bot.lay(pl, move)  # the policy's intent for its JEIN side
+        if self.policy:
+            self.bot.lay(pl, move)
         return self.laid
 
     def side(self, pl, move, laid):
@@ -231,7 +233,7 @@ class IsmctsBot(Bot):
         n, placer = len(pl.players), pl.seat
 
         def turn(sim, bots, goals):
-            shown = [_Shown(bots[k], laid[(k - placer) % n]) for k in range(n)]
+            shown = [_Shown(bots[k], laid[(k - placer) % n], k != self.seat) for k in range(n)]
             play_turn(sim, shown, move)
         return YES_NO[self._search(pl, 2, turn)]
 
