@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from drunter_notation import Game
 from drunter_notation.bots import IsmctsBot, lean_move, make_bot, parse_bots, play_game
 from drunter_notation.bots.ismcts import ballots
 from drunter_notation.bots.tournament import Match, bot_game, lean_game
+from drunter_notation.cli import cli
 from drunter_notation.deal import deal_unseen
 from drunter_notation.errors import DnError
 from drunter_notation.load import judge
@@ -163,3 +165,23 @@ def test_bot_settings_are_read():
     assert (bot.sims, bot.time, bot.c, bot.policy) == (400, 1.0, 0.3, "random")
     assert parse_bots("ismcts:sims=9, greedy", 2) == ("ismcts:sims=9", "greedy")
     assert ballots([0, 1, 0, 0, 2, 0, 1, 0]) == [(CARD_NAMES.index("?"),), (1,), (4,), (6,)]
+
+
+def test_the_cli_plays_ismcts_in_tournaments_and_simulated_records(tmp_path):
+    runner = CliRunner()
+    out = runner.invoke(cli, ["tournament", "--bots", "ismcts:sims=3,greedy,greedy,greedy", "--games", "4"])
+    assert out.exit_code == 0, out.output
+    assert "1. ismcts:sims=3 " in out.output and "seat 4" in out.output
+    record = runner.invoke(cli, ["simulate", "--players", "3", "--seed", "2", "--bots", "ismcts:sims=3,greedy,random"])
+    assert record.exit_code == 0 and '[Bots "ismcts:sims=3, greedy, random"]' in record.output
+    path = tmp_path / "g.dn"
+    path.write_text(record.output)
+    assert "valid:" in runner.invoke(cli, ["validate", str(path)]).output
+    bad = runner.invoke(cli, ["tournament", "--bots", "ismcts:sims=0,greedy", "--games", "2"])
+    assert bad.exit_code == 2 and "error[U002]" in bad.output and "sims must be 1 to 100,000" in bad.output
+
+
+@pytest.mark.parametrize("command", ["tournament", "simulate"])
+def test_the_help_of_tournament_and_simulate_lists_ismcts(command):
+    out = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
+    assert "ismcts" in out and "ismcts:sims=N" in out
