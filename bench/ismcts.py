@@ -76,11 +76,12 @@ def game(match: Match, settings: dict, i: int):
 def run(seed: int, games: int, settings: dict, jobs: int):
     match = Match(("ismcts", "greedy", "greedy", "greedy"), seed)
     play = functools.partial(game, match, settings)
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(play, range(1, games + 1)))
-    else:
-        results = [play(i) for i in range(1, games + 1)]
+    results = []
+    with ProcessPoolExecutor(jobs) as pool:
+        for i, (seats, winners, log) in enumerate(pool.map(play, range(1, games + 1)), start=1):
+            results.append((seats, winners, log))
+            won = sum(1 / len(winners) for w in winners if seats[w] == 0)
+            print(f"  game {i}: ismcts in seat {seats.index(0) + 1}, won {won:.2f}", file=sys.stderr, flush=True)
     entrants, _ = summarize(match.names, [(s, w) for s, w, _ in results])
     return entrants[0], [entry for _, _, log in results for entry in log]
 
