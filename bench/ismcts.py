@@ -12,7 +12,8 @@ and at the end: times per move measured under load are longer than on a quiet
 core.
 
     python bench/ismcts.py [--games 200] [--seed 2001] [--sims 200] [--time T] [--c 0.7]
-                           [--policy greedy] [--jobs 1] [--tune --tune-games 40 --tune-seed 1001]
+                           [--policy greedy] [--opponent greedy] [--jobs 1]
+                           [--tune --tune-games 40 --tune-seed 1001]
 """
 from __future__ import annotations
 
@@ -73,8 +74,8 @@ def game(match: Match, settings: dict, i: int):
     return seats, winners, made[0].log
 
 
-def run(seed: int, games: int, settings: dict, jobs: int):
-    match = Match(("ismcts", "greedy", "greedy", "greedy"), seed)
+def run(seed: int, games: int, settings: dict, jobs: int, opponent: str = "greedy"):
+    match = Match(("ismcts", opponent, opponent, opponent), seed)
     play = functools.partial(game, match, settings)
     results = []
     with ProcessPoolExecutor(jobs) as pool:
@@ -112,6 +113,7 @@ def main() -> None:
     ap.add_argument("--c", type=float, default=0.7)
     ap.add_argument("--policy", default="greedy")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--opponent", default="greedy", help="the bot in the three other seats (reported games only)")
     ap.add_argument("--tune", action="store_true", help="choose c and the policy on the tuning games first")
     ap.add_argument("--tune-games", type=int, default=40)
     ap.add_argument("--tune-seed", type=int, default=1001)
@@ -134,8 +136,8 @@ def main() -> None:
         settings = best[1]
         print(f"chosen on the tuning games: c {settings['c']}, policy {settings['policy']}")
     started = time.perf_counter()
-    rate, log = run(args.seed, args.games, settings, args.jobs)
-    describe(f"reported, seed {args.seed}, sims {settings['sims']}, time {settings['time']}, c {settings['c']}, "
+    rate, log = run(args.seed, args.games, settings, args.jobs, args.opponent)
+    describe(f"reported, against 3 {args.opponent}, seed {args.seed}, sims {settings['sims']}, time {settings['time']}, c {settings['c']}, "
              f"policy {settings['policy']}", rate, log)
     print(f"{time.perf_counter() - started:.0f} s of wall time, --jobs {args.jobs}; "
           f"load average at the end {load()}")
