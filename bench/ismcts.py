@@ -4,8 +4,9 @@ three ``greedy`` seats, 4 players, the seats rotating every game (game i as
 
 Prints the bot's win share (a win shared by k counts 1/k) with its 95 % Wilson
 interval, against the fair share 0.25, and the time of each of its decisions
-(placements apart from ballots, JEIN sides and expert choices): mean and max, and
-the simulations run. ``--tune`` first plays a grid of exploration constants and
+(placements apart from ballots, JEIN sides and expert choices): mean and max of
+the wall time and of the process's CPU time (what a quiet core would take, when
+other work shares the cores), and the simulations run. ``--tune`` first plays a grid of exploration constants and
 rollout policies on tuning games (``--tune-seed``, never the reported seed) and
 reports with the best setting. The machine's load average is printed at the start
 and at the end: times per move measured under load are longer than on a quiet
@@ -41,9 +42,9 @@ class Timed(IsmctsBot):
 
     def _timed(self, kind, method, *args):
         self.simulations = 0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         answer = method(*args)
-        self.log.append((kind, time.perf_counter() - start, self.simulations))
+        self.log.append((kind, time.perf_counter() - start, self.simulations, time.process_time() - cpu))
         return answer
 
     def pick(self, pl, moves):
@@ -91,12 +92,14 @@ def describe(label: str, rate, log) -> None:
     print(f"{label}: ismcts won {rate.wins:.1f} of {rate.games} games: {rate.rate:.3f}, "
           f"95 % interval {rate.low:.3f} - {rate.high:.3f} (fair share 0.250)")
     for kind in KINDS:
-        times = [t for k, t, s in log if k == kind and s]
-        sims = [s for k, _, s in log if k == kind and s]
-        alone = sum(1 for k, _, s in log if k == kind and not s)
+        times = [t for k, t, s, _ in log if k == kind and s]
+        cpu = [c for k, _, s, c in log if k == kind and s]
+        sims = [s for k, _, s, _ in log if k == kind and s]
+        alone = sum(1 for k, _, s, _ in log if k == kind and not s)
         if times:
             print(f"  {kind:<5} {len(times):6d} searched ({alone} with one option, not searched)  "
-                  f"time mean {statistics.mean(times):.3f} s  max {max(times):.3f} s  "
+                  f"wall time mean {statistics.mean(times):.3f} s  max {max(times):.3f} s;  "
+                  f"CPU time mean {statistics.mean(cpu):.3f} s  max {max(cpu):.3f} s;  "
                   f"simulations mean {statistics.mean(sims):.0f}")
 
 
