@@ -87,14 +87,43 @@ class Player(threading.Thread):
         self.conn.close()
 
 
+def disk_costs(folder: Path, rounds: int = 40) -> str:
+    """What a move waits for on this disk, both ways in turn: the whole record written
+    durably (temporary file, fsync, rename, fsync of the folder) and one journal line
+    appended with its fsync; p50 of ``rounds`` each."""
+    from drunter_notation.files import write_atomic
+    from drunter_notation.web.journal import Journal
+
+    text = "1. Anna W3 b1-d1\n" * 60  # about the size of a record in mid-game
+    journal = Journal(folder / "disk.dn.journal")
+    whole, line = [], []
+    for i in range(rounds):
+        start = time.perf_counter()
+        write_atomic(folder / "disk.dn", text, durable=True)
+        whole.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        journal.append("base", {"op": "push", "move": "W3 b1-d1", "vote": None}, first=i == 0)
+        line.append(time.perf_counter() - start)
+    journal.close()
+    for name in ("disk.dn", "disk.dn.journal"):
+        (folder / name).unlink()
+    return (f"disk: a durable record write {statistics.median(whole) * 1000:.1f} ms, a journal line "
+            f"{statistics.median(line) * 1000:.1f} ms (p50 of {rounds} each, taking turns)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="games played at once (default 20)")
     ap.add_argument("--moves", type=int, default=2000, help="moves in all (default 2000)")
+    ap.add_argument("--disk", action="store_true", help="measure only what one move waits for on this disk")
     ap.add_argument("--source", type=Path, default=ROOT,
                     help="the checkout whose drunter play serves (default: this one), to compare versions")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="drunter-load-"))
+    if args.disk:
+        print(disk_costs(folder), f"; load average {open('/proc/loadavg').read().split()[0]}")
+        folder.rmdir()
+        return 0
     server = subprocess.Popen([sys.executable, "-c", RUN_CLI, "play", str(folder), "--port", "0", "--no-browser"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                               env={"PYTHONPATH": str(args.source.resolve()), "PATH": "/usr/bin:/bin",

@@ -17,7 +17,12 @@ Prints numbers, asserts nothing (bench/README.md has the results):
    memory (tracemalloc: what is still live after a full collection, and the peak)
    and the RSS after 1,000 and after 10,000 files: memory must not grow with the
    number of files;
-5. unless ``--skip-batch``: writes ``--batch-files`` records (default 2,000) to a
+5. unless ``--skip-command``: writes the records and the PGN games to two folders,
+   one file each, and times the command ``drunter validate --jobs 1`` on the first
+   against one Python process reading every PGN file with ``chess.pgn.read_game`` on
+   the second, taking turns, ``--repeat`` rounds (at least 3): the medians and their
+   ratio, one core against one, with the load average before and after;
+6. unless ``--skip-batch``: writes ``--batch-files`` records (default 2,000) to a
    folder and times the command ``drunter validate --jobs 1`` against ``--jobs 2``
    on it (best of ``--repeat``, taking turns), says whether both printed the same,
    and prints the peak RSS of the largest process for a quarter of the files and
@@ -27,7 +32,7 @@ A simulated game that does not validate stops the run (the numbers would mean
 nothing); otherwise nothing is checked.
 
 Run from the repository root:
-    python bench/validate.py [--games N] [--repeat R] [--skip-memory] [--batch-files N] [--skip-batch]
+    python bench/validate.py [--games N] [--repeat R] [--skip-memory] [--skip-command] [--batch-files N] [--skip-batch]
 Needs python-chess (``pip install -e '.[bench]'``).
 """
 from __future__ import annotations
@@ -38,6 +43,7 @@ import io
 import os
 import pathlib
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -232,6 +238,58 @@ def run_validate(folder: Path, jobs: int) -> tuple[float, bytes, float]:
     return time.perf_counter() - start, out, usage.ru_maxrss / 1024
 
 
+# One process reading every PGN file of a folder, as `drunter validate --jobs 1` reads every record.
+CHESS_COMMAND = """
+import sys, chess.pgn
+from pathlib import Path
+for path in sorted(Path(sys.argv[1]).iterdir()):
+    with open(path, encoding="utf-8") as f:
+        game = chess.pgn.read_game(f)
+    if game is None or game.errors:
+        raise SystemExit(f"python-chess rejects {path}")
+"""
+
+
+def load_average() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def timed(argv: list[str]) -> float:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, env=env)
+    if proc.returncode != 0:
+        raise SystemExit(f"{argv[:4]} exited with status {proc.returncode}")
+    return time.perf_counter() - start
+
+
+def command_check(texts: list[str], pgns: list[str], repeat: int) -> None:
+    """`drunter validate --jobs 1 FOLDER` against one python-chess process over as many
+    PGN files, taking turns: one core against one, interpreter start-up on both sides."""
+    with tempfile.TemporaryDirectory() as tmp:
+        records, games = Path(tmp) / "dn", Path(tmp) / "pgn"
+        write_folder(texts, records, len(texts))
+        games.mkdir()
+        for i, pgn in enumerate(pgns):
+            (games / f"game-{i:05d}.pgn").write_text(pgn + "\n", encoding="utf-8")
+        dn_argv = [sys.executable, "-m", "drunter_notation.cli", "validate", "--jobs", "1", str(records)]
+        chess_argv = [sys.executable, "-c", CHESS_COMMAND, str(games)]
+        print(f"  load average before: {load_average()}")
+        dn, ch = [], []
+        for _ in range(max(3, repeat)):
+            dn.append(timed(dn_argv))
+            ch.append(timed(chess_argv))
+            print(f"    drunter validate --jobs 1 {dn[-1]:6.2f} s   python-chess {ch[-1]:6.2f} s   "
+                  f"ratio {dn[-1] / ch[-1]:.2f}   (load {load_average()})")
+        dn_m, ch_m = statistics.median(dn), statistics.median(ch)
+        print(f"  medians: drunter validate --jobs 1 {dn_m:.2f} s, python-chess {ch_m:.2f} s; "
+              f"ratio {dn_m / ch_m:.2f} (aim <= 1.0); load average after: {load_average()}")
+
+
 def batch_check(texts: list[str], files: int, repeat: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         quarter, full = Path(tmp) / "quarter", Path(tmp) / "full"
@@ -260,13 +318,15 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=1, help="seed of the simulated and the chess games (default 1)")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per measurement; the best counts (default 3)")
     ap.add_argument("--skip-memory", action="store_true", help="skip the 10,000-file memory check")
+    ap.add_argument("--skip-command", action="store_true",
+                    help="skip the drunter validate --jobs 1 / python-chess command run")
     ap.add_argument("--batch-files", type=int, default=2000, help="files of the --jobs 1 / --jobs 2 run (default 2000)")
     ap.add_argument("--skip-batch", action="store_true", help="skip the --jobs 1 / --jobs 2 run")
     args = ap.parse_args(argv)
     n = args.games
 
     print(f"drunter-notation {dn_version}, python-chess {chess.__version__}, Python {sys.version.split()[0]}, "
-          f"{os.cpu_count()} CPUs; best of {args.repeat} runs")
+          f"{os.cpu_count()} CPUs; best of {args.repeat} runs; load average {load_average()}")
     t0 = time.perf_counter()
     texts = simulate_records(n, args.seed)
     records = [parse_text(t) for t in texts]
@@ -300,6 +360,10 @@ def main(argv=None) -> None:
     print(f"ratio, DN full validation per game / python-chess per game: {full_s / chess_s:.2f}"
           f" (against read_game only: {full_s / chess_read_s:.2f}); aim <= 1.0, must <= 2.0")
 
+    print(f"  (load average {load_average()})")
+    if not args.skip_command:
+        print(f"one core against one: drunter validate --jobs 1 on {n} record files, python-chess on {n} PGN files:")
+        command_check(texts, pgns, args.repeat)
     if not args.skip_memory:
         print(f"memory, validating a folder of {MEMORY_FILES} records:")
         memory_check(texts)

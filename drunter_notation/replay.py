@@ -30,7 +30,7 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ONCE = ("Players", "Board", "Rules", "Variant", "Result", "Date")  # tags that may stand only once
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """What one event did: the engine's ``decision`` (None for ``choose``) and the
     position after it (``state``, kept only on request)."""
@@ -84,7 +84,12 @@ class Timeline:
     scores: dict[str, int] | None = None
     standings: tuple | None = None
     winners: tuple[str, ...] | None = None
-    tie_break: str | None = None
+    ranking: scoring.Ranking | None = None
+
+    @property
+    def tie_break(self) -> str | None:
+        """Who won and how every tie was broken, in words: rendered only when read."""
+        return None if self.ranking is None else tie_break(self.ranking)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -328,7 +333,7 @@ class _Replayer:
         ranking = scoring.rank_players(st.board, st.covered, st.players, chosen, st.cards, other)
         t.standings = ranking.standings
         t.winners = ranking.winners
-        t.tie_break = tie_break(ranking)
+        t.ranking = ranking
         t.scores = {s.player: s.score for s in ranking.standings}
         score_rule = "X3" if expert else "E2"
         if rec.score is not None:

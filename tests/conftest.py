@@ -1,4 +1,5 @@
-"""Shared by the drunter play tests: a real server in a subprocess on a free loopback port."""
+"""Shared by the tests: no hypothesis deadline, and for the play tests a real server in a subprocess on a
+free loopback port."""
 from __future__ import annotations
 
 import os
@@ -10,8 +11,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
+# Tests never time things: no hypothesis deadline (a busy machine made it flake).
+settings.register_profile("drunter", deadline=None)
+settings.load_profile("drunter")
+
 RUN_CLI = "import sys; from drunter_notation.cli import main; sys.argv[0] = 'drunter'; main()"
 
 

@@ -1,20 +1,18 @@
 """The parser's fast path against Lark's own parser, and parse_move.
 
-The parser reads valid text with a lexer and an LALR loop of its own over the
-tables Lark builds (notation/parser.py: DnLexer, _Parser._drive). That loop relies
-on Lark internals, so it is kept only under three guards, all here or in
-pyproject.toml:
+Valid text is read line by line by regexes made of the grammar's terminals
+(notation/parser.py: _LineReader); any other text goes to Lark. Two guards:
 
-* ``test_fast_path_is_in_use`` fails when an installed Lark no longer lets the fast
-  path run (the parser would silently fall back to Lark's slower loop);
+* ``test_fast_path_is_in_use``: the samples in replays/ and a move of every kind are
+  read without Lark (else the parser would silently run at Lark's speed);
 * the differential tests feed generated and mutated inputs (30,000 in the slow
-  one, 1,000 in the quick one) to ``parse_text``/``parse_move`` as shipped and to
-  the same functions running on the reference: Lark's own basic lexer and LALR
-  parser, on the grammar without the speed-only SPAN terminal. Both sides run the same parse_text/parse_move, so
-  comments, I00x checks and the wording of errors are shared: only the lexer and
-  the parser underneath differ. Records must be equal field by field (positions and
-  comments included), errors equal in code, line, column, message, hint and context;
-* pyproject.toml pins Lark to the releases this was run with.
+  one, 1,000 in the quick one, lines of every kind in ``test_every_line_kind``) to
+  ``parse_text``/``parse_move`` as shipped and to the same functions running on
+  Lark alone (its basic lexer and LALR parser on the grammar). Both sides run the
+  same parse_text/parse_move, so comments, I00x checks and the wording of errors
+  are shared: only what reads the text differs. Records must be equal field by
+  field (positions and comments included), errors equal in code, line, column,
+  message, hint and context.
 """
 from __future__ import annotations
 
@@ -31,8 +29,7 @@ from lark import Lark, Token
 from drunter_notation.errors import DnError
 from drunter_notation.notation import parser
 from drunter_notation.notation.model import Ballot, Card, Choose, Outcome, Placement, Tile, Vote
-from drunter_notation.notation.parser import (START_SYMBOLS, DnLexer, RecordBuilder, _rule_callbacks,
-                                              grammar_text, parse_move, parse_text)
+from drunter_notation.notation.parser import START_SYMBOLS, RecordBuilder, grammar_text, parse_move, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "replays").rglob("*.dn"))
@@ -40,11 +37,12 @@ SAMPLES = sorted((ROOT / "replays").rglob("*.dn"))
 
 # --- (a) the fast path is taken -------------------------------------------------
 
+MOVES = ["W3 b1-d1 vote { A: JA } -> accepted 1:0", "pass", "choose", "  S2 a1 @b1 # note\n",
+         'R1 c7 vote { "Ben B": JEIN = yes NE, Cleo: ? } -> rejected']
+
+
 def test_fast_path_is_in_use(monkeypatch):
     p = parser._parser()
-    assert isinstance(p.lexer, DnLexer), "Lark no longer uses our lexer"
-    assert set(p.rows) == set(START_SYMBOLS), "Lark's LALR tables could not be read: no fast path"
-    assert _rule_callbacks(p.lark, p.lark.options.transformer) is not None, "rule callbacks not rebuilt"
 
     def lark_parse(*args, **kwargs):
         raise AssertionError("Lark's own parser ran on valid input: the fast path fell back")
@@ -52,8 +50,10 @@ def test_fast_path_is_in_use(monkeypatch):
     for path in SAMPLES:
         if "P001" not in path.name:  # the one sample with a syntax error
             parse_text(path.read_text("utf-8"), str(path))
-    assert parse_move("W3 b1-d1 vote { A: JA } -> accepted 1:0").tile == Tile("W", 3)
+    assert parse_move(MOVES[0]).tile == Tile("W", 3)
     assert parse_move("pass") is None
+    for move in MOVES:
+        parse_move(move)
 
 
 # --- parse_move ---------------------------------------------------------------------
@@ -92,31 +92,22 @@ def test_parse_move_errors_are_placed_in_the_move(text, column, words):
 
 # --- (b) differential: the fast path against Lark's own parser -----------------------
 
-def _reference_grammar() -> str:
-    """The grammar as if the speed-only SPAN terminal did not exist."""
-    text = grammar_text()
-    rule = '(SQUARE ("-" SQUARE)? | SPAN)'
-    assert rule in text and re.search(r"^SPAN\.2:", text, re.M), "the grammar changed: update this test"
-    text = re.sub(r"^SPAN\.2:.*\n", "", text.replace(rule, 'SQUARE ("-" SQUARE)?'), flags=re.M)
-    assert "SPAN" not in re.sub(r"//.*", "", text)
-    return text
-
-
 class LarkOnly:
     """Lark's own lexer and parser, in the place of parser._parser(): the reference."""
 
     def __init__(self):
         self.comments: list[Token] = []
-        self.lark = Lark(_reference_grammar(), parser="lalr", lexer="basic", start=list(START_SYMBOLS),
+        self.lark = Lark(grammar_text(), parser="lalr", lexer="basic", start=list(START_SYMBOLS),
                          transformer=RecordBuilder(), maybe_placeholders=False,
                          lexer_callbacks={"COMMENT": self.comments.append})
 
     def parse(self, text):
         self.comments.clear()
-        return self.lark.parse(text, start="start"), list(self.comments)
+        return self.lark.parse(text, start="start"), [(str(c), c.line, c.column) for c in self.comments]
 
     def parse_move(self, text):
-        return self.lark.parse(text, start="move")
+        move = self.lark.parse(text, start="move")
+        return None if isinstance(move, Token) else move
 
 
 def _full(value):
@@ -181,11 +172,11 @@ class Generator:
     def _height(self, sym) -> int:
         return 0 if sym.is_term else self.height.get(sym.name, 10 ** 9)
 
-    def text(self, start: str, depth: int = 9) -> str:
+    def text(self, start: str, depth: int = 9, separators: list[str] = SEPARATORS) -> str:
         out: list[str] = []
         self._expand(start, depth, out)
         sep = self.rng.choice
-        return "".join(tok + sep(SEPARATORS) for tok in out)
+        return "".join(tok + sep(separators) for tok in out)
 
     def _expand(self, name: str, depth: int, out: list[str]) -> None:
         expansions = self.rules[name]
@@ -302,6 +293,57 @@ def test_differential_quick():
     _differential(1000, 7)
 
 
+# Within a line: what the line reader reads (the tokens of one item, spaces between or none).
+LINE_SEPARATORS = [" "] * 12 + ["", "\t", "  ", "\f", "\r", " \t "]
+# The grammar's order of the items of a record, each kind with how many lines of it to write.
+LINE_KINDS = [("tag", 3), ("hand", 2), ("goals", 2), ("turn", 6), ("choose", 1), ("turn", 3),
+              ("reveal", 1), ("score", 1)]
+LINE_ENDS = ["", "", "", "  # a note", "#", "\r", " \r"]
+BETWEEN_LINES = ["\n"] * 8 + ["\n\n", "\n# a comment line\n", "\n  \t\n", "\r\n"]
+
+
+def line_records(n: int, seed: int):
+    """``n`` (text, start symbol) pairs written a line per item -- every kind of line,
+    in the grammar's order, spaced at random within lines -- one in four a move alone;
+    half of them mutated once."""
+    rng = random.Random(seed)
+    gen = Generator(_reference_lark(), rng)
+    out = []
+    while len(out) < n:
+        if rng.random() < 0.25:
+            text = gen.text(rng.choice(["placement", "placement", "move"]), separators=LINE_SEPARATORS).replace("\n", " ")
+            text, start = rng.choice(["", " ", "\n", "# c\n"]) + text + rng.choice(LINE_ENDS), "move"
+        else:
+            lines = [gen.text(kind, separators=LINE_SEPARATORS).replace("\n", " ").rstrip(" ") + rng.choice(LINE_ENDS)
+                     for kind, most in LINE_KINDS for _ in range(rng.randint(0, most))]
+            text, start = "".join(line + rng.choice(BETWEEN_LINES) for line in lines), "start"
+        out.append((mutate(text, rng) if rng.random() < 0.5 else text, start))
+    return out
+
+
+def test_every_line_kind(monkeypatch):
+    """Records of every line kind: the fast path reads most of the valid ones, and
+    every text -- read by it or handed to Lark -- gives what Lark alone gives."""
+    reference, p = LarkOnly(), parser._parser()
+    lark_parse, fell_back = p.lark.parse, []
+
+    def counted(text, start):
+        fell_back.append(text)
+        return lark_parse(text, start=start)
+    monkeypatch.setattr(p.lark, "parse", counted)
+    disagreements, valid, read = [], 0, 0
+    for text, start in line_records(3000, 11):
+        before = len(fell_back)
+        fast, slow = _both(reference, text, start)
+        if fast != slow:
+            disagreements.append((start, text, fast, slow))
+        if slow[0] == "ok":
+            valid += 1
+            read += len(fell_back) == before
+    assert not disagreements, f"{len(disagreements)} differ; the first: {disagreements[0]!r}"
+    assert valid > 500 and read > 0.99 * valid, (valid, read)
+
+
 @pytest.mark.slow
 def test_differential_30000_inputs():
     _differential(30_000, 1)
@@ -322,3 +364,36 @@ def test_differential_hypothesis(start):
         fast, slow = _both(reference, text, start)
         assert fast == slow, text
     check()
+
+
+# --- the lists' bounds: the grammar's many{...} and separated{...} -----------------------
+
+HEAD = '[Players "A, B"]\n'
+LISTS = {  # words in the P001 -> (text with n items, where the n-th item starts: line, column)
+    "tags": (lambda n: "".join(f'[K{i} "v"]\n' for i in range(n)), lambda n: (n, 1)),
+    "hand and goals lines": (lambda n: HEAD + "hand A: W1\n" * n, lambda n: (n + 1, 1)),
+    "tiles in one hand line": (lambda n: HEAD + "hand A:" + " W1" * n + "\n", lambda n: (2, 6 + 3 * n)),
+    "cards in one ballot": (lambda n: HEAD + "1. A W1 a2 vote { A:" + " JA" * n + " }\n", lambda n: (2, 19 + 3 * n)),
+    "ballots in one vote": (lambda n: HEAD + "1. A W1 a2 vote { " + ", ".join(["A: JA"] * n) + " }\n",
+                            lambda n: (2, 12 + 7 * n)),
+    "entries in one reveal": (lambda n: HEAD + "reveal " + ", ".join(["A: museum"] * n) + "\n",
+                              lambda n: (2, 11 * n - 3)),
+    "entries in one score line": (lambda n: HEAD + "reveal A: museum\nscore " + ", ".join(["A: 1"] * n) + "\n",
+                                  lambda n: (3, 6 * n + 1)),
+}
+
+
+@pytest.mark.parametrize("words", LISTS)
+@pytest.mark.parametrize("spread", [False, True])
+def test_lists_stop_at_their_limit(words, spread):
+    """1,000 items parse; the 1,001st is a P001 where it stands -- whether the line
+    reader hands the text to Lark at once (items spread over lines) or at the limit."""
+    text, where = LISTS[words]
+    make = (lambda n: text(n).replace(" W1", "\nW1").replace(" JA", "\nJA")) if spread else text
+    parse_text(make(parser.MAX_LIST_ITEMS), "t.dn")
+    with pytest.raises(DnError) as e:
+        parse_text(make(parser.MAX_LIST_ITEMS + 1), "t.dn")
+    d = e.value.diagnostic
+    assert (d.code, d.message) == ("P001", f"more than 1,000 {words}")
+    if not spread:
+        assert (d.line, d.column) == where(parser.MAX_LIST_ITEMS + 1)

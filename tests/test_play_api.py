@@ -226,12 +226,12 @@ def test_bodies_over_64_kb_and_not_json(client):
     assert client.post("/api/games/t/moves", content=b"[" * 50_000, headers=json_).status_code == 400
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
                          lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids,
                                                                                    max_size=4), max_leaves=12),
-       route=st.sampled_from(["moves", "undo", "tally", "reveal", "adjudicate"]),
-       key=st.sampled_from(["move", "vote", "jein", "keep", "turn", "cards"]))
+       route=st.sampled_from(["moves", "undo", "tally", "reveal", "adjudicate", "takeback", "replay", "repair"]),
+       key=st.sampled_from(["move", "vote", "jein", "keep", "turn", "cards", "line", "text", "cut", "rev"]))
 def test_no_body_makes_a_server_error(client, body, route, key):
     """Whatever JSON arrives, the answer is a 2xx or 4xx with one line, never a 500."""
     if client.get("/api/games/t").status_code == 404:

@@ -19,6 +19,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 from drunter_notation.web import journal, seats  # noqa: E402
+from drunter_notation.web import store as store_module  # noqa: E402
 from drunter_notation.web.app import create_app  # noqa: E402
 from drunter_notation.web.store import JOURNAL_LIMIT, Store  # noqa: E402
 
@@ -58,12 +59,18 @@ def a_move(state: dict, rng: random.Random) -> dict:
     return body
 
 
-def test_moves_go_to_the_journal_and_a_new_server_writes_them_into_the_record(folder):
+def started(folder: Path, moves: int, seed: int) -> tuple[TestClient, dict, random.Random]:
+    """A server with the game t and ``moves`` random moves played on it."""
     client = TestClient(create_app(folder), base_url=BASE)
     state = client.post("/api/games", json=NEW).json()
-    rng = random.Random(7)
-    for _ in range(6):
+    rng = random.Random(seed)
+    for _ in range(moves):
         state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    return client, state, rng
+
+
+def test_moves_go_to_the_journal_and_a_new_server_writes_them_into_the_record(folder):
+    client, state, _ = started(folder, 6, 7)
     assert on_file(folder).turn == 1  # the record still as created ...
     lines = (folder / "t.dn.journal").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 7 and lines[0].startswith('{"base":')  # ... the six moves are in the journal
@@ -72,11 +79,7 @@ def test_moves_go_to_the_journal_and_a_new_server_writes_them_into_the_record(fo
 
 
 def test_an_undo_is_journaled_too(folder):
-    client = TestClient(create_app(folder), base_url=BASE)
-    state = client.post("/api/games", json=NEW).json()
-    rng = random.Random(3)
-    for _ in range(3):
-        state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    client, state, _ = started(folder, 3, 3)
     state = client.post("/api/games/t/undo", json={"turn": state["turn"]}).json()
     assert state["turn"] == 3 and reopened(folder).turn == 3
 
@@ -110,11 +113,7 @@ def test_a_finished_game_and_a_long_journal_are_written_whole(folder):
 
 
 def test_a_cut_last_line_and_a_stale_journal_are_not_replayed(folder):
-    client = TestClient(create_app(folder), base_url=BASE)
-    state = client.post("/api/games", json=NEW).json()
-    rng = random.Random(5)
-    for _ in range(2):
-        state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    started(folder, 2, 5)
     path = folder / "t.dn.journal"
     data = path.read_bytes()
     path.write_bytes(data[:-5])  # a crash in the middle of the second move's line: it was never acknowledged
@@ -124,10 +123,7 @@ def test_a_cut_last_line_and_a_stale_journal_are_not_replayed(folder):
 
 
 def test_a_journal_that_cannot_be_written_changes_nothing(folder, monkeypatch):
-    client = TestClient(create_app(folder), base_url=BASE)
-    state = client.post("/api/games", json=NEW).json()
-    rng = random.Random(2)
-    state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    client, state, rng = started(folder, 1, 2)
     before = (folder / "t.dn.journal").read_bytes()
 
     def full(*args, **kw):
@@ -171,3 +167,40 @@ def test_what_a_crash_leaves_replays_to_what_was_acknowledged(tmp_path_factory, 
             state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
     game = reopened(folder)
     assert seats.public_dn(game, game.to_dn()) == state["dn"]  # the page's record: goal cards kept out
+
+
+def test_a_replayed_journal_that_cannot_be_written_yet_goes_on(folder, monkeypatch):
+    """After a crash, the next server replays the journal; if the record cannot be
+    written then, the journal keeps those moves and the new ones follow them."""
+    _, state, rng = started(folder, 3, 9)
+
+    def full(*args, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(store_module, "write_atomic", full)
+    client = TestClient(create_app(folder), base_url=BASE)
+    state = client.get("/api/games/t").json()
+    assert state["turn"] == 4 and on_file(folder).turn == 1
+    state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    assert state["turn"] == 5
+    monkeypatch.undo()
+    game = reopened(folder)
+    assert seats.public_dn(game, game.to_dn()) == state["dn"]
+
+
+def test_the_compactor_writes_a_quiet_game_and_then_stops(folder, monkeypatch):
+    monkeypatch.setattr(store_module, "QUIET", 0.0)  # every game is quiet at once
+    started = []
+    start = Store._start_compactor
+
+    def spy(self):  # called with the table's lock held: the compactor cannot have finished yet
+        start(self)
+        started.append(self._compactor)
+    monkeypatch.setattr(Store, "_start_compactor", spy)
+    store = Store(folder)
+    table = store.create({"name": "t", "players": ["Anna", "Ben"]})  # no hands recorded: a pass is legal
+    op = {"op": "push", "move": "pass"}
+    store.change(table, 1, lambda g: store_module.apply(g, op), lambda t: None, op=op)
+    [compactor] = started
+    compactor.join(60)
+    assert not compactor.is_alive() and store._compactor is None
+    assert on_file(folder).turn == 2 and (folder / "t.dn.journal").read_bytes() == b""

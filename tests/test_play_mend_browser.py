@@ -111,16 +111,14 @@ def test_an_invalid_file_is_fixed_or_cut_in_the_page(browser, play_server, tmp_p
         page.click("#mend-fix")
         expect(page.locator("#mend-verdict")).to_have_text("fix.dn: a valid record, 13 turns, over")
         page.click("#mend-open")
-        page.wait_for_selector("#board rect.hit")
-        assert "over" in page.locator("#turn-line").inner_text()
+        expect(page.locator("#turn-line")).to_contain_text("over")
 
         page.goto(url + "#/g/cut")
         expect(page.locator("#mend-cut")).to_contain_text("3 turns")
         page.click("#mend-cut")
         expect(page.locator("#mend-verdict")).to_have_text("cut.dn: a valid record, 3 turns")
         page.click("#mend-open")
-        page.wait_for_selector("#board rect.hit")
-        assert "Turn 4" in page.locator("#turn-line").inner_text()
+        expect(page.locator("#turn-line")).to_contain_text("Turn 4")
     assert (tmp_path / "fix.dn.bak").read_text(encoding="utf-8") == broken  # nothing lost
     assert (tmp_path / "cut.dn.bak").read_text(encoding="utf-8") == broken
     assert "4. Ben W3 e1-c1  # fixed" in (tmp_path / "fix.dn").read_text(encoding="utf-8")

@@ -94,6 +94,15 @@ def test_a_foreign_origin_is_refused_and_none_is_fine(client, folder):
     assert client.post("/api/games", json=NEW | {"name": "u"}).status_code == 201  # a script: no Origin
 
 
+def test_a_websocket_from_a_foreign_page_is_closed_before_the_handshake(client):
+    from starlette.websockets import WebSocketDisconnect
+    for headers in ({"Origin": EVIL}, {"Host": "rebind.example:8000"}):
+        with pytest.raises(WebSocketDisconnect) as refused:
+            with client.websocket_connect("/api/games/t/events", headers=headers):
+                pass
+        assert refused.value.code == 1008
+
+
 @pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded",
                                           "multipart/form-data; boundary=x", "application/jsonx"])
 def test_changes_need_json(client, folder, content_type):

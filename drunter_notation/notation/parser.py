@@ -1,36 +1,31 @@
 """DN text -> :class:`model.Record` (the notation: docs/notation.md).
 
-The grammar is the file ``grammar/drunter.lark``; Lark's LALR parser applies
-:class:`RecordBuilder` while it parses, so no parse tree is built. Every bad
-input becomes a :class:`errors.DnError` with code P001 (syntax) or an input code
-(I001 unreadable, I002 not UTF-8, I003 binary, I004 empty); nothing else escapes.
+The grammar is the file ``grammar/drunter.lark``, the one definition of DN; Lark
+parses it (LALR, its basic lexer) and applies :class:`RecordBuilder` while it
+parses, so no parse tree is built. Every bad input becomes a
+:class:`errors.DnError` with code P001 (syntax) or an input code (I001
+unreadable, I002 not UTF-8, I003 binary, I004 empty); nothing else escapes.
 
 The grammar has two start symbols: ``start``, a whole record (:func:`parse_text`),
 and ``move``, one move alone (:func:`parse_move`).
 
-Speed (bench/validate.py, bench/README.md): a valid text is read by our own lexer
-(:class:`DnLexer`, built from the grammar's terminals) and our own loop over the
-LALR tables Lark built from the grammar (:class:`_Parser`), about three times as
-fast as Lark's; any text that does not parse goes through Lark itself, so every
-syntax error is reported by Lark's parser. The loop reads Lark internals, so it is
-guarded: tests/test_parser_fast_path.py fails if an installed Lark no longer lets
-it run, and compares it input by input with Lark's own lexer and parser;
-pyproject.toml pins Lark to the releases those tests passed with.
+Speed (bench/README.md): DN is written a line per item, so valid text is read line
+by line (:class:`_LineReader`), each kind of line by one regex made of the
+grammar's own terminals (bench/README.md has the figures). Any line it does not
+recognise -- a syntax error, an item spread over lines, two items on one line, a
+number or a list over its limit -- hands the whole text to Lark, so every syntax
+error is Lark's. tests/test_parser_fast_path.py holds the two equal.
 """
 from __future__ import annotations
 
 import bisect
 import re
-from itertools import chain
 from dataclasses import replace
-from functools import lru_cache, partial
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-from lark.lexer import Lexer, LexerState
-from lark.parsers.lalr_analysis import Shift
-from lark.visitors import Transformer_InPlace
 
 from drunter_notation.errors import DnError, fail
 from drunter_notation.files import read_record
@@ -40,7 +35,6 @@ from drunter_notation.notation.model import (BUILDING_ALIASES, CARD_NAMES, Ballo
 # What each terminal is, in words, for "expected ..." messages.
 EXPECTED_WORDS = {
     "SQUARE": "a square like c7",
-    "SPAN": "a square like c7",  # "b1-d1", read as SQUARE "-" SQUARE (see the grammar)
     "TILE": "a tile like W3",
     "NAME": "a player name",
     "STRING": 'a quoted string like "Anna"',
@@ -97,25 +91,67 @@ MAX_TILE_COUNT = 99
 MAX_TALLY = 999
 MAX_SCORE = 99_999
 MAX_LINE_CHARS = 100_000
-MAX_LIST_ITEMS = 1000  # tags, tiles in a hand line, cards in a ballot ... (_BOUNDED_LISTS)
+MAX_LIST_ITEMS = 1000  # tags, tiles in a hand line, cards in a ballot ... (_LIST_WORDS)
+
+
+def _bounded(digits: str, limit: int) -> int | None:
+    """``digits`` as an int if it is at most ``limit``, else None (never a 5,000-digit int)."""
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > 6:  # every limit has at most six digits
+        return None
+    number = int(digits)
+    return number if number <= limit else None
 
 
 def _number(tok: Token, text: str, limit: int, what: str) -> int:
     """``text`` (digits, read from ``tok``) as an int of at most ``limit``; else P001 there."""
-    digits = text.lstrip("0") or "0"
-    if len(digits) > len(str(limit)) or int(digits) > limit:
+    number = _bounded(text, limit)
+    if number is None:
+        digits = text.lstrip("0")
         shown = digits if len(digits) <= 12 else f"a {len(digits)}-digit number"
         raise _syntax_error(tok, f"{what} {shown} is too large (at most {limit})",
                             "see docs/notation.md for the DN syntax")
-    return int(digits)
+    return number
 
 
-def _square(tok: Token | str):
-    text = str(tok)
+def _square(text: str):
     sq = _SQUARES.get(text)
     if sq is None:
         sq = _SQUARES[text] = parse_square(text)
     return sq
+
+
+def _hand_tile(text: str) -> HandTile | None:
+    """A TILE of a hand line (``W2x4``) as a HandTile; None if its count is over the limit."""
+    if "x" not in text:
+        return HandTile(_TILES[text], 1)
+    count = _bounded(text[3:], MAX_TILE_COUNT)
+    return None if count is None else HandTile(_TILES[text[:2]], count)
+
+
+def _card(text: str) -> Card:
+    card = _CARDS.get(text)
+    if card is not None:
+        return card
+    if text.startswith("JEIN") and "=" in text:  # spaced: "JEIN = yes"
+        return Card("JEIN", text.split("=")[1].strip())
+    return Card(text)
+
+
+def _tally(text: str) -> tuple[int | None, int | None]:
+    yes, no = text.split(":")
+    return _bounded(yes.strip(), MAX_TALLY), _bounded(no.strip(), MAX_TALLY)
+
+
+def _turn_number(text: str) -> str:
+    return text.rstrip(". \t\r\n")  # TURNNO: "12.", "12 ." or "12\n."
+
+
+# A list's items -> their words in the P001 for more than MAX_LIST_ITEMS (the grammar's
+# many{...} and separated{...}): the parser holds a list until its item is built.
+_LIST_WORDS = {Tag: "tags", Hand: "hand and goals lines", Goals: "hand and goals lines",
+               "TILE": "tiles in one hand line", "CARD": "cards in one ballot", Ballot: "ballots in one vote",
+               RevealEntry: "entries in one reveal", ScoreEntry: "entries in one score line"}
 
 
 class RecordBuilder(Transformer):
@@ -130,17 +166,31 @@ class RecordBuilder(Transformer):
             return tok
         return Token.new_borrow_pos("NAME", _unquote(tok), tok)
 
+    def many(self, c):
+        if len(c) == 1:
+            return [c[0]]
+        items, item = c
+        if len(items) >= MAX_LIST_ITEMS:
+            words = _LIST_WORDS[item.type if isinstance(item, Token) else type(item)]
+            raise _Syntax(item.line, item.column, f"more than {MAX_LIST_ITEMS:,} {words}",
+                          "see docs/notation.md for the DN syntax")
+        items.append(item)
+        return items
+
+    separated = many  # the grammar's "," between the items is not passed on
+
     def tag(self, c):
         lb, key, value = c
         return Tag(str(key), _unquote(value), lb.line, lb.column)
 
     def hand(self, c):
-        kw, player, *tiles = c
+        kw, player, tiles = c
         out = []
         for tok in tiles:
-            text = str(tok)
-            count = _number(tok, text[text.index("x") + 1:], MAX_TILE_COUNT, "tile count") if "x" in text else 1
-            out.append(HandTile(_TILES[text[:2]], count))
+            tile = _hand_tile(str(tok))
+            if tile is None:
+                _number(tok, str(tok)[3:], MAX_TILE_COUNT, "tile count")  # raises: the count is too large
+            out.append(tile)
         return Hand(str(player), tuple(out), kw.line, kw.column)
 
     def goals(self, c):
@@ -152,7 +202,7 @@ class RecordBuilder(Transformer):
 
     def turn(self, c):
         num, player, action = c
-        number = _number(num, str(num).rstrip(". \t\r\n"), MAX_TURN, "turn number")
+        number = _number(num, _turn_number(str(num)), MAX_TURN, "turn number")
         placement = None if isinstance(action, Token) else action
         return Turn(number, str(player), placement, num.line, num.column)
 
@@ -162,15 +212,11 @@ class RecordBuilder(Transformer):
         if "x" in text:
             raise _syntax_error(tile_tok, "a tile count like x4 belongs only in hand lines",
                                 "write the tile alone, e.g. W2")
+        anchor = _square(str(c[1]))
         end = corner = vote = outcome = None
-        if c[1].type == "SPAN":  # "b1-d1" as one token
-            first, _, last = str(c[1]).partition("-")
-            anchor, end = _square(first), _square(last)
-        else:
-            anchor = _square(c[1])
         for item in c[2:]:
             if isinstance(item, Token):  # the second square
-                end = _square(item)
+                end = _square(str(item))
             elif isinstance(item, tuple):  # the track's corner
                 corner = item[0]
             elif isinstance(item, Vote):
@@ -180,35 +226,28 @@ class RecordBuilder(Transformer):
         return Placement(_TILES[text], anchor, end, corner, vote, outcome, tile_tok.line, tile_tok.column)
 
     def track(self, c):
-        return (_square(c[0]),)
+        return (_square(str(c[0])),)
 
     def vote(self, c):
-        kw, *ballots = c
+        kw, ballots = c
         return Vote(tuple(ballots), kw.line, kw.column)
 
     def ballot(self, c):
-        player, *cards = c
-        out = []
-        for tok in cards:
-            text = str(tok)
-            card = _CARDS.get(text)
-            if card is not None:
-                out.append(card)
-            elif text.startswith("JEIN") and "=" in text:  # spaced: "JEIN = yes"
-                out.append(Card("JEIN", text.split("=")[1].strip()))
-            else:
-                out.append(Card(text))
-        return Ballot(str(player), tuple(out), player.line, player.column)
+        player, cards = c
+        return Ballot(str(player), tuple(_card(str(tok)) for tok in cards), player.line, player.column)
 
     def outcome(self, c):
         arrow, result = c[0], c[1]
         yes = no = None
         if len(c) == 3:
-            yes, no = (_number(c[2], x.strip(), MAX_TALLY, "tally") for x in str(c[2]).split(":"))
+            yes, no = _tally(str(c[2]))
+            for part, value in zip(str(c[2]).split(":"), (yes, no)):
+                if value is None:
+                    _number(c[2], part.strip(), MAX_TALLY, "tally")  # raises: this side is too large
         return Outcome(str(result) == "accepted", yes, no, arrow.line, arrow.column)
 
     def reveal(self, c):
-        kw, *entries = c
+        kw, entries = c
         return Reveal(tuple(entries), kw.line, kw.column)
 
     def reveal_entry(self, c):
@@ -217,7 +256,7 @@ class RecordBuilder(Transformer):
                            player.line, player.column)
 
     def score(self, c):
-        kw, *entries = c
+        kw, entries = c
         return Score(tuple(entries), kw.line, kw.column)
 
     def score_entry(self, c):
@@ -229,10 +268,8 @@ class RecordBuilder(Transformer):
         tags, setup, events = [], [], []
         reveal = score = None
         for item in c:
-            if isinstance(item, Tag):
-                tags.append(item)
-            elif isinstance(item, (Hand, Goals)):
-                setup.append(item)
+            if isinstance(item, list):  # many{tag} or many{setup}
+                (tags if isinstance(item[0], Tag) else setup).extend(item)
             elif isinstance(item, (Turn, Choose)):
                 events.append(item)
             elif isinstance(item, Reveal):
@@ -259,509 +296,344 @@ def _syntax_error(tok: Token, message: str, hint: str) -> _Syntax:
     return _Syntax(tok.line, tok.column, message, hint)
 
 
-_new_str = str.__new__
-_NEVER = re.compile("(?!)")  # a regex that matches nothing: no terminal starts with this character
-_NON_ASCII = "non-ASCII"  # in a _first_chars set: some character beyond ASCII
-
-
-def _first_chars(regexp: str, flags: int) -> set[str] | None:
-    """The ASCII characters a match of ``regexp`` can start with, plus ``_NON_ASCII``
-    if it may start with any other, or None for "any, as far as we can tell". Read
-    from the parsed regex (the ``re`` module's own parser); anything unusual gives
-    None, so the answer may be too large, never too small."""
+def _first_chars(regexp: str, flags: int) -> frozenset[str] | None:
+    """The characters a match of ``regexp`` can start with, or None for "maybe any":
+    read from the parsed regex (CPython's own parser); anything but literals, small
+    character sets, groups, repeats and zero-width assertions gives None, so the
+    answer may be too large, never too small."""
     try:
         from re import _constants as sre, _parser as sre_parse  # CPython's, since 3.11
         tree = sre_parse.parse(regexp, flags)
-    except Exception:  # pragma: no cover - another Python, or a regex only Lark accepts
+    except Exception:  # pragma: no cover - another Python
         return None
-    if flags & (re.IGNORECASE | re.VERBOSE):
-        return None
-    categories = {sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_NOT_DIGIT: r"\D", sre.CATEGORY_SPACE: r"\s",
-                  sre.CATEGORY_NOT_SPACE: r"\S", sre.CATEGORY_WORD: r"\w", sre.CATEGORY_NOT_WORD: r"\W"}
-    ascii_chars = [chr(i) for i in range(128)]
+    repeats = (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None))
 
-    def beyond_ascii(items) -> bool:  # can a character class match a non-ASCII character?
-        return any(op is sre.NEGATE or op is sre.CATEGORY or (op is sre.LITERAL and av > 127)
-                   or (op is sre.RANGE and av[1] > 127) or op not in (sre.LITERAL, sre.RANGE)
-                   for op, av in items)
-
-    def in_class(items, c: str) -> bool:
-        negate = hit = False
+    def sequence(items) -> tuple[set[str] | None, bool]:  # (first characters, whether it can match empty)
+        out: set[str] = set()
         for op, av in items:
-            if op is sre.NEGATE:
-                negate = True
-            elif op is sre.LITERAL:
-                hit = hit or c == chr(av)
-            elif op is sre.RANGE:
-                hit = hit or av[0] <= ord(c) <= av[1]
-            elif op is sre.CATEGORY and av in categories:
-                hit = hit or re.match(categories[av], c, flags) is not None
-            else:
-                return True
-        return hit != negate
-
-    def sequence(items):  # -> (first chars or None, whether the sequence can match empty)
-        out = set()
-        for op, av in items:
+            if op in (sre.ASSERT, sre.ASSERT_NOT, sre.AT):  # zero width: what follows decides
+                continue
             if op is sre.LITERAL:
-                first, empty = {chr(av) if av < 128 else _NON_ASCII}, False
-            elif op is sre.IN:
-                first, empty = {c for c in ascii_chars if in_class(av, c)}, False
-                if beyond_ascii(av):
-                    first.add(_NON_ASCII)
+                chars, empty = {chr(av)}, False
+            elif op is sre.IN and all(o is sre.LITERAL or (o is sre.RANGE and a[1] - a[0] < 256) for o, a in av):
+                chars = {chr(c) for o, a in av for c in ([a] if o is sre.LITERAL else range(a[0], a[1] + 1))}
+                empty = False
             elif op is sre.BRANCH:
-                first, empty = set(), False
-                for alternative in av[1]:
-                    f, e = sequence(alternative)
-                    if f is None:
-                        return None, False
-                    first, empty = first | f, empty or e
-            elif op is sre.SUBPATTERN:
-                if av[1] & (re.IGNORECASE | re.VERBOSE):
+                branches = [sequence(b) for b in av[1]]
+                if any(c is None for c, _ in branches):
                     return None, False
-                first, empty = sequence(av[3])
-            elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None)):
-                first, empty = sequence(av[2])
+                chars, empty = set().union(*(c for c, _ in branches)), any(e for _, e in branches)
+            elif op is sre.SUBPATTERN and not av[1] & (re.IGNORECASE | re.VERBOSE):
+                chars, empty = sequence(av[3])
+            elif op in repeats:
+                chars, empty = sequence(av[2])
                 empty = empty or av[0] == 0
             elif op is getattr(sre, "ATOMIC_GROUP", None):
-                first, empty = sequence(av)
-            elif op in (sre.ASSERT, sre.ASSERT_NOT, sre.AT):  # zero width: what follows decides
-                first, empty = set(), True
-            else:  # ANY, NOT_LITERAL, group references, ...: could be anything
+                chars, empty = sequence(av)
+            else:  # a negated or Unicode class, any character, a reference ...
                 return None, False
-            if first is None:
+            if chars is None:
                 return None, False
-            out |= first
+            out |= chars
             if not empty:
                 return out, False
         return out, True
 
-    first, empty = sequence(tree)
-    return None if empty else first
-
-
-class DnLexer(Lexer):
-    """Lark's basic lexer, rebuilt for speed: the same tokens, about three times faster.
-
-    Lark's own lexer costs about 3 µs per token (a regex call per token through two
-    method layers, a ``LineCounter`` object, ``Token(...)`` through a deprecation
-    check); that was most of the time of a parse (bench/README.md).
-    This one makes the same tokens from the same terminal definitions -- everything
-    comes from ``conf.terminals``, i.e. from grammar/drunter.lark, which stays the
-    only definition of DN's tokens -- and keeps Lark's matching rules exactly:
-
-    * terminals are tried in Lark's order (priority, then longest possible match,
-      then longest pattern text, then name) as named alternatives of one master
-      regex: the first alternative that matches wins and ``lastgroup`` names it, just
-      as in Lark's scanner;
-    * a string terminal that a regex terminal of the same priority matches whole
-      (``"hand"`` and NAME) is not an alternative of its own: a NAME token whose
-      text is exactly ``hand`` becomes HAND afterwards (Lark's "unless" rule);
-    * ``%ignore``d terminals make no token, but their lexer callbacks still run
-      (COMMENT collects the comments);
-    * text that no terminal matches raises ``UnexpectedCharacters`` at the same
-      position, line and column as Lark's lexer does; tokens carry the same
-      ``line``/``column``/``end_line``/``end_column``/``start_pos``/``end_pos``.
-
-    Two shortcuts, each kept only where it cannot change a token:
-
-    * trying 20-odd alternatives one after the other is most of a regex call's
-      cost, so each ASCII character has a master regex of its own holding, in the
-      same order, only the terminals that can start with that character
-      (:func:`_first_chars`; after a space only WS). A terminal left out cannot
-      match there, so the first match is the full master regex's, which is still
-      used for any other character;
-    * whitespace after a token (WS, ignored) is swallowed by the same regex call.
-    """
-
-    __future_interface__ = 2  # lex(lexer_state, parser_state), like Lark's own lexers
-
-    def __init__(self, conf):
-        order = lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name)  # noqa: E731
-        terminals = sorted(conf.terminals, key=order)
-        flags = conf.g_regex_flags
-        regex_terminals = [t for t in terminals if t.pattern.type == "re"]
-        # Lark's "unless" rule, as a dict per regex terminal: exact text -> keyword type.
-        self.keywords: dict[str, dict[str, str]] = {}
-        embedded = set()
-        for word in (t for t in terminals if t.pattern.type == "str"):
-            text = word.pattern.value
-            for rt in regex_terminals:
-                if rt.priority != word.priority:
-                    continue
-                m = re.match(rt.pattern.to_regexp(), text, flags)
-                if m and m.group(0) == text:
-                    if word.pattern.flags:  # a case-insensitive keyword would need more than a dict
-                        raise NotImplementedError(f"DnLexer: keyword {word.name} has regex flags")
-                    self.keywords.setdefault(rt.name, {})[text] = word.name
-                    if word.pattern.flags <= rt.pattern.flags:
-                        embedded.add(word.name)
-        kept = [t for t in terminals if t.name not in embedded]
-        # for UnexpectedCharacters, as Lark's (SPAN left out: Lark's parses never see one)
-        self.allowed = {t.name for t in kept} - set(conf.ignore) - set(_SPLIT)
-        self.ignore = frozenset(conf.ignore)
-        self.callbacks = dict(conf.callbacks)
-        # ignored terminals nobody listens to (WS): matched and passed over, no Token made
-        self.skip = frozenset(name for name in self.ignore if name not in self.callbacks)
-
-        # (a terminal's own flags, like /.../i, are inline in its regexp: "(?i:...)")
-        firsts = {t.name: _first_chars(t.pattern.to_regexp(), flags) for t in kept}
-
-        def candidates(c: str) -> list:  # the terminals that may match at character c, in order
-            return [t for t in kept if firsts[t.name] is None or c in firsts[t.name]]
-
-        # Where whitespace follows a token, Lark's next match is a WS token: when the
-        # one skipped terminal is the first that can match at each character it can
-        # start with, every regex ends by swallowing it -- the same characters, as
-        # ``(?>...)`` matches exactly what the terminal would match there -- and half
-        # the matches (one between every two tokens) are saved.
-        suffix = ""
-        skipped = [t for t in kept if t.name in self.skip]
-        if len(skipped) == 1:
-            ws, chars = skipped[0], firsts[skipped[0].name]
-            if chars and _NON_ASCII not in chars and all(candidates(c)[0] is ws for c in chars):
-                suffix = f"(?>{ws.pattern.to_regexp()})?"
-
-        def master(ts):
-            if not ts:
-                return _NEVER
-            return re.compile("(?:" + "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in ts) + ")"
-                              + suffix, flags)
-
-        self.master = master(kept)
-        compiled: dict[tuple[str, ...], re.Pattern] = {}
-        self.by_char: dict[str, re.Pattern] = {}  # ASCII character -> the master regex for it
-        for c in map(chr, range(128)):
-            ts = candidates(c)
-            key = tuple(t.name for t in ts)
-            if key not in compiled:
-                compiled[key] = master(ts)
-            self.by_char[c] = compiled[key]
-        # types that need a second look: keyword candidates (NAME) and those with a callback
-        self.special = frozenset(self.keywords) | frozenset(self.callbacks)
-        self.terminals_by_name = conf.terminals_by_name
-
-    def scan(self, text: str, pos: int = 0, end: int | None = None, line: int = 1, line_start: int = 0,
-             where: list | None = None):
-        """The tokens of ``text[pos:end]``, one at a time (a token no longer needed is
-        freed: a 5 MB line never holds millions of tokens at once). When the scan ends,
-        ``where`` (if given) holds ``[stop, line, line_start]``: ``stop`` is where the
-        scan ended -- ``end``, or the first character no terminal matches -- and
-        ``line``/``line_start`` the line there and the position that line starts at.
-        ``line``/``line_start`` given are those of ``pos``."""
-        if end is None:
-            end = len(text)
-        special, callbacks, skip, ignore = self.special, self.callbacks, self.skip, self.ignore
-        regex_for, master = self.by_char.get, self.master
-        find = text.find
-        # Lines are counted by walking from line break to line break (``nl`` is the next
-        # one not yet counted) rather than by counting the breaks in every token: the
-        # tokens that hold them (WS) make no Token at all, and the test is one compare.
-        nl = find("\n", line_start, end)
-        if nl < 0:
-            nl = end
-        while pos < end:
-            m = regex_for(text[pos], master).match(text, pos, end)
-            if m is None:
-                break
-            type_ = m.lastgroup
-            start, stop, pos = pos, m.end(type_), m.end()  # pos: past the whitespace swallowed
-            if type_ in skip:
-                continue
-            while nl < start:  # line breaks before the token
-                line, line_start = line + 1, nl + 1
-                nl = find("\n", line_start, end)
-                if nl < 0:
-                    nl = end
-            start_line, start_col = line, start - line_start + 1
-            while nl < stop:  # line breaks inside it (a TURNNO like "12\n.")
-                line, line_start = line + 1, nl + 1
-                nl = find("\n", line_start, end)
-                if nl < 0:
-                    nl = end
-            value = m.group(type_)
-            # Token(...) goes through a deprecation check and a classmethod; filling
-            # the slots directly makes the same token in a third of the time.
-            tok = _new_str(Token, value)
-            tok.type, tok.value, tok.start_pos, tok.line, tok.column = type_, value, start, start_line, start_col
-            tok.end_line, tok.end_column, tok.end_pos = line, stop - line_start + 1, stop
-            if type_ in special:
-                keyword = self.keywords.get(type_, {}).get(value)
-                if keyword is not None:
-                    tok.type = keyword
-                elif type_ in callbacks:
-                    if type_ in ignore:  # COMMENT: the callback sees it, the parser does not
-                        callbacks[type_](tok)
-                        continue
-                    tok = callbacks[type_](tok)
-            yield tok
-        if where is not None:
-            # the line breaks passed since the last token (in WS, or up to the error)
-            newlines = text.count("\n", line_start, pos)
-            if newlines:
-                line += newlines
-                line_start = text.rindex("\n", line_start, pos) + 1
-            where[:] = [pos, line, line_start]
-
-    def lex(self, lexer_state: LexerState, parser_state):
-        """Lark's lexer interface, used when Lark itself parses (records with errors,
-        ``parse_interactive``). Lazy like Lark's own: the tokens come in the same order,
-        and an error in the text is raised only after every token before it was taken."""
-        text = lexer_state.text
-        if isinstance(text, str):  # Lark before 1.2 hands over the text itself
-            end = len(text)
-        else:  # a lark.utils.TextSlice
-            text, end = text.text, text.end
-        ctr = lexer_state.line_ctr
-        where: list = []
-        for tok in self.scan(text, ctr.char_pos, end, ctr.line, ctr.line_start_pos, where):
-            if tok.type in _SPLIT:  # Lark parses as if SPAN did not exist: see the grammar
-                parts = _SPLIT[tok.type](tok)
-                lexer_state.last_token = parts[-1]
-                yield from parts
-            else:
-                lexer_state.last_token = tok
-                yield tok
-        pos, line, line_start = where
-        # leave the lexer state where the scan stopped, as Lark's lexer does
-        ctr.char_pos, ctr.line, ctr.line_start_pos, ctr.column = pos, line, line_start, pos - line_start + 1
-        if pos < end:
-            last = lexer_state.last_token
-            raise UnexpectedCharacters(text, pos, line, pos - line_start + 1, allowed=self.allowed,
-                                       token_history=last and [last], state=parser_state,
-                                       terminals_by_name=self.terminals_by_name)
-
-
-def _rule_callbacks(lark: Lark, transformer: Transformer) -> dict | None:
-    """Rule -> the function a reduction calls, doing what Lark's ParseTreeBuilder does
-    for an LALR parser with a transformer (lark/parse_tree_builder.py), only cheaper:
-    children that are anonymous tokens (``":"``, ``"{"`` ...) are dropped, the children
-    of inlined rules (names starting with ``_``: the ``__start_star_2`` Lark makes of
-    ``event*``, ...) are spliced into their parent's, a ``?rule`` with one child is that
-    child, and the transformer method named after the rule gets the rest. The one
-    difference is invisible to the transformer: an inlined rule's children travel as a
-    plain list, where Lark builds a ``Tree`` (four Python calls) only to splice it.
-
-    None when the grammar or the options use something this does not copy
-    (placeholders, positions, ``?_rule``, ``v_args``...): then Lark's own callbacks serve.
-    """
-    options = lark.options
-    if options.maybe_placeholders or options.propagate_positions or isinstance(transformer, Transformer_InPlace):
+    if flags & re.IGNORECASE:
         return None
-    callbacks = {}
-    for rule in lark.rules:
-        origin = str(rule.origin.name)
-        inlined = origin.startswith("_")
-        if inlined and (rule.options.expand1 or rule.alias):
-            return None
-        keep_all = rule.options.keep_all_tokens
-        include = [(i, not sym.is_term and sym.name.startswith("_")) for i, sym in enumerate(rule.expansion)
-                   if keep_all or not (sym.is_term and sym.filter_out)]
-        if inlined:
-            build = None
+    chars, empty = sequence(tree)
+    return None if empty or chars is None else frozenset(chars)
+
+
+class _NotRead(Exception):
+    """The line reader met something it does not read: Lark parses the whole text."""
+
+
+class _LineReader:
+    """Valid DN text, read line by line with regexes made of the grammar's terminals.
+
+    Lark's basic lexer takes, at each position, the first terminal in its documented
+    order (priority, longest possible match, longest pattern, name) that matches
+    there. So here each token is a *slot*: ``(?!E)(?>X)`` reads a terminal X where no
+    terminal E before X in that order matches, and as much as X alone would take (an
+    atomic group: no backtracking into it) -- the very token Lark's lexer makes there.
+    A keyword like ``pass`` is lexed as a NAME and then renamed when its text is the
+    keyword's (Lark's rule for strings a regex terminal matches), so a keyword's slot
+    is a NAME checked for that text, and a name must not be a keyword.
+
+    A line regex holds the tokens of one item (a tag, a hand or goals line, a turn,
+    ``choose``, a reveal, a score) and may end in a comment; lines hold only spaces
+    and comments otherwise. The items must come in the grammar's order. No token
+    crosses a line break except in text no line regex reads (a TURNNO or TALLY split
+    over lines puts a line starting with '.' or ':'), so tokens and positions are
+    Lark's. Anything else -- a line no regex reads, a number or a list over its
+    limit, items out of order -- raises :class:`_NotRead`.
+    """
+
+    def __init__(self, lark: Lark):
+        flags = lark.options.g_regex_flags
+        regexp = {t.name: t.pattern.to_regexp() for t in lark.terminals}
+        order = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+        self.words = {t.name: t.pattern.value for t in order if t.pattern.type == "str"}
+        # keyword text -> its terminal: the strings NAME matches whole (the only host handled)
+        self.keywords: dict[str, str] = {}
+        scanned = []
+        for t in order:
+            hosts = [r.name for r in order if r.pattern.type == "re" and r.priority == t.priority
+                     and (m := re.match(regexp[r.name], t.pattern.value, flags)) and m.group(0) == t.pattern.value] \
+                if t.pattern.type == "str" else []
+            if not hosts:
+                scanned.append(t.name)
+            elif hosts == ["NAME"] and not t.pattern.flags:
+                self.keywords[t.pattern.value] = t.name
+            else:
+                raise NotImplementedError(f"keyword {t.name} in {hosts}")
+
+        first = {name: _first_chars(regexp[name], flags) for name in scanned}
+
+        def slot(name: str) -> str:  # an earlier terminal matters only if it may start with the same character
+            earlier = "|".join(regexp[e] for e in scanned[:scanned.index(name)]
+                               if first[e] is None or first[name] is None or first[e] & first[name])
+            return (f"(?!{earlier})" if earlier else "") + f"(?>{regexp[name]})"
+
+        def lit(text: str) -> str:  # an anonymous terminal like ":" by its text
+            return slot(next(name for name, word in self.words.items() if word == text))
+
+        g = f"(?:{slot('WS')})?"  # what may stand between two tokens
+        name = f"(?:{slot('NAME')}|{slot('STRING')})"
+        end = f"{g}(?P<comment>{slot('COMMENT')})?\\Z"
+        word = f"(?P<kw>{slot('NAME')})"
+        compiled = lambda pattern: re.compile(pattern, flags)  # noqa: E731
+
+        def entries(named: bool) -> dict[str, str]:  # one entry of each list, with or without its groups
+            def group(key: str, body: str) -> str:
+                return f"(?P<{key}>{body})" if named else f"(?:{body})"
+            before = f"{g}{group('player', name)}{g}{lit(':')}"
+            return {"VOTE": before + group("cards", f"(?:{g}{slot('CARD')})+"),
+                    "REVEAL": f"{before}{g}{group('v1', slot('GOAL'))}(?:{g}{lit('/')}{g}{group('v2', slot('GOAL'))})?",
+                    "SCORE": f"{before}{g}{group('v1', slot('INT'))}"}
+        listed = entries(False)
+
+        def many(kind: str) -> str:
+            return f"{listed[kind]}(?:{g}{lit(',')}{listed[kind]})*"
+        # a list, once its line is read whole, is taken apart entry by entry
+        self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in entries(True).items()}
+        self.cards, self.tiles = compiled(f"{g}({slot('CARD')})"), compiled(f"{g}({slot('TILE')})")
+        placement = (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?"
+                     f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?"
+                     f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{many('VOTE')}){g}{lit('}')})?"
+                     f"(?:{g}(?P<arrow>{slot('ARROW')}){g}(?P<result>{slot('RESULT')})"
+                     f"(?:{g}(?P<tally>{slot('TALLY')}))?)?")
+        self.turn = compiled(f"{g}(?P<num>{slot('TURNNO')}){g}(?P<player>{name}){g}"
+                             f"(?:(?P<pass>{slot('NAME')})|{placement}){end}")
+        self.move = compiled(f"{g}(?:(?P<pass>{slot('NAME')})|{placement}){end}")
+        self.blank = compiled(end)
+        self.tag = compiled(f"{g}(?P<lb>{lit('[')}){g}(?P<key>{slot('NAME')}){g}(?P<value>{slot('STRING')})"
+                            f"{g}{lit(']')}{end}")
+        self.word = compiled(f"{g}{word}")
+        self.hand = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}(?P<items>(?:{g}{slot('TILE')})+){end}")
+        self.goals = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}{g}(?P<g1>{slot('GOAL')}){g}{lit(',')}"
+                              f"{g}(?P<g2>{slot('GOAL')}){end}")
+        self.entries = {kind: compiled(f"{g}{word}(?P<items>{many(kind)}){end}") for kind in ("REVEAL", "SCORE")}
+        self.choose = compiled(f"{g}{word}{end}")
+        self.line_kinds = {self.words[k]: k for k in ("HAND", "GOALS", "CHOOSE", "REVEAL", "SCORE")}
+
+    def record(self, text: str) -> tuple[Record, list[tuple[str, int, int]]]:
+        """The record and its comments (text, line, column); :class:`_NotRead` if not read."""
+        tags, setup, events, comments = [], [], [], []
+        reveal = score = None
+        phase = 0  # the part of the record read so far: tags, setup, events, reveal, score
+        turn_match, pass_word = self.turn.match, self.words["PASS"]
+        for number, start, end in _lines(text):
+            m = turn_match(text, start, end)
+            if m is not None:
+                if phase > 2:
+                    raise _NotRead
+                phase = 2
+                if m["pass"] is None:
+                    placement = self._placement(m, text, start, end, number)
+                elif m["pass"] == pass_word:
+                    placement = None
+                else:
+                    raise _NotRead
+                turn = _bounded(_turn_number(m["num"]), MAX_TURN)
+                if turn is None:
+                    raise _NotRead
+                events.append(Turn(turn, self._name(m["player"]), placement, number, m.start("num") - start + 1))
+            else:
+                m = self.blank.match(text, start, end)
+                if m is None:
+                    m, item, phase = self._other(text, start, end, number, phase)
+                    if phase == 0:
+                        tags.append(item)
+                    elif phase == 1:
+                        setup.append(item)
+                    elif phase == 2:
+                        events.append(item)
+                    elif phase == 3:
+                        reveal = item
+                    else:
+                        score = item
+                    if len(tags) > MAX_LIST_ITEMS or len(setup) > MAX_LIST_ITEMS:
+                        raise _NotRead
+            if m["comment"] is not None:
+                comments.append((m["comment"], number, m.start("comment") - start + 1))
+        return Record(tuple(tags), tuple(setup), tuple(events), reveal, score), comments
+
+    def _other(self, text: str, start: int, end: int, number: int, phase: int):
+        """A line other than a turn (``text[start:end]``, line ``number``): its match, its
+        item and the part of the record it is in."""
+        m = self.tag.match(text, start, end)
+        if m is not None:
+            if phase > 0 or m["key"] in self.keywords:
+                raise _NotRead
+            return m, Tag(m["key"], _unquote(m["value"]), number, m.start("lb") - start + 1), 0
+        m = self.word.match(text, start, end)
+        kind = m and self.line_kinds.get(m["kw"])
+        if kind == "HAND" or kind == "GOALS":
+            m = (self.hand if kind == "HAND" else self.goals).match(text, start, end)
+            if m is None or phase > 1:
+                raise _NotRead
+            player, column = self._name(m["player"]), m.start("kw") - start + 1
+            if kind == "GOALS":
+                return m, Goals(player, (_goal(m["g1"]), _goal(m["g2"])), number, column), 1
+            tiles = tuple(map(_hand_tile, self.tiles.findall(text, m.start("items"), m.end("items"))))
+            if None in tiles or len(tiles) > MAX_LIST_ITEMS:
+                raise _NotRead
+            return m, Hand(player, tiles, number, column), 1
+        if kind == "CHOOSE" and phase <= 2:
+            m = self.choose.match(text, start, end)
+            if m is not None:
+                return m, Choose(number, m.start("kw") - start + 1), 2
+        if (kind == "REVEAL" and phase <= 2) or (kind == "SCORE" and phase <= 3):
+            m = self.entries[kind].match(text, start, end)
+            if m is not None:
+                return m, self._entries(kind, m, text, start, end, number), 3 if kind == "REVEAL" else 4
+        raise _NotRead
+
+    def _entries(self, kind: str, m: re.Match, text: str, start: int, end: int, number: int) -> Reveal | Score:
+        if kind == "REVEAL":
+            entries = tuple(RevealEntry(self._name(e["player"]), _goal(e["v1"]), e["v2"] and _goal(e["v2"]), number,
+                                        e.start("player") - start + 1) for e in self._each(kind, m, text, end))
         else:
-            name = rule.alias or rule.options.template_source or origin
-            build = getattr(transformer, name, None)
-            if build is None:  # no method: Transformer.__default__ makes a Tree
-                build = partial(_default_node, transformer.__default__, name)
-            elif getattr(build, "visit_wrapper", None) is not None:
-                return None
-            if rule.options.expand1 and not rule.alias:
-                build = partial(_expand_single, build)
-        # every list but the record's turns is bounded (see _BOUNDED_LISTS)
-        within = None
-        if inlined and rule.expansion:
-            item = str(rule.expansion[-1].name)
-            within = _BOUNDED_LISTS.get(item if origin.startswith("__start_") else origin.split("_")[2])
-        callbacks[rule] = _filtered(include, len(rule.expansion), build, within)
-    return callbacks
+            entries = tuple(ScoreEntry(self._name(e["player"]), _bounded(e["v1"], MAX_SCORE), number,
+                                       e.start("player") - start + 1) for e in self._each(kind, m, text, end))
+            if any(e.points is None for e in entries):
+                raise _NotRead
+        if len(entries) > MAX_LIST_ITEMS:
+            raise _NotRead
+        return (Reveal if kind == "REVEAL" else Score)(entries, number, m.start("kw") - start + 1)
+
+    def _placement(self, m: re.Match, text: str, start: int, end: int, number: int) -> Placement:
+        tile = m["tile"]
+        if "x" in tile:
+            raise _NotRead
+        vote = outcome = None
+        if m["vote"] is not None:
+            if m["vote"] != self.words["VOTE"]:
+                raise _NotRead
+            cards = self.cards.findall
+            ballots = tuple(Ballot(self._name(e["player"]), tuple(map(_card, cards(text, e.start("cards"), e.end("cards")))),
+                                   number, e.start("player") - start + 1) for e in self._each("VOTE", m, text, end, "ballots"))
+            if len(ballots) > MAX_LIST_ITEMS or any(len(b.cards) > MAX_LIST_ITEMS for b in ballots):
+                raise _NotRead
+            vote = Vote(ballots, number, m.start("vote") - start + 1)
+        if m["arrow"] is not None:
+            yes = no = None
+            if m["tally"] is not None:
+                yes, no = _tally(m["tally"])
+                if yes is None or no is None:
+                    raise _NotRead
+            outcome = Outcome(m["result"] == "accepted", yes, no, number, m.start("arrow") - start + 1)
+        b, corner = m["b"], m["corner"]
+        return Placement(_TILES[tile], _square(m["a"]), b and _square(b), corner and _square(corner), vote, outcome,
+                         number, m.start("tile") - start + 1)
+
+    def _each(self, kind: str, m: re.Match, text: str, end: int, group: str = "items"):
+        """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``,
+        a line read whole that ends at ``end``."""
+        pos, stop, entry = m.start(group), m.end(group), self.each[kind].match
+        while pos < stop:
+            e = entry(text, pos, end)
+            pos = e.end()
+            yield e
+
+    def _name(self, text: str) -> str:
+        if text[0] == '"':
+            return _unquote(text)
+        if text in self.keywords:  # Lark reads it as the keyword, not as a name
+            raise _NotRead
+        return text
+
+    def parse_move(self, text: str) -> Placement | Choose | None:
+        """One move (comments dropped): a placement, None for ``pass``, or a Choose."""
+        move = None
+        for number, start, end in _lines(text):
+            if self.blank.match(text, start, end) is not None:
+                continue
+            m = self.move.match(text, start, end)
+            if m is None or move is not None:
+                raise _NotRead
+            word = m["pass"]
+            if word is None:
+                move = self._placement(m, text, start, end, number)
+            elif word == self.words["PASS"]:
+                move = _PASS
+            elif word == self.words["CHOOSE"]:
+                move = Choose(number, m.start("pass") - start + 1)
+            else:
+                raise _NotRead
+        if move is None:
+            raise _NotRead
+        return None if move is _PASS else move
 
 
-def _default_node(default, name, children):
-    return default(name, children, None)
+_PASS = object()  # a move read as 'pass', while the reader looks for more
 
 
-def _expand_single(build, children):
-    return children[0] if len(children) == 1 else build(children)
-
-
-# A list's item (for the record's own lists) or its rule -> its words in the P001 for
-# more than MAX_LIST_ITEMS: the parser holds a list's tokens until its item is built,
-# and the header is checked tag by tag. The record's turns are not bounded.
-_BOUNDED_LISTS = {"tag": "tags", "setup": "hand and goals lines", "hand": "tiles in one hand line",
-                  "ballot": "cards in one ballot", "vote": "ballots in one vote", "reveal": "entries in one reveal",
-                  "score": "entries in one score line"}
-
-
-def _filtered(include, size, build, within: str | None = None):
-    """The callback for one rule: keep the children at ``include``'s positions, splice
-    those marked, hand the list to ``build`` (None: the list is the result). A list
-    named by ``within`` ("tiles in one hand line" ...) ends with a P001 at its
-    :data:`MAX_LIST_ITEMS` + 1st item: the parser holds its tokens until the item is built."""
-    if len(include) == size and not any(splice for _, splice in include):
-        return build if build is not None else _same_list
-    if not any(splice for _, splice in include):
-        keep = [i for i, _ in include]
-
-        def pick(children):
-            out = [children[i] for i in keep]
-            return out if build is None else build(out)
-        return pick
-    if build is None and len(include) == 2 and include[0] == (0, True) and not include[1][1]:
-        k = include[1][0]
-
-        def grow(children):  # one more item of a list (tag*, event*, ...): the commonest reduction
-            out = children[0]
-            out.append(children[k])
-            return out
-
-        def grow_bounded(children):
-            if len(children[0]) >= MAX_LIST_ITEMS:
-                item = children[k]
-                raise _Syntax(item.line, item.column, f"more than {MAX_LIST_ITEMS:,} {within}",
-                              "see docs/notation.md for the DN syntax")
-            return grow(children)
-        return grow if within is None else grow_bounded
-
-    def splice(children):
-        out = []
-        for i, inlined in include:
-            if not inlined:
-                out.append(children[i])
-            elif out:
-                out += children[i]
-            else:  # a left-recursive list (tag*, event* ...): grow the child's list in place
-                out = children[i]
-        return out if build is None else build(out)
-    return splice
-
-
-def _same_list(children):
-    return children
-
-
-def _split_span(tok: Token) -> tuple[Token, Token, Token]:
-    """A SPAN token ``b1-d1`` as the SQUARE, MINUS and SQUARE tokens Lark's lexer would
-    have made of it (a SPAN never holds spaces or line breaks)."""
-    first, _, last = tok.value.partition("-")
-    i = len(first)
-
-    def part(type_: str, value: str, offset: int) -> Token:
-        return Token(type_, value, tok.start_pos + offset, tok.line, tok.column + offset,
-                     tok.line, tok.column + offset + len(value), tok.start_pos + offset + len(value))
-    return part("SQUARE", first, 0), part("MINUS", "-", i), part("SQUARE", last, i + 1)
-
-
-# Speed-only terminals (see the grammar) -> how to split one back for Lark's own parse.
-_SPLIT = {"SPAN": _split_span}
+def _lines(text: str):
+    """(number, start, end) of each line of ``text``, split at line feeds only (as the
+    lexer counts lines), without copying it: regexes match ``text`` from start to end."""
+    start, number, size = 0, 1, len(text)
+    while True:
+        nl = text.find("\n", start)
+        if nl < 0:
+            yield number, start, size
+            return
+        yield number, start, nl
+        start, number = nl + 1, number + 1
 
 
 class _Parser:
-    """One Lark instance; comments are collected through a lexer callback.
-
-    A record that parses takes a fast path: :meth:`_drive` runs the LALR tables Lark
-    built from the grammar, with the callbacks of :func:`_rule_callbacks`, in a loop
-    of its own over the tokens of :meth:`DnLexer.scan`. Lark's loop pays per token
-    for a method call and for hashing its ``Rule`` objects (a Python
-    ``__hash__``/``__eq__``); here every table entry is resolved once, when the parser
-    is built. A record that does not parse is parsed again by Lark itself, so every
-    syntax error is raised -- with its message, position and expected set -- by
-    exactly the code that raised it before the fast path existed.
-    """
+    """Lark on the grammar, behind the line reader; comments come through a lexer callback."""
 
     def __init__(self):
         self.comments: list[Token] = []
-        self.lark = Lark(grammar_text(), parser="lalr", start=list(START_SYMBOLS), lexer=DnLexer,
+        self.lark = Lark(grammar_text(), parser="lalr", lexer="basic", start=list(START_SYMBOLS),
                          transformer=RecordBuilder(), maybe_placeholders=False,
                          lexer_callbacks={"COMMENT": self.comments.append})
-        self.lexer: DnLexer = self.lark.parser.lexer  # the instance Lark made
-        # start symbol -> the rows the fast path starts and ends in; empty: Lark parses everything
-        self.rows: dict[str, tuple[dict, dict]] = {}
-        try:  # Lark's parse table and callbacks are internals: without them, no fast path
-            lalr = self.lark.parser.parser.parser
-            table, callbacks = lalr.parse_table, lalr.callbacks
-            ends = {s: (table.start_states[s], table.end_states[s]) for s in START_SYMBOLS}
-        except (AttributeError, KeyError):  # pragma: no cover - a Lark release laid out differently
-            return
-        if any(isinstance(key, str) for key in callbacks):  # pragma: no cover - token callbacks: not copied
-            return
-        callbacks = _rule_callbacks(self.lark, self.lark.options.transformer) or callbacks
-        # One dict per parser state: symbol -> the next state's dict (shift) or
-        # (size, callback, symbol) (reduce). The state stack holds these dicts, so a
-        # shift or a goto is one lookup. Keys are plain str: Lark's rule names are
-        # Token objects, whose __eq__ is Python code.
-        rows = {state: {} for state in table.states}
-        for state, row in table.states.items():
-            for sym, (action, arg) in row.items():
-                rows[state][str(sym)] = rows[arg] if action is Shift else \
-                    (len(arg.expansion), callbacks[arg], str(arg.origin.name))
-        self.rows = {s: (rows[first], rows[last]) for s, (first, last) in ends.items()}
+        self.reader = _LineReader(self.lark)
 
-    def parse(self, text: str) -> tuple[Record, list[Token]]:
+    def parse(self, text: str) -> tuple[Record, list[tuple[str, int, int]]]:
+        try:
+            return self.reader.record(text)
+        except _NotRead:
+            pass
         self.comments.clear()
-        record = self._drive(text, "start")
-        if record is None:  # not a valid record (or no fast path): Lark parses it and says why
-            self.comments.clear()
-            record = self.lark.parse(text, start="start")
-        return record, list(self.comments)
+        record = self.lark.parse(text, start="start")
+        return record, [(str(c), c.line, c.column) for c in self.comments]
 
-    def parse_move(self, text: str) -> Placement | Choose | Token:
-        """``text`` from the start symbol ``move`` (a PASS token for ``pass``); comments are dropped."""
-        self.comments.clear()
-        move = self._drive(text, "move")
-        return move if move is not None else self.lark.parse(text, start="move")
-
-    def _drive(self, text: str, start: str):
-        """Lark's LALR loop (lark.parsers.lalr_parser_state.ParserState.feed_token) over
-        our tables and the tokens as they are scanned, from the start symbol ``start``.
-        None at the first character no terminal matches or the first token the grammar
-        does not allow there (or with no fast path); a callback's _Syntax passes
-        through, raised at the same token as under Lark."""
-        if start not in self.rows:
-            return None
-        where: list = []
-        row, end_row = self.rows[start]
-        state_stack = [row]
-        value_stack: list = []
-        for tok in chain(self.lexer.scan(text, where=where), _end_of_text(text, where)):
-            kind = tok.type
-            while True:
-                act = row.get(kind)
-                if act.__class__ is dict:  # shift
-                    state_stack.append(act)
-                    value_stack.append(tok)
-                    row = act
-                    break
-                if act is None:
-                    return None
-                size, callback, origin = act  # reduce, then shift the rule's result
-                if size:
-                    children = value_stack[-size:]
-                    del state_stack[-size:]
-                    del value_stack[-size:]
-                else:
-                    children = []
-                value = callback(children)
-                row = state_stack[-1][origin]
-                if row is end_row:  # only the start rule, reduced at the end of the text, gets here
-                    return value
-                state_stack.append(row)
-                value_stack.append(value)
-        return None
+    def parse_move(self, text: str) -> Placement | Choose | None:
+        try:
+            return self.reader.parse_move(text)
+        except _NotRead:
+            pass
+        move = self.lark.parse(text, start="move")
+        return None if isinstance(move, Token) else move  # a PASS token
 
 
 # The grammar's start symbols: a whole record, and one move alone (parse_move).
 START_SYMBOLS = ("start", "move")
-
-
-def _end_of_text(text: str, where: list):
-    """After the last token: the end-of-text marker when the scan reached the end, else
-    a token no parser state accepts (the text holds a character no terminal matches)."""
-    yield _END_OF_TEXT if where[0] == len(text) else _UNLEXABLE
-
-
-_END_OF_TEXT = Token("$END", "")
-_UNLEXABLE = Token("$UNLEXABLE", "")
 
 
 @lru_cache(maxsize=1)
@@ -813,8 +685,8 @@ def parse_move(text: str, source: str = "--move") -> Placement | Choose | None:
 
     Anything else raises :class:`DnError` P001 with ``source`` as its path, the line
     and column in ``text``, that line as context and a hint; nothing else escapes.
-    It runs on the same lexer and LALR tables as :func:`parse_text` (the fast path:
-    a few µs for a plain placement), so it may be called for every move of a game.
+    It takes the same fast path as :func:`parse_text` (a few µs for a move on one
+    line), so it may be called for every move of a game.
     """
     try:
         move = _parser().parse_move(text)
@@ -823,7 +695,7 @@ def parse_move(text: str, source: str = "--move") -> Placement | Choose | None:
     except _Syntax as e:
         raise fail("P001", e.message, path=source, line=e.line, column=e.column,
                    hint=e.hint, context=_line_of(text, e.line)) from None
-    return None if move.__class__ is Token else move  # a PASS token
+    return move
 
 
 # Tokens that start a move or a turn: found after a whole move, the text holds more than one.
@@ -931,7 +803,7 @@ def _line_of(text: str, line: int) -> str | None:
 def _describe(expected, whole: str = "record") -> str:
     names = sorted(set(expected), key=lambda n: _EXPECTED_ORDER.index(n) if n in _EXPECTED_ORDER else 99)
     words = list(dict.fromkeys(f"the end of the {whole}" if n == "$END" else EXPECTED_WORDS.get(n, n.lower())
-                               for n in names))  # SQUARE, SPAN: once
+                               for n in names))
     if len(words) > 4:
         words = words[:4] + ["..."]
     return " or ".join(words)
@@ -1057,7 +929,7 @@ def _items(record: Record):
         yield record.score
 
 
-def _attach_comments(record: Record, comments: list[Token], text: str) -> Record:
+def _attach_comments(record: Record, comments: list[tuple[str, int, int]], text: str) -> Record:
     """Give each comment to its item: a comment after code on the same line is that
     item's ``note``; any other comment belongs to the next item's ``comments``."""
     if not comments:
@@ -1069,11 +941,10 @@ def _attach_comments(record: Record, comments: list[Token], text: str) -> Record
     leading: dict[int, list[str]] = {}
     final: list[str] = []
 
-    for c in comments:
-        body = str(c)[1:].rstrip()  # leading spaces kept: comments may draw positions
-        pos = (c.line, c.column)
-        k = bisect.bisect_left(positions, pos)  # items before the comment: 0..k-1
-        code_before = lines[c.line - 1][: c.column - 1].strip()
+    for comment, line, column in comments:
+        body = comment[1:].rstrip()  # leading spaces kept: comments may draw positions
+        k = bisect.bisect_left(positions, (line, column))  # items before the comment: 0..k-1
+        code_before = lines[line - 1][: column - 1].strip()
         if code_before and k > 0 and (k - 1) not in notes:
             notes[k - 1] = body
         elif k < len(items):

@@ -265,7 +265,7 @@ def apply_move(state: State, move: Move, turn: int, player: str) -> list[tuple[S
     holds the tile. Does not advance the seat."""
     squares = move.squares
     index = len(state.tiles)
-    state.example = None
+    state.example = state.over = None
     state.tiles.append(LaidTile(move.tile, squares, move.corner, turn, player))
     covered = state.covered
     for sq in squares:

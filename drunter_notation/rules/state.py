@@ -78,7 +78,7 @@ class State:
 
     __slots__ = ("board", "options", "players", "variant", "tiles", "covered", "bridges", "gangs",
                  "track_kind", "hands", "cards", "seat", "removed_on", "spent_on", "number", "due", "chosen",
-                 "example")
+                 "example", "over")
 
     def __init__(self, board: Board, options: Options, players: tuple[str, ...], variant: str,
                  tiles: list[LaidTile], covered: dict[Square, int], bridges: set[Square],
@@ -104,6 +104,7 @@ class State:
         self.due = due
         self.chosen = chosen
         self.example = None  # (a placement some tile could make,), kept while no tile is laid or taken back
+        self.over: bool | None = None  # E1 when hands are not recorded, kept as long as example
 
     def copy(self) -> State:
         """An independent snapshot: shallow copies of every mutable container

@@ -248,7 +248,7 @@ def unplay(state: State, decision: Decision, ballots: Vote | None, due, chosen: 
     state.number = decision.number - 1
     state.seat = (state.seat - 1) % len(state.players)
     state.due, state.chosen = due, chosen
-    state.example = None
+    state.example = state.over = None
     move = decision.move
     if move is not None and decision.stays:
         for corner, square in decision.removed:

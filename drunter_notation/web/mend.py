@@ -31,22 +31,22 @@ def take_back(store: Store, name: str, body: dict, view) -> dict:
     """``{"keep": K, "turn": T}``: every event after the first K taken back; they are
     kept (``taken_back``) until something else is played."""
     keep = body.get("keep")
+    if not isinstance(keep, int) or isinstance(keep, bool):
+        raise Refused(400, "keep: the number of turns to keep, e.g. 3")
     table = store.table(name)
-    with table.lock:
-        g = store.playable(table)
-        whole = isinstance(keep, int) and not isinstance(keep, bool)
-        if not whole or not 0 <= keep < len(g.events):
-            raise Refused(409 if whole else 400, f"keep: the number of turns to keep, 0 to {len(g.events) - 1}"
-                          if g.events else "nothing to take back: no turn has been played")
-        copy = g.copy()
-        taken = []
-        for event in reversed(g.events[keep:]):
-            taken.insert(0, redo_op(copy, event))
-            copy.pop()
+    taken: list[dict] = []
     op = {"op": "takeback", "keep": keep}
-    # taken back again before anything else was played: replaying restores both
-    return store.change(table, _turn(body), lambda game: apply(game, op), view, op=op,
-                        taken_back=taken + table.taken_back)
+
+    def act(game: Game) -> None:
+        if not 0 <= keep < len(game.events):
+            raise Refused(409, f"keep: the number of turns to keep, 0 to {len(game.events) - 1}" if game.events
+                          else "nothing to take back: no turn has been played")
+        # taken back again before anything else was played: replaying restores both
+        taken.extend(table.taken_back)
+        while len(game.events) > keep:
+            taken.insert(0, redo_op(game, game.events[-1]))
+            game.pop()
+    return store.change(table, _turn(body), act, view, op=op, taken_back=taken)
 
 
 def replay(store: Store, name: str, body: dict, view) -> dict:

@@ -92,7 +92,7 @@ class Store:
 
     def path(self, name: object) -> Path:
         if not isinstance(name, str) or not NAME.fullmatch(name):
-            raise Refused(400, "a game's name is 1 to 64 letters, digits, '-' or '_' (it names the file NAME.dn)")
+            raise Refused(400, "a game's id (its file's name without .dn) is 1 to 64 letters, digits, '-' or '_'")
         return self.root / f"{name}.dn"
 
     def inside(self, path: Path) -> bool:
@@ -150,8 +150,10 @@ class Store:
             table.game = _replay(table.game, ops)
             table.text = table.game.to_dn()
             table.rev = _rev(table.text, table.game)
-            with contextlib.suppress(OSError, Refused):  # written later, at the next change, if not now
+            try:
                 self.save(table)
+            except (OSError, Refused):  # written later; till then the journal holds them, and goes on from them
+                table.pending = len(ops)
         return table
 
     # -- changing games ----------------------------------------------------------------
@@ -270,9 +272,14 @@ class Store:
                 self._compactor.start()
 
     def _compact_quiet(self) -> None:
-        """Write a game's file whole once its journal has been quiet for QUIET seconds."""
+        """Write a game's file whole once its journal has been quiet for QUIET seconds;
+        ends when no journal holds anything (the next change starts it again)."""
         while not self._stop.wait(QUIET / 2):
             self.compact(quiet=QUIET)
+            with self._lock:  # a change journaled after this look starts a new compactor
+                if not any(t.pending for t in self._tables.values()):
+                    self._compactor = None
+                    return
 
     def compact(self, quiet: float = 0.0) -> None:
         """Write the file of every game with journaled changes (quiet for ``quiet`` seconds)

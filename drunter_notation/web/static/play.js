@@ -131,6 +131,10 @@
     $("lobby").hidden = true;
     $("mend").hidden = true;
     $("game").hidden = false;
+    if (name !== gameName) {  // nothing of the game shown before stays on screen
+      $("board-box").replaceChildren();
+      $("turn-line").replaceChildren();
+    }
     gameName = name;
     selected = pending = voting = null;
     say("");
@@ -575,8 +579,9 @@
       const item = el("div", {class: "verdict " + (v.legal ? "legal" : "illegal"), "data-ruleset": one ? "all" : v.ruleset},
         el("h3", {}, el("span", {text: who + ": "}), el("span", {class: "status", text: v.status})),
         el("p", {class: "muted", text: one ? a.verdicts.map((x) => x.ruleset_name).join(" · ") : v.ruleset_name}));
-      if (v.diagnostic && v.diagnostic.rule) {
-        item.append(el("p", {text: "Rule " + v.diagnostic.rule + (v.diagnostic.citation ? " (" + v.diagnostic.citation + ")" : "")}));
+      if (v.diagnostic && v.diagnostic.rule) {  // one verdict for all: each ruleset's own place in its booklet
+        const cites = [...new Set((one ? a.verdicts : [v]).map((x) => x.diagnostic.citation).filter((c) => c))];
+        item.append(el("p", {text: "Rule " + v.diagnostic.rule + (cites.length ? " (" + cites.join("; ") + ")" : "")}));
       }
       if (v.rules && v.rules.length) {
         item.append(el("ul", {}, ...v.rules.map((r) => el("li", {}, el("b", {text: r.rule + " " + r.title}),
