@@ -63,3 +63,18 @@ def deal_goals(ruleset: Ruleset, players: tuple[str, ...], variant: str,
         return {p: tuple(rng.sample(pair, 2)) for p, pair in zip(players, pairs)}
     cards = rng.sample(GOALS, 2 * n)
     return {p: (cards[2 * i], cards[2 * i + 1]) for i, p in enumerate(players)}
+
+
+def deal_unseen(known: tuple[str, ...], others: int, variant: str, expert_deal: ExpertDeal,
+                rng: random.Random) -> list[tuple[str, ...]]:
+    """The cards of ``others`` players dealt at random as :func:`deal_goals` deals,
+    given that one player holds ``known``: what a player may believe of the others'
+    hidden cards before any evidence (a search bot's determinization)."""
+    if variant == "base":
+        return [(card,) for card in rng.sample([b for b in BUILDINGS if b not in known], others)]
+    if expert_deal is ExpertDeal.ONE_SPECIAL_ONE_BUILDING:
+        pairs = zip(rng.sample([g for g in SPECIAL_GOALS if g not in known], others),
+                    rng.sample([b for b in BUILDINGS if b not in known], others))
+        return [tuple(rng.sample(pair, 2)) for pair in pairs]
+    cards = rng.sample([g for g in GOALS if g not in known], 2 * others)
+    return [(cards[2 * i], cards[2 * i + 1]) for i in range(others)]

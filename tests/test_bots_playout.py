@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from drunter_notation import Game
-from drunter_notation.bots import BOTS, Player, make_bot, parse_bots, play_game, play_out
+from drunter_notation.bots import STYLES, Player, make_bot, parse_bots, play_game, play_out
 from drunter_notation.bots.tournament import Match, bot_game, lean_game, seating, summarize, wilson
 from drunter_notation.errors import DnError
 from drunter_notation.load import judge
@@ -34,7 +34,7 @@ def _both_ways(seed: int, styles, variant: str, rules: str, players=PLAYERS):
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10**6), styles=st.lists(st.sampled_from(sorted(BOTS)), min_size=4, max_size=4),
+@given(seed=st.integers(0, 10**6), styles=st.lists(st.sampled_from(sorted(STYLES)), min_size=4, max_size=4),
        variant=st.sampled_from(["base", "expert"]),
        rules=st.sampled_from(["hig-1991", "webley-en", "deskovehry-cz", "deskovehry-cz-house"]))
 def test_lean_path_plays_the_same_game_as_the_game_api(seed, styles, variant, rules):

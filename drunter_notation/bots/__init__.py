@@ -1,5 +1,6 @@
 """Players for games without people: the :class:`Player` protocol builders
-implement, the shipped bots (``random``, ``greedy``, ``cautious``), and the drivers
+implement, the shipped bots (``random``, ``greedy``, ``cautious``, and the search
+bot ``ismcts``), and the drivers
 that play a game with them (:func:`play_game` through the Game API, :func:`play_out`
 on the lean playout path). ``docs/analysis.md`` describes the styles."""
 from __future__ import annotations
@@ -7,18 +8,23 @@ from __future__ import annotations
 import random
 
 from drunter_notation.bots.player import Bot, Player, lean_move, play_game, play_out, play_turn
-from drunter_notation.bots.styles import BOTS, CautiousBot, GreedyBot, RandomBot
+from drunter_notation.bots.ismcts import IsmctsBot, spec
+from drunter_notation.bots.styles import BOTS as STYLES, CautiousBot, GreedyBot, RandomBot
 from drunter_notation.errors import fail
 
-__all__ = ["BOTS", "Bot", "CautiousBot", "GreedyBot", "Player", "RandomBot", "lean_move", "make_bot",
+BOTS: dict[str, type[Bot]] = {**STYLES, IsmctsBot.name: IsmctsBot}
+
+__all__ = ["BOTS", "STYLES", "Bot", "CautiousBot", "GreedyBot", "IsmctsBot", "Player", "RandomBot", "lean_move", "make_bot",
            "parse_bots", "play_game", "play_out", "play_turn"]
 
 
 def make_bot(name: str, seed: int | str | random.Random | None = None) -> Bot:
-    """A new shipped bot by name; raises DnError (U002) for an unknown name."""
-    if name not in BOTS:
-        raise fail("U002", f"no bot named {name!r}; the bots are {', '.join(BOTS)}")
-    return BOTS[name](seed)
+    """A new shipped bot by name, with its settings if any (``ismcts:sims=400``);
+    raises DnError (U002) for an unknown name or a bad setting."""
+    base, params = spec(name)
+    if base not in BOTS:
+        raise fail("U002", f"no bot named {base!r}; the bots are {', '.join(BOTS)}")
+    return BOTS[base](seed, **params)
 
 
 def parse_bots(text: str, players: int) -> tuple[str, ...]:
@@ -31,7 +37,6 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
         raise fail("U002", f"--bots names {len(names)} bots for {players} players: give one per seat, or one "
                            f"for all")
     for n in names:
-        if n not in BOTS:
-            raise fail("U002", f"no bot named {n!r}; the bots are {', '.join(BOTS)}")
+        make_bot(n)  # checks the name and its settings
     return names
 

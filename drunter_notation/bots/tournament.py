@@ -55,15 +55,16 @@ class Match:
     rotate: bool = True
 
 
-def lean_game(match: Match, i: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Game ``i`` of ``match`` on the lean path: (entrant per seat, winning seats)."""
+def lean_game(match: Match, i: int, make=make_bot) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Game ``i`` of ``match`` on the lean path: (entrant per seat, winning seats);
+    ``make(name, seed)`` makes each seat's bot."""
     board, ruleset = load_board(match.board), load_ruleset(match.rules)
     players = tuple(f"P{k + 1}" for k in range(len(match.names)))
     rng = game_rng(match.seed, i)
     hands, cards = deal_hands(board, players, rng), deal_goals(ruleset, players, match.variant, rng)
     pl = Playout.from_state(turn.new_game(board, ruleset.options, players, hands, match.variant))
     seats = seating(match.names, i) if match.rotate else tuple(range(len(players)))
-    bots = [make_bot(match.names[e], bot_seed(match.seed, i, k)) for k, e in enumerate(seats)]
+    bots = [make(match.names[e], bot_seed(match.seed, i, k)) for k, e in enumerate(seats)]
     for k, bot in enumerate(bots):
         bot.begin(k, cards[players[k]])
     return seats, play_out(pl, bots, [cards[p] for p in players])

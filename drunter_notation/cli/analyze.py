@@ -12,7 +12,7 @@ import click
 
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.analysis.inference import favourite
-from drunter_notation.bots import BOTS
+from drunter_notation.bots import STYLES
 from drunter_notation.cli.common import pool_size, record_paths
 from drunter_notation.errors import DnError, json_safe, printable, printable_lines
 from drunter_notation.explain.evidence import percent
@@ -112,7 +112,7 @@ def _read(path: str) -> bytes | tuple[str, int]:
               help="json: one JSON object per record, one per line (JSON Lines).")
 @click.option("--playouts", type=click.IntRange(min=0, max=100_000), default=200, show_default=True, metavar="N",
               help="Playouts per position for the win chances; 0 skips them and the turning points.")
-@click.option("--policy", type=click.Choice(["inferred", *sorted(BOTS)]), default="inferred", show_default=True,
+@click.option("--policy", type=click.Choice(["inferred", *sorted(STYLES)]), default="inferred", show_default=True,
               help="Who plays the playouts: inferred (each seat the style mix the model inferred for it), or one "
                    "bot style in every seat.")
 @click.option("--seed", type=click.IntRange(min=0, max=2**63), default=0, show_default=True, metavar="S",

@@ -65,7 +65,8 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
                    " the game (the record's Variant tag).")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 @click.option("--bots", "bots", metavar="NAMES", help="Play with bots instead of random moves: one per seat "
-              "(greedy,random,cautious,greedy) or one name for all; see `drunter tournament`.")
+              "(greedy,random,cautious,greedy) or one name for all: random, greedy, cautious, or the search "
+              "bot ismcts (ismcts:sims=N sets its budget per decision); see `drunter tournament`.")
 def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force, bots):
     """Play complete random legal games and write them as canonical DN records.
 

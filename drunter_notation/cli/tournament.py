@@ -28,7 +28,10 @@ def _game(match: Match, i: int):
 @click.option("--bots", "bots", metavar="NAMES",
               help="One bot per seat, comma-separated (greedy,random,cautious,greedy), or one name for all "
                    f"(then --players says how many). Default: {','.join(DEFAULT_BOTS)}, or with --players N "
-                   "the first N of greedy,cautious,random,greedy.")
+                   "the first N of greedy,cautious,random,greedy. The bots: random, greedy, cautious, and the "
+                   "search bot ismcts, whose budget per decision is set as ismcts:sims=N (default 200) and/or "
+                   "ismcts:time=SECONDS, with c=X and policy=NAME as further settings "
+                   "(ismcts:sims=400:time=1).")
 @click.option("--players", "n_players", type=click.IntRange(2, 4), default=None, metavar="N",
               help="Number of players when --bots names one bot.")
 @click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=400, show_default=True, metavar="N",
@@ -70,9 +73,10 @@ def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant)
     entrants, seats = summarize(names, results)
     click.echo(f"{games} games, {len(names)} players, {board_ref}, {rules_id}, {variant}, seed {seed}; "
                f"seats rotate every game; 95 % intervals (Wilson)")
-    click.echo(f"{'entrant':<14} {'wins':>8} {'win rate':>9}  95 % interval")
+    w = max(14, *(len(r.label) for r in entrants))  # a bot's settings lengthen its label
+    click.echo(f"{'entrant':<{w}} {'wins':>8} {'win rate':>9}  95 % interval")
     for r in entrants:
-        click.echo(f"{r.label:<14} {r.wins:8.1f} {r.rate:9.1%}  {r.low:6.1%} - {r.high:6.1%}")
-    click.echo(f"{'seat':<14} {'wins':>8} {'win rate':>9}  95 % interval   (fair share {1 / len(names):.1%})")
+        click.echo(f"{r.label:<{w}} {r.wins:8.1f} {r.rate:9.1%}  {r.low:6.1%} - {r.high:6.1%}")
+    click.echo(f"{'seat':<{w}} {'wins':>8} {'win rate':>9}  95 % interval   (fair share {1 / len(names):.1%})")
     for r in seats:
-        click.echo(f"{r.label:<14} {r.wins:8.1f} {r.rate:9.1%}  {r.low:6.1%} - {r.high:6.1%}")
+        click.echo(f"{r.label:<{w}} {r.wins:8.1f} {r.rate:9.1%}  {r.low:6.1%} - {r.high:6.1%}")

@@ -113,7 +113,7 @@ class Playout:
     index in CARD_NAMES; ``seat`` is the player to move, ``number`` the turns played."""
 
     __slots__ = ("t", "players", "blocked", "bridge", "gang", "runs", "reach", "cells", "offers", "hands", "cards", "seat",
-                 "number", "limit", "voting", "ties_stand", "dry", "edge_traps", "expert", "due")
+                 "number", "limit", "voting", "ties_stand", "dry", "edge_traps", "expert", "due", "goal_deal")
 
     @classmethod
     def from_state(cls, state: State) -> Playout:
@@ -141,6 +141,7 @@ class Playout:
         p.dry = not (o.toilet_counts_for_legezwang or not p.voting)  # toilets end a run for Legezwang
         p.edge_traps = o.trap_counts_edge
         p.expert = state.variant == "expert"
+        p.goal_deal = o.expert_deal  # X1: which goal cards a player may hold (for a search bot's guesses)
         p.due = state.chosen  # once made; a choice due but not made is found again by choice_due()
         p.runs = [None] * len(p.gang)
         p.reach = [0] * len(p.gang)
@@ -154,7 +155,7 @@ class Playout:
     def copy(self) -> Playout:
         p = Playout.__new__(Playout)
         for name in ("t", "players", "seat", "number", "limit", "voting", "ties_stand", "dry", "edge_traps",
-                     "expert", "due", "runs", "reach"):
+                     "expert", "due", "goal_deal", "runs", "reach"):
             setattr(p, name, getattr(self, name))
         p.blocked, p.bridge, p.gang = bytearray(self.blocked), bytearray(self.bridge), self.gang.copy()
         p.runs, p.reach, p.cells, p.offers = self.runs.copy(), self.reach.copy(), self.cells.copy(), self.offers.copy()

@@ -1,0 +1,273 @@
+"""``ismcts``: an information-set Monte Carlo tree search on the lean playout path.
+
+What a player does not know is the others' secret cards (S3, X1): the tiles in
+every hand are public (S1) and every vote card laid is shown (B2, B7), so the
+position is otherwise open. Each simulation of a decision therefore
+
+1. *determinizes*: deals the others' cards at random from those the player does
+   not hold, as the deal does (:func:`deal.deal_unseen`), and orders the others'
+   expert pairs at random once the choice (X2) is made, since which card they kept
+   is hidden;
+2. *selects* with UCT (UCB1, exploration constant ``c``) over the player's own
+   decisions -- placements, ballots, JEIN sides, the expert choice -- in a tree of
+   information sets: a node is the public position at one of the player's
+   decisions (kind, turn, covered squares, gangs, own vote cards), its children
+   the public positions of the player's next decision after each option. The
+   others' decisions in between are made by the rollout policy holding the
+   determinized cards, so one node gathers the simulations of every deal that
+   leads to the same public position;
+3. *expands* one node and *rolls out* to the end of the game, every seat played by
+   the rollout policy (``greedy`` by default; the player with its own cards);
+4. *backs up* the player's win share: 1 for a win, 1/k for a win shared by k
+   players, 0 otherwise.
+
+The move played is the root option simulated most often (ties: the better
+mean). All play goes through :func:`play_out` and :func:`play_turn`, the lean
+path's own drivers: no rule is decided here.
+
+The budget is per decision: ``sims`` simulations, and at most ``time`` seconds
+when given (then the result depends on the machine's speed; with ``sims`` alone
+the bot is reproducible from its seed). A decision with one option is not
+searched. ``ismcts:sims=400:time=1:c=0.7:policy=greedy`` spells all settings
+(:func:`.spec`).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time as clock
+from collections.abc import Callable, Sequence
+
+from drunter_notation.bots.player import Bot, play_out, play_turn
+from drunter_notation.bots.styles import BOTS as STYLES
+from drunter_notation.deal import deal_unseen
+from drunter_notation.errors import fail
+from drunter_notation.rules.playout import ABSTAIN, Playout
+
+SIMS = 200  # default simulations per decision: 0.15 s of CPU on average, 0.33 s at most (bench/README.md)
+C = 0.7  # default UCT exploration constant (tuned on seeds apart from the reported ones: bench/ismcts.py)
+MAX_SIMS = 100_000
+MAX_TIME = 60.0
+YES_NO = (True, False)
+
+
+class Node:
+    """An information set of the player: per option, visits and reward sum; the
+    children by (option, key of the next decision's information set)."""
+
+    __slots__ = ("n", "visits", "rewards", "children")
+
+    def __init__(self, options: int):
+        self.n = 0
+        self.visits = [0] * options
+        self.rewards = [0.0] * options
+        self.children: dict[tuple, Node] = {}
+
+    def select(self, c: float, rng: random.Random) -> int:
+        """UCB1; an option never tried first (at random among them)."""
+        untried = [i for i, v in enumerate(self.visits) if not v]
+        if untried:
+            return untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+        log_n = math.log(self.n)
+        best, top = 0, -1.0
+        for i, (v, w) in enumerate(zip(self.visits, self.rewards)):
+            u = w / v + c * math.sqrt(log_n / v)
+            if u > top:
+                best, top = i, u
+        return best
+
+    def best(self) -> int:
+        return max(range(len(self.visits)), key=lambda i: (self.visits[i], self.rewards[i] / max(1, self.visits[i])))
+
+
+def ballots(held: Sequence[int]) -> list[tuple[int, ...]]:
+    """The ballots the search considers: ``?`` alone, or one card of a kind held."""
+    return [(ABSTAIN,)] + [(c,) for c, n in enumerate(held) if n and c != ABSTAIN]
+
+
+class _Walker(Bot):
+    """The searching player's seat in one simulation: its decisions follow the tree
+    (UCT) down to the first node added, then its rollout policy."""
+
+    def __init__(self, search: IsmctsBot, root: Node, policy: Bot):
+        super().__init__(search.rng)
+        self.seat, self.goals, self.search, self.policy = search.seat, policy.goals, search, policy
+        self.at: Node | None = root  # the node of the next decision, when known (the root)
+        self.edge: tuple | None = None  # (node, option) the last decision took, while in the tree
+        self.path: list[tuple[Node, int]] = []
+
+    def _decide(self, pl: Playout, kind: str, extra, options: int) -> int | None:
+        """The option UCT takes, or None outside the tree."""
+        new = False
+        if self.at is not None:  # the root
+            node, self.at = self.at, None
+        elif self.edge is not None:
+            parent, option = self.edge
+            key = (option, kind, pl.number, bytes(pl.blocked), tuple(pl.gang), tuple(pl.cards[self.seat]), extra)
+            node = parent.children.get(key)
+            if node is None:
+                node = parent.children[key] = Node(options)
+                new = True
+            elif len(node.visits) != options:
+                self.edge = None
+                return None
+        else:
+            return None
+        option = node.select(self.search.c, self.rng)
+        self.path.append((node, option))
+        self.edge = None if new else (node, option)  # one node added per simulation, then the rollout
+        return option
+
+    def backup(self, reward: float) -> None:
+        for node, option in self.path:
+            node.n += 1
+            node.visits[option] += 1
+            node.rewards[option] += reward
+
+    def pick(self, pl, moves):
+        option = self._decide(pl, "pick", None, len(moves))
+        return self.policy.pick(pl, moves) if option is None else option
+
+    def lay(self, pl, move):
+        default = self.policy.lay(pl, move)  # also sets the policy's JEIN intent
+        options = ballots(pl.cards[self.seat])
+        option = self._decide(pl, "lay", move[3], len(options)) if len(options) > 1 else None
+        return default if option is None else options[option]
+
+    def side(self, pl, move, laid):
+        option = self._decide(pl, "side", (move[3], tuple(laid)), 2)
+        return self.policy.side(pl, move, laid) if option is None else YES_NO[option]
+
+    def keep(self, pl, goals):
+        option = self._decide(pl, "keep", tuple(goals), len(goals))
+        return self.policy.keep(pl, goals) if option is None else goals[option]
+
+
+class _Shown(Bot):
+    """A voter whose ballot is already shown: lays it; its JEIN side is its bot's
+    (a policy is asked for the ballot it would lay, which sets its JEIN intent)."""
+
+    def __init__(self, bot: Bot, laid: tuple[int, ...], policy: bool):
+        super().__init__(bot.rng)
+        self.bot, self.laid, self.policy = bot, laid, policy
+
+    def lay(self, pl, move):
+        if self.policy:
+            self.bot.lay(pl, move)
+        return self.laid
+
+    def side(self, pl, move, laid):
+        return self.bot.side(pl, move, laid)
+
+
+class IsmctsBot(Bot):
+    name = "ismcts"
+
+    def __init__(self, seed: int | str | random.Random | None = None, sims: int = SIMS, time: float | None = None,
+                 c: float = C, policy: str = "greedy"):
+        super().__init__(seed)
+        if not 1 <= sims <= MAX_SIMS:
+            raise fail("U002", f"ismcts: sims must be 1 to {MAX_SIMS:,}, not {sims}")
+        if time is not None and not 0 < time <= MAX_TIME:
+            raise fail("U002", f"ismcts: time must be above 0 and at most {MAX_TIME:g} seconds, not {time}")
+        if not 0 <= c <= 10:
+            raise fail("U002", f"ismcts: c must be 0 to 10, not {c}")
+        if policy not in STYLES:
+            raise fail("U002", f"ismcts: no rollout policy named {policy!r}; the policies are {', '.join(STYLES)}")
+        self.sims, self.time, self.c, self.policy = sims, time, c, policy
+        self.kept: str | None = None
+        self.simulations = 0  # run for the last decision searched
+
+    def begin(self, seat, goals):
+        super().begin(seat, goals)
+        self.kept = None
+        self._bots: dict[tuple, Bot] = {}
+
+    def _bot(self, seat: int, goals: tuple[str, ...]) -> Bot:
+        """The rollout policy at ``seat`` holding ``goals`` (kept across simulations: its
+        caches depend only on these two)."""
+        bot = self._bots.get((seat, goals))
+        if bot is None:
+            bot = self._bots[(seat, goals)] = STYLES[self.policy](self.rng)
+            bot.begin(seat, goals)
+        return bot
+
+    def _deal(self, pl: Playout) -> list[tuple[str, ...]]:
+        """One determinization: every seat's cards, this player's the true ones (its
+        kept card first once chosen)."""
+        n = len(pl.players)
+        dealt = iter(deal_unseen(self.goals, n - 1, "expert" if pl.expert else "base", pl.goal_deal, self.rng))
+        mine = self.goals if self.kept is None else (self.kept,) + tuple(g for g in self.goals if g != self.kept)
+        return [mine if k == self.seat else next(dealt) for k in range(n)]
+
+    def _search(self, pl: Playout, options: int, first: Callable[[Playout, list[Bot], list], None] | None) -> int:
+        """The option of the decision at ``pl`` to take; ``first`` plays the decision's
+        own turn in a simulation (None: the decision is the first ``play_out`` asks)."""
+        if options == 1:
+            return 0
+        root = Node(options)
+        deadline = None if self.time is None else clock.perf_counter() + self.time
+        done = 0
+        while done < self.sims and (deadline is None or clock.perf_counter() < deadline):
+            goals = self._deal(pl)
+            sim = pl.copy()
+            walker = _Walker(self, root, self._bot(self.seat, goals[self.seat]))
+            bots = [walker if k == self.seat else self._bot(k, goals[k]) for k in range(len(goals))]
+            if first is not None:
+                first(sim, bots, goals)
+            winners = play_out(sim, bots, goals)
+            walker.backup(1 / len(winners) if self.seat in winners else 0.0)
+            done += 1
+        self.simulations = done
+        return root.best()
+
+    # -- the decisions -----------------------------------------------------------------------
+    def pick(self, pl, moves):
+        return self._search(pl, len(moves), None)
+
+    def lay(self, pl, move):
+        options = ballots(pl.cards[self.seat])
+        return options[self._search(pl, len(options), lambda sim, bots, goals: play_turn(sim, bots, move))]
+
+    def side(self, pl, move, laid):
+        n, placer = len(pl.players), pl.seat
+
+        def turn(sim, bots, goals):
+            shown = [_Shown(bots[k], laid[(k - placer) % n], k != self.seat) for k in range(n)]
+            play_turn(sim, shown, move)
+        return YES_NO[self._search(pl, 2, turn)]
+
+    def keep(self, pl, goals):
+        goals = tuple(goals)
+        base = pl.copy()
+        base.due = True  # the choice is made in the simulation's first step, not again by play_out
+
+        def choose(sim, bots, dealt):
+            for k, bot in enumerate(bots):
+                kept = bot.keep(sim, dealt[k])
+                dealt[k] = (kept,) + tuple(g for g in dealt[k] if g != kept)
+        self.kept = goals[self._search(base, len(goals), choose)]
+        return self.kept
+
+
+def spec(text: str) -> tuple[str, dict]:
+    """A bot as named on the command line: ``NAME`` or ``NAME:key=value:...``; only
+    ``ismcts`` takes settings (``sims``, ``time``, ``c``, ``policy``). Raises DnError
+    (U002)."""
+    name, *settings = text.split(":")
+    params: dict = {}
+    if settings and name != IsmctsBot.name:
+        raise fail("U002", f"bot {name!r} takes no settings ({text!r})")
+    kinds = {"sims": int, "time": float, "c": float, "policy": str}
+    for item in settings:
+        key, eq, value = item.partition("=")
+        if not eq or key not in kinds:
+            raise fail("U002", f"ismcts: {item!r} is not a setting; give sims=N, time=SECONDS, c=X or policy=NAME")
+        try:
+            params[key] = kinds[key](value) if len(value) <= 20 else None
+        except ValueError:
+            params[key] = None
+        if params[key] is None or (kinds[key] is float and not math.isfinite(params[key])):
+            raise fail("U002", f"ismcts: {key}={value[:20]!r} is not a number")
+    return name, params
+
