@@ -142,9 +142,6 @@ def text(table: Table, seat: int | None = None) -> str:
                                      + (f", keeps {table.keepers[seat]}" if seat in table.keepers else "")]
     actor = table.current()
     lines.append(f"{table.phase.value}: " + ("the game is over" if actor is None else f"{names[actor]} to act"))
-    for p in names:
-        hand = " ".join(f"{t}x{k}" for t, k in sorted(st.hands[p].items(), key=lambda i: i[0].order()) if k)
-        lines.append(f"  {p}: tiles {hand or 'none'}; vote cards {' '.join(c for c in CARD_NAMES if st.cards[p][c])}")
     if table.move is not None:
         ballots = []
         for v, cards in zip(table.voters, table.laid):
