@@ -12,9 +12,11 @@ and compare.
 """
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
-from drunter_notation.ai.table import JEIN, PHASES, Phase, Table
+from drunter_notation.ai.table import PHASES, Phase, Table
 from drunter_notation.explain.adjudicate import render_position
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS
 from drunter_notation.rules.board import Board
@@ -46,91 +48,113 @@ def size(board: Board, history: bool = False) -> int:
     return planes * board.width * board.height + sum(n for _, n in FEATURES) + (SEATS * SEATS * 2 if history else 0)
 
 
+_STATIC: dict[int, tuple] = {}
+
+
+def _static(board: Board) -> tuple:
+    """Per board, once: (toilets as (square, flat index)), (buildings as (square, flat index,
+    value / highest value)), the box count per tile of TILES."""
+    hit = _STATIC.get(id(board))
+    if hit is None or hit[0] is not board:
+        w, hw = board.width, board.width * board.height
+        top = max((v for _, v in board.buildings.values()), default=1) or 1
+        toilets = tuple(((c, r), 4 * hw + r * w + c) for c, r in sorted(board.toilets))
+        buildings = tuple(((c, r), (5 + BUILDINGS.index(kind)) * hw + r * w + c, value / top)
+                          for (c, r), (kind, value) in board.buildings.items() if kind in BUILDINGS)
+        box = box_tiles(board)
+        hit = _STATIC[id(board)] = (board, toilets, buildings, tuple(box[t] for t in TILES))
+    return hit[1:]
+
+
+OFFSETS = {name: sum(k for _, k in FEATURES[:i]) for i, (name, _) in enumerate(FEATURES)}
+_KIND_PLANE = {"W": 0, "S": 1, "R": 2}
+
+
 def tensor(table: Table, seat: int, history: bool = False) -> np.ndarray:
     """What ``seat`` knows, as float32 in [0, 1]; with ``history`` also the summary of
     the past (:data:`HISTORY`) the information state adds."""
     game, board, n = table.game, table.game.board, table.n
-    st = game.state
-    w, h = board.width, board.height
+    st, names = game.state, game.players
+    w, hw = board.width, board.width * board.height
+    toilets, buildings, box = _static(board)
     rel = {(seat + j) % n: j for j in range(n)}  # seat -> position relative to the observer
     n_planes = len(PLANES) + len(table.corners) + (1 if history else 0)
-    planes = np.zeros((n_planes, h, w), np.float32)
-    kind_plane = {"W": 0, "S": 1, "R": 2}
-    names = game.players
+    v = array("f", bytes(4 * (n_planes * hw + sum(k for _, k in FEATURES))))  # numpy's item assignment is slower
+    covered = st.covered
+    age = hw * (n_planes - 1)
     for laid in st.tiles:
+        kind, who = _KIND_PLANE[laid.tile.kind] * hw, (11 + rel[names.index(laid.player)]) * hw
         for c, r in laid.squares:
-            planes[kind_plane[laid.tile.kind], r, c] = 1
-            planes[11 + rel[names.index(laid.player)], r, c] = 1
+            v[kind + r * w + c] = v[who + r * w + c] = 1.0
             if history:
-                planes[-1, r, c] = laid.turn / max(1, st.number)
+                v[age + r * w + c] = laid.turn / max(1, st.number)
     for c, r in st.bridges:
-        planes[3, r, c] = 1
-    for c, r in board.toilets:
-        planes[4, r, c] = (c, r) not in st.covered
-    top = max((v for _, v in board.buildings.values()), default=1) or 1
-    for (c, r), (kind, value) in board.buildings.items():
-        if (c, r) not in st.covered and kind in BUILDINGS:
-            planes[5 + BUILDINGS.index(kind), r, c] = value / top
+        v[3 * hw + r * w + c] = 1.0
+    for sq, i in toilets:
+        if sq not in covered:
+            v[i] = 1.0
+    for sq, i, value in buildings:
+        if sq not in covered:
+            v[i] = value
     if table.move is not None:
         for c, r in table.move.squares:
-            planes[len(PLANES) - 1, r, c] = 1
+            v[(len(PLANES) - 1) * hw + r * w + c] = 1.0
     for i, corner in enumerate(table.corners):
         g = st.gangs[corner]
         if g is not None:
-            planes[len(PLANES) + i, g[1], g[0]] = 1
+            v[(len(PLANES) + i) * hw + g[1] * w + g[0]] = 1.0
 
-    parts = {name: np.zeros(k, np.float32) for name, k in FEATURES}
-    f = [parts[name] for name, _ in FEATURES]
+    o = {name: n_planes * hw + off for name, off in OFFSETS.items()}
+    f = [o[name] for name, _ in FEATURES]
     for card in game.cards[names[seat]]:
-        f[0][GOALS.index(card)] = 1
+        v[f[0] + GOALS.index(card)] = 1.0
     if seat in table.keepers:
-        f[1][GOALS.index(table.keepers[seat])] = 1
-    box = box_tiles(board)
+        v[f[1] + GOALS.index(table.keepers[seat])] = 1.0
     for s, j in rel.items():
-        f[2][j] = 1
+        v[f[2] + j] = 1.0
         hand = st.hands[names[s]]
         for t, tile in enumerate(TILES):
-            if box[tile]:
-                f[3][j * 9 + t] = hand.get(tile, 0) / box[tile]
+            if box[t]:
+                v[f[3] + j * 9 + t] = hand.get(tile, 0) / box[t]
         held = st.cards[names[s]]
         for c, card in enumerate(CARD_NAMES[:-1]):  # the ? card comes back (B7)
-            f[4][j * 8 + c] = held[card] == 0
+            v[f[4] + j * 8 + c] = float(held[card] == 0)
     actor = table.current()
     if actor is not None:
-        f[5][rel[actor]] = 1
-    f[6][rel[st.seat]] = 1
-    f[7][PHASES.index(table.phase)] = 1
+        v[f[5] + rel[actor]] = 1.0
+    v[f[6] + rel[st.seat]] = 1.0
+    v[f[7] + PHASES.index(table.phase)] = 1.0
     shown = table.phase is Phase.JEIN
-    for v, cards in zip(table.voters, table.laid):
-        f[8][rel[v]] = len(cards) / 8
+    for voter, cards in zip(table.voters, table.laid):
+        v[f[8] + rel[voter]] = len(cards) / 8
         for c in cards:
-            if v == seat:
-                f[9][c] = 1
+            if voter == seat:
+                v[f[9] + c] = 1.0
             if shown:
-                f[10][rel[v] * 8 + c] = 1
-    for v, yes in table.sides.items():
-        f[11][rel[v] * 2 + (0 if yes else 1)] = 1
+                v[f[10] + rel[voter] * 8 + c] = 1.0
+    for voter, yes in table.sides.items():
+        v[f[11] + rel[voter] * 2 + (0 if yes else 1)] = 1.0
     if table.last_vote is not None:
         ballots, sides, accepted, placer = table.last_vote
-        for v, cards in ballots.items():
+        for voter, cards in ballots.items():
             for c in cards:
-                f[12][rel[v] * 8 + c] = 1
-        for v, yes in sides.items():
-            f[13][rel[v] * 2 + (0 if yes else 1)] = 1
-        f[14][0 if accepted else 1] = 1
-        f[15][rel[placer]] = 1
-    f[16][0] = game.variant == "expert"
-    out = [planes.reshape(-1), *f]
+                v[f[12] + rel[voter] * 8 + c] = 1.0
+        for voter, yes in sides.items():
+            v[f[13] + rel[voter] * 2 + (0 if yes else 1)] = 1.0
+        v[f[14] + (0 if accepted else 1)] = 1.0
+        v[f[15] + rel[placer]] = 1.0
+    v[f[16]] = float(game.variant == "expert")
     if history:
-        cast = np.zeros((SEATS, SEATS, 2), np.float32)
+        cast = [0.0] * (SEATS * SEATS * 2)
         for d in game.decisions:
             if d is not None and d.vote is not None:
                 placer = rel[names.index(d.player)]
                 for counted in d.vote.tally.cards:
                     if counted.side in ("yes", "no"):
-                        cast[rel[names.index(counted.player)], placer, counted.side == "no"] += counted.value / 8
-        out.append(cast.reshape(-1))
-    return np.concatenate(out)
+                        cast[(rel[names.index(counted.player)] * SEATS + placer) * 2 + (counted.side == "no")] += \
+                            counted.value / 8
+        v.extend(cast)
+    return np.frombuffer(v, np.float32)
 
 
 def text(table: Table, seat: int | None = None) -> str:
