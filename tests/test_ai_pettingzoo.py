@@ -39,7 +39,7 @@ def play(e, seed: int) -> list[int]:
 def test_pettingzoo_api_test(players):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its advice on Dict observations, as for PettingZoo's classic games
-        api_test(env(players=players), num_cycles=1000)  # 1000 rounds: several whole games
+        api_test(env(players=players), num_cycles=1000)  # a whole game takes about 50 rounds
 
 
 def test_pettingzoo_api_test_expert():

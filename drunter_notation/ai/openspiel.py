@@ -237,9 +237,8 @@ class Observer:
     def string_from(self, state: DrunterState, player: int) -> str:
         if state.table is None:
             g = state.get_game()
-            seen = [f"{TILES[a]}" if k < len(g.slots) and g.slots[k][0] == "tile" else
-                    (GOALS[a - CARD_OUTCOME] if g.slots[k][1] == player else "?")
-                    for k, a in enumerate(state.dealt)]
+            seen = [str(TILES[a]) if g.slots[k][0] == "tile" else GOALS[a - CARD_OUTCOME] if g.slots[k][1] == player
+                    else "?" for k, a in enumerate(state.dealt)]  # tiles are dealt open (S1), cards hidden
             return f"dealing: {' '.join(seen)}"
         if self.recall:
             return observe.history_text(state.table, player)

@@ -135,6 +135,7 @@ class Table:
         self.log: list[tuple[int, int, bool, str]] = []
         self.vote_start = 0  # the log index of the placement under vote
         self.phase = Phase.PLACE
+        self._legal: list[int] | None = None  # legal_actions() of this decision, once asked
         self._advance()
 
     def copy(self) -> Table:
@@ -168,6 +169,11 @@ class Table:
 
     def legal_actions(self) -> list[int]:
         """The legal actions of :meth:`current`, ascending; empty once over."""
+        if self._legal is None:
+            self._legal = self._find_legal()
+        return list(self._legal)
+
+    def _find_legal(self) -> list[int]:
         enc, game = self.enc, self.game
         if self.phase is Phase.PLACE:
             moves = game.legal_moves()
@@ -196,6 +202,7 @@ class Table:
         """Play ``action`` for :meth:`current`. Raises ValueError for an action that is not legal."""
         if action not in self.legal_actions():
             raise ValueError(f"action {action} ({self.enc.describe(action, self.game.board)}) is not legal here")
+        self._legal = None
         seat, enc, game = self.current(), self.enc, self.game
         hidden = played = False
         words = enc.describe(action, game.board)
