@@ -56,6 +56,8 @@ def _static(board: Board) -> tuple:
     value / highest value)), the box count per tile of TILES."""
     hit = _STATIC.get(id(board))
     if hit is None or hit[0] is not board:
+        if len(_STATIC) >= 16:  # a board file is read anew for each game: keep the cache bounded
+            _STATIC.clear()
         w, hw = board.width, board.width * board.height
         top = max((v for _, v in board.buildings.values()), default=1) or 1
         toilets = tuple(((c, r), 4 * hw + r * w + c) for c, r in sorted(board.toilets))
