@@ -59,6 +59,12 @@ def test_the_deal_is_the_box_and_one_card_each(players, variant):
     assert len(cards) == len(set(cards)) == players * (1 if variant == "base" else 2)
 
 
+def test_only_the_player_to_act_has_legal_actions():
+    s = deal(load(players=3), np.random.default_rng(2))
+    assert s.legal_actions(s.current_player()) == s.legal_actions() != []
+    assert all(s.legal_actions(p) == [] for p in range(3) if p != s.current_player())
+
+
 def views(state, player):
     return (state.information_state_string(player), state.information_state_tensor(player),
             state.observation_string(player), state.observation_tensor(player))

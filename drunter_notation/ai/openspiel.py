@@ -109,7 +109,7 @@ class DrunterState(pyspiel.State):
         return self.table is not None and self.table.phase is Phase.OVER
 
     def _legal_actions(self, player):
-        return self.table.legal_actions()
+        return self.table.legal_actions() if player == self.table.current() else []
 
     def chance_outcomes(self):
         g = self.get_game()
