@@ -115,7 +115,7 @@ def test_a_face_down_ballot_shows_only_its_number_of_cards_until_all_are_laid():
     nxt = a.current_player()
     assert nxt != voter and same(views(a, nxt), views(b, nxt))
     assert not same(views(a, voter), views(b, voter))
-    assert "lays a card face down" in a.information_state_string(nxt)
+    assert "lay a card face down" in a.information_state_string(nxt)
 
 
 def test_the_goal_card_another_keeps_does_not_show():

@@ -193,6 +193,6 @@ def history_text(table: Table, seat: int) -> str:
              f"{names[seat]} holds {' and '.join(game.cards[names[seat]])}"]
     for who, _, hidden, words in table.log:
         if hidden and who != seat:
-            words = "lays a card face down" if words.startswith("lay") else "keeps a goal card"
-        lines.append(f"{names[who]} {words}")
+            words = "lay a card face down" if words.startswith("lay") else "keep a goal card"
+        lines.append(f"{names[who]}: {words}")
     return "\n".join(lines)

@@ -210,7 +210,6 @@ class Table:
             played = True
             if action == enc.passing:
                 game.push("pass")
-                words = "passes"
             else:
                 move = next(m for m in game.legal_moves() if self._action(m) == action)
                 words = str(move)
