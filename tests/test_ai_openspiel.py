@@ -65,6 +65,18 @@ def test_only_the_player_to_act_has_legal_actions():
     assert all(s.legal_actions(p) == [] for p in range(3) if p != s.current_player())
 
 
+def test_the_observer_says_what_it_cannot_observe():
+    from open_spiel.python.observation import make_observation
+    g = load(players=2)
+    obs = make_observation(g, pyspiel.IIGObservationType(perfect_recall=True))
+    s = deal(g, np.random.default_rng(1))
+    obs.set_from(s, 1)
+    assert np.array_equal(obs.tensor, s.information_state_tensor(1))
+    with pytest.raises(ValueError, match="SINGLE_PLAYER"):
+        make_observation(g, pyspiel.IIGObservationType(perfect_recall=False,
+                                                       private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+
+
 def views(state, player):
     return (state.information_state_string(player), state.information_state_tensor(player),
             state.observation_string(player), state.observation_tensor(player))

@@ -77,7 +77,7 @@ class DrunterGame(pyspiel.Game):
         return DrunterState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+        return Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
 def _deal_slots(board, n: int, variant: str) -> tuple[tuple[str, int, int], ...]:
@@ -223,7 +223,12 @@ class Observer:
     the information state (the observation tensor plus a summary of the past, and
     as text every decision seen), otherwise the observation."""
 
-    def __init__(self, game: DrunterGame, iig_obs_type):
+    def __init__(self, game: DrunterGame, iig_obs_type, params=None):
+        if params:
+            raise ValueError(f"the observer takes no parameters, not {params!r}")
+        if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("python_drunter observes as one player sees the game: public information and the "
+                             "player's own (private_info SINGLE_PLAYER)")
         self.recall = iig_obs_type.perfect_recall
         self.tensor = np.zeros(observe.size(game.board, history=self.recall), np.float32)
         self.dict = {"observation": self.tensor}
