@@ -151,8 +151,8 @@ def test_resampling_keeps_the_information_state():
     s = until(deal(g, rng), rng, lambda st: st.table.phase is Phase.BALLOT and len(st.table.laid) == 3)
     player = s.current_player()
     seen = set()
-    for _ in range(8):
-        r = s.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0., 1.))
+    for k in range(8):
+        r = s.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(k, 0., 1.))
         assert r.information_state_string(player) == s.information_state_string(player)
         assert r.table.game.cards[r.table.game.players[player]] == s.table.game.cards[s.table.game.players[player]]
         seen.add(tuple(r.table.game.cards[p][0] for p in r.table.game.players))
