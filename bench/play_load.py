@@ -5,6 +5,7 @@ acknowledged) and that no request failed. Bounded: it stops after M moves.
 
     python bench/play_load.py                 # 20 games, 2,000 moves
     python bench/play_load.py --games 5 --moves 300
+    python bench/play_load.py --source /tmp/old-checkout   # the same load on another version's server
 """
 from __future__ import annotations
 
@@ -90,11 +91,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="games played at once (default 20)")
     ap.add_argument("--moves", type=int, default=2000, help="moves in all (default 2000)")
+    ap.add_argument("--source", type=Path, default=ROOT,
+                    help="the checkout whose drunter play serves (default: this one), to compare versions")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="drunter-load-"))
     server = subprocess.Popen([sys.executable, "-c", RUN_CLI, "play", str(folder), "--port", "0", "--no-browser"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                              env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                              env={"PYTHONPATH": str(args.source.resolve()), "PATH": "/usr/bin:/bin",
+                                   "PYTHONDONTWRITEBYTECODE": "1"})
     try:
         host, port = re.search(r"http://([\d.]+):(\d+)/", server.stdout.readline()).groups()
         share = [args.moves // args.games + (i < args.moves % args.games) for i in range(args.games)]
@@ -106,8 +110,8 @@ def main() -> int:
             p.join(600)
         wall = time.perf_counter() - start
     finally:
-        server.terminate()
-        server.wait(10)
+        server.terminate()  # a clean stop: the server writes every journal into its record
+        server.wait(30)
     latencies = sorted(x for p in players for x in p.latencies)
     errors = [e for p in players for e in p.errors]
     lost = []
@@ -121,7 +125,7 @@ def main() -> int:
     print(f"{len(players)} games at once, {len(latencies)} moves in {wall:.1f} s "
           f"({len(latencies) / wall:.0f} moves/s), {sum(len(p.acknowledged) for p in players)} games started")
     print(f"move latency: p50 {q[49] * 1000:.1f} ms, p95 {q[94] * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms")
-    print(f"errors: {len(errors)}; moves lost: {len(lost)}")
+    print(f"errors: {len(errors)}; moves lost: {len(lost)}; load average {open('/proc/loadavg').read().split()[0]}")
     for line in (errors + lost)[:10]:
         print("  " + line)
     return 1 if errors or lost else 0

@@ -52,7 +52,8 @@ CODES: dict[str, Code] = _table(
     ("I004", None, "the record is empty"),
     ("I005", None, "an output file or folder cannot be written"),
     ("U001", None, "the record has no such turn (adjudicate)"),
-    ("U002", None, "an unknown bot or policy name, or --bots naming a bot per seat for another number of seats"),
+    ("U002", None, "an unknown bot or policy name, or --bots naming a bot per seat for another number of seats "
+             "or for more than 4"),
     ("U003", None, "the record cannot be analysed: its hands are not recorded"),
     ("U004", None, "report --analysis: the file is not the JSON Lines output of drunter analyze"),
     ("H001", "S1", "the Players tag is missing, names fewer than 2 or more than 4 players, or a name twice"),

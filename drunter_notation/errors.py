@@ -15,15 +15,26 @@ from drunter_notation.codes import CODES
 CARET_WIDTH = 100  # characters of the offending line shown around the caret
 
 
-def printable(text: str) -> str:
+def printable(text: str, limit: int | None = None) -> str:
     """``text`` safe to print as part of one terminal line: every character that is
     not printable -- control characters, bidi controls (U+200E/F, U+202A-E,
     U+2066-9), line and paragraph separators, CR, LF, TAB, unassigned code points --
     is written as its escape (``\\u202e``), so input can neither split a line nor
-    reorder what the terminal shows. Printable text comes back unchanged."""
+    reorder what the terminal shows. Printable text comes back unchanged. ``limit``:
+    at most that many characters, cut between whole characters or escapes, never
+    inside an escape."""
     if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else _escape(c) for c in text)
+        return text if limit is None else text[:limit]
+    pieces = [c if c.isprintable() else _escape(c) for c in text]
+    if limit is None:
+        return "".join(pieces)
+    kept, used = [], 0
+    for piece in pieces:
+        if used + len(piece) > limit:
+            break
+        kept.append(piece)
+        used += len(piece)
+    return "".join(kept)
 
 
 def printable_lines(text: str) -> str:

@@ -8,10 +8,14 @@ every OS failure (missing, permission, name too long, a file that vanishes) into
 one :class:`~drunter_notation.errors.DnError` with the caller's code.
 
 Writing: the CLI's outputs and the live game files of ``drunter play`` go through
-:func:`write_atomic`, so a reader never sees half of a file.
+:func:`write_atomic`, so a reader never sees half of a file, and nothing that is not a
+regular file (a device such as ``/dev/full``, a FIFO, a directory) is ever replaced.
+
+Standard input is read through :func:`read_stream`, with the same size cap as a file.
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -44,6 +48,11 @@ _SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 
 
+def _special(mode: int) -> str:
+    """What a file that is neither regular nor a directory is, in words."""
+    return next((name for test, name in _SPECIAL if test(mode)), "not a regular file")
+
+
 def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing: str | None = None) -> bytes:
     """The bytes of the regular file ``path``; anything else is ``DnError`` ``kind.code``,
     its message started by ``label`` if given (``missing``: other words for a file
@@ -67,8 +76,7 @@ def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing
         if stat.S_ISDIR(info.st_mode):
             raise refuse(f"is a directory, not {kind.noun}", kind.directory_hint)
         if not stat.S_ISREG(info.st_mode):
-            special = next((name for test, name in _SPECIAL if test(info.st_mode)), "not a regular file")
-            raise refuse(f"is {special}, not {kind.noun}; nothing was read", "give a regular file")
+            raise refuse(f"is {_special(info.st_mode)}, not {kind.noun}; nothing was read", "give a regular file")
         if info.st_size > kind.limit:
             raise refuse(f"is too large ({_size(info.st_size)}; at most {_size(kind.limit)} is read)")
         chunks, total = [], 0
@@ -85,6 +93,24 @@ def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing
         raise refuse(f"cannot be read: {_reason(e)}") from None
     finally:
         os.close(fd)
+
+
+def read_stream(stream, kind: Kind, label: str) -> bytes:
+    """At most ``kind.limit`` bytes of a binary stream (standard input), read in
+    chunks; more is ``DnError`` ``kind.code`` as soon as the limit is passed, so an
+    endless stream (``< /dev/zero``) costs no more than the limit."""
+    chunks, total = [], 0
+    try:
+        while total <= kind.limit:
+            chunk = stream.read(min(1 << 20, kind.limit + 1 - total))
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as e:
+        raise fail(kind.code, f"cannot be read: {_reason(e)}", path=label) from None
+    raise fail(kind.code, f"is too large (more than {_size(kind.limit)}); nothing was judged", path=label,
+               hint="give the record as a file of at most that size")
 
 
 def read_record(path: str | Path) -> bytes:
@@ -111,6 +137,24 @@ def fingerprint(path: str | Path) -> tuple | None:
     return (s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns)
 
 
+class NotRegularFile(OSError):
+    """The target of a write exists and is not a regular file: it was left alone."""
+
+
+def _refuse_special(path: Path) -> None:
+    """Raise :class:`NotRegularFile` when ``path`` (links already followed) exists
+    and is not a regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(mode):
+        return
+    what = "a directory" if stat.S_ISDIR(mode) else _special(mode)
+    raise NotRegularFile(errno.EEXIST, f"it is {what}, not a regular file; nothing was written, it is left as it is",
+                         str(path))
+
+
 class FileChanged(Exception):
     """The file is no longer what the command read: it was not replaced."""
 
@@ -135,13 +179,18 @@ def write_atomic(path: str | Path, text: str, durable: bool = False, replaces: S
     flush the file and the folder to the disk before returning (a power cut then
     keeps the new text; a killed process keeps it either way).
 
-    A symlink is followed: its target is rewritten and the link stays. With
+    A symlink is followed: its target is rewritten and the link stays. A target that
+    exists and is not a regular file (a device, a FIFO, a socket, a directory) is
+    never replaced: :class:`NotRegularFile` (an ``OSError``), checked before the temp
+    file is made and again just before the rename. With
     ``replaces``, the file must still be exactly what was read (same fingerprint, same
     bytes) just before the rename, else :class:`FileChanged` and nothing is replaced:
     a save made meanwhile (an editor's) is never overwritten. The temp file is removed
     on any failure, SIGINT and SIGTERM included (the CLI turns SIGTERM into an exit
-    that unwinds)."""
+    that unwinds). Anything at ``path`` that is not a regular file (a folder, FIFO,
+    device, socket) is never replaced: :class:`NotRegularFile`."""
     path = Path(os.path.realpath(path))
+    _refuse_special(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
@@ -157,6 +206,7 @@ def write_atomic(path: str | Path, text: str, durable: bool = False, replaces: S
             os.chmod(tmp, 0o666 & ~umask)
         if replaces is not None and not _still(path, replaces):
             raise FileChanged(str(path))
+        _refuse_special(path)  # again: a FIFO or folder may have been put there meanwhile
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -23,7 +23,7 @@ from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.deal import deal_goals, deal_hands, game_rng
 from drunter_notation.errors import Diagnostic, DnError, fail
-from drunter_notation.explain.findings import hint, sentence
+from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.scoring import tie_break
 from drunter_notation.load import judge
 from drunter_notation.notation.formatter import format_record
@@ -57,6 +57,8 @@ class Result:
 
 def _hand(counts: Mapping) -> Counter:
     """A hand given as ``{"W3": 2, ...}`` or ``{Tile("W", 3): 2, ...}``."""
+    if not isinstance(counts, Mapping):
+        raise fail("D001", "a hand maps tile types to counts, e.g. {\"W3\": 2, \"S1\": 1}")
     out = Counter()
     for tile, n in counts.items():
         if isinstance(tile, str):
@@ -112,10 +114,13 @@ class Game:
             raise fail("H002", f"Variant must be \"base\" or \"expert\", not {variant!r}"[:200])
         loaded_board, ruleset = load_board(board), load_ruleset(rules)
         rng = None if seed is None else game_rng(seed)
+        if hands is not None and set(hands) != set(players):
+            raise fail("D001", f"hands= gives a hand to each player and no one else: {', '.join(players)}"[:300])
         dealt = {p: _hand(h) for p, h in hands.items()} if hands is not None else (
             deal_hands(loaded_board, players, rng) if rng else None)
         if cards is not None:
-            goals = {p: (c,) if isinstance(c, str) else tuple(c) for p, c in cards.items()}
+            goals = {p: (c,) if isinstance(c, str) else tuple(c) if isinstance(c, (list, tuple)) else ()
+                     for p, c in cards.items()}  # any other value is refused by _check_cards
             _check_cards(goals, players, variant)
         else:
             goals = deal_goals(ruleset, players, variant, rng) if rng else None
@@ -196,6 +201,29 @@ class Game:
     def choice_due(self) -> bool:
         """Expert game: the first track is finished and the choice (``choose``) is due."""
         return self.state.due is not None and not self.state.chosen
+
+    def vote_cards_left(self, player: str) -> dict[str, int]:
+        """The vote cards ``player`` still holds, card -> count, in the order of a set
+        (``JA`` ... ``?``): played cards are spent, ``?`` comes back (B7). Raises
+        DnError H001 for a name that is not a player."""
+        held = self.state.cards[self._player(player)]
+        return {c: held[c] for c in CARD_NAMES if held[c] > 0}
+
+    def tiles_left(self, player: str) -> dict[str, int] | None:
+        """The tiles ``player`` still has to lay, ``"W3"`` -> count, in the order of a
+        hand line (walls, streets, rivers; longest first); None when the hands are not
+        recorded. Raises DnError H001 for a name that is not a player."""
+        who = self._player(player)
+        if self.state.hands is None:
+            return None
+        held = self.state.hands[who]
+        return {str(t): held[t] for t in sorted(held, key=lambda t: t.order()) if held[t] > 0}
+
+    def _player(self, name: str) -> str:
+        if name not in self.state.players:
+            raise fail("H001", f"{name!r} is not a player of this game; the players are "
+                               f"{', '.join(self.state.players)}"[:300])
+        return name
 
     def legal_moves(self) -> list[Move]:
         """Every legal placement for the player to move (``str(move)`` is its DN text,
@@ -292,9 +320,8 @@ class Game:
         return [entry[3] for entry in self._log]
 
     def _raise(self, v: Violation) -> None:
-        rule = v.rule or None
-        raise DnError(Diagnostic("error", v.code, sentence(v), 0, 0, self.state.number + 1, rule,
-                                 self.ruleset.cite(rule) if rule else None, hint(v)), path="move")
+        raise DnError(Diagnostic("error", v.code, sentence(v), 0, 0, self.state.number + 1, v.rule or None,
+                                 citation(v, self.ruleset), hint(v)), path="move")
 
     def _ballots(self, vote: Mapping[str, Iterable[str]], jein: Mapping[str, str] | None) -> Vote:
         """The ballots in voting order (B2); names that are not players go last, for

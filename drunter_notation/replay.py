@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from drunter_notation.errors import Diagnostic
-from drunter_notation.explain.findings import hint, sentence
+from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.scoring import tie_break
 from drunter_notation.notation.model import BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn, near_known_tag
 from drunter_notation.rules import game, scoring, turn
@@ -136,9 +136,8 @@ class _Replayer:
 
     # -- reporting ---------------------------------------------------------
     def _diagnostic(self, severity: str, v: Violation, line: int, column: int, turn_no: int | None) -> Diagnostic:
-        rule = v.rule or None
-        cite = self.t.ruleset.cite(rule) if (rule and self.t.ruleset) else None
-        return Diagnostic(severity, v.code, sentence(v), line, column, turn_no, rule, cite, hint(v))
+        return Diagnostic(severity, v.code, sentence(v), line, column, turn_no, v.rule or None,
+                          citation(v, self.t.ruleset), hint(v))
 
     def error(self, v: Violation, line: int, column: int, turn_no: int | None = None):
         self.t.diagnostics.append(self._diagnostic("error", v, line, column, turn_no))
@@ -284,7 +283,7 @@ class _Replayer:
         rv = rec.reveal
         expert = t.variant == "expert"
         here = (rv.line, rv.column)
-        missing = turn.choose_missing(st)
+        missing = turn.choose_missing(st, ended=True)
         if missing is not None:
             self.error(Violation(missing.code, missing.rule, missing.why, {**missing.facts, "at_reveal": True}), *here)
         if st.hands is not None:

@@ -14,7 +14,7 @@ import pytest
 
 from drunter_notation.rules.board import Board
 from drunter_notation.notation.model import Ballot, Card, Tile, Vote, parse_square, square_name
-from drunter_notation.explain.findings import arithmetic, card_lines, sentence
+from drunter_notation.explain.findings import arithmetic, card_lines, hint, sentence
 from drunter_notation.explain.scoring import tie_break
 from drunter_notation.rules.game import game_over, must_place, track_finished
 from drunter_notation.rules.geometry import past_bridges
@@ -209,9 +209,14 @@ def test_two_wall_gangs_at_one_square_need_the_corner():
     assert sorted(map(str, twins)) == ["W1 d4 @a5", "W1 d4 @e1"]
     assert "not a corner" in sentence(violation(judge(st, "W1 d4", "b2"), "A006", "A2"))
     assert "starts the street" in sentence(violation(judge(st, "W1 d4", "a1"), "A006", "A2"))
-    # @corner naming the other wall, which does not reach the square
-    v = violation(judge(st, "W2 d4-d3", "e1"), "A001", "A2")
-    assert sentence(v) == "W2 d4-d3: the wall from e1 cannot take W2 d4-d3; the wall from a5 can: write @a5"
+    # @corner naming the other wall, whose gang does not touch the anchor
+    v = violation(judge(st, "W2 c5-b5", "e1"), "A001", "A2")
+    assert sentence(v) == "W2 c5-b5: the wall from e1 cannot take W2 c5-b5; the wall from a5 can: write @a5"
+    # @corner naming a wall whose gang touches the anchor the wrong way: judged for that wall, the other a hint
+    v = violation(judge(st, "W2 d4-d3", "e1"), "A002", "A3")
+    assert sentence(v) == ("W2 d4-d3 runs south from d4, but a tile laid there runs west, away from the gang on "
+                           "e4")
+    assert hint(v) == "the wall from a5 takes W2 d4-d3 as written: write @a5"
 
 
 def bridge_position(options=None):

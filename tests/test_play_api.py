@@ -23,6 +23,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 from drunter_notation.web.app import create_app  # noqa: E402
+from drunter_notation.web.store import Store  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = {"Anna": "W3 W2x2 W1x2 S3 S2x2 S1x2", "Ben": "W3 W2x2 W1x2 R3 R2x2 R1x2"}
@@ -43,9 +44,12 @@ def folder(tmp_path) -> Path:
     return tmp_path
 
 
+BASE = "http://127.0.0.1:8000"  # the Host a browser sends to the server (any other name is refused)
+
+
 @pytest.fixture
 def client(folder) -> TestClient:
-    return TestClient(create_app(folder))
+    return TestClient(create_app(folder), base_url=BASE)
 
 
 def verdict(path: Path):
@@ -151,8 +155,8 @@ def test_reveal_at_the_end_when_the_cards_were_not_dealt_by_the_app(client, fold
 
 
 def test_a_game_is_reloaded_from_its_file(folder):
-    TestClient(create_app(folder)).post("/api/games", json=NEW)
-    client = TestClient(create_app(folder))  # a new server: the cards come from t.cards.json
+    TestClient(create_app(folder), base_url=BASE).post("/api/games", json=NEW)
+    client = TestClient(create_app(folder), base_url=BASE)  # a new server: the cards come from t.cards.json
     for body in MOVES:
         assert client.post("/api/games/t/moves", json=body).status_code == 200
     assert client.get("/api/games/t").json()["result"]["scores"] == {"Anna": 0, "Ben": 0}
@@ -166,7 +170,11 @@ def test_a_game_is_reloaded_from_its_file(folder):
 def test_expert_choice(client):
     r = client.post("/api/games", json={"name": "x", "players": ["Anna", "Ben", "Cleo"], "variant": "expert",
                                         "deal": "random"})
-    assert r.status_code == 201 and all(len(p["goals"]) == 2 for p in r.json()["players"])
+    assert r.status_code == 201 and all("goals" not in p for p in r.json()["players"])  # secret: on the seats
+    seats = client.get("/api/games/x/seats").json()["seats"]
+    goals = {s["player"]: client.get("/api/seat/x", headers={"X-Drunter-Seat": s["links"][0].split("#")[1]}
+                                     ).json()["me"]["goals"] for s in seats}
+    assert all(len(g) == 2 for g in goals.values())
     state = r.json()
     while not state["choice_due"] and not state["over"]:
         move = state["legal"][0]
@@ -177,7 +185,7 @@ def test_expert_choice(client):
             body = {"move": "pass"}
         state = client.post("/api/games/x/moves", json=body).json()
     assert state["choice_due"]
-    keep = {p["name"]: p["goals"][1] for p in state["players"]}
+    keep = {p: g[1] for p, g in goals.items()}  # the host may enter every choice at once (a scorer's record)
     state = client.post("/api/games/x/moves", json={"move": "choose", "keep": keep}).json()
     assert not state["choice_due"] and state["events"][-1]["dn"] == "choose"
 
@@ -185,7 +193,9 @@ def test_expert_choice(client):
 @pytest.mark.parametrize("method, path, body, status", [
     ("GET", "/api/games/nope", None, 404),
     ("GET", "/api/games/..%2F..%2Fetc%2Fpasswd", None, 404),
-    ("POST", "/api/games", {"name": "../escape", "players": ["A", "B"]}, 400),
+    ("POST", "/api/games", {"name": "two\nlines", "players": ["A", "B"]}, 400),
+    ("POST", "/api/games", {"name": " ", "players": ["A", "B"]}, 400),
+    ("POST", "/api/games", {"name": "x" * 65, "players": ["A", "B"]}, 400),
     ("POST", "/api/games", {"name": "ok", "players": ["A", "B"], "board": "../../x.toml"}, 400),
     ("POST", "/api/games", {"name": "ok", "players": ["A"]}, 422),
     ("POST", "/api/games", {"name": "ok", "players": "A, B"}, 400),
@@ -197,7 +207,7 @@ def test_expert_choice(client):
     ("POST", "/api/games/t/moves", {"move": "S9 zz"}, 422),
     ("POST", "/api/games/t/moves", {"move": "choose"}, 422),
     ("POST", "/api/games/t/moves", {"move": "pass"}, 422),
-    ("DELETE", "/api/games/t", None, 405),
+    ("DELETE", "/api/games/t", {}, 405),
     ("GET", "/api/nothing", None, 404),
 ])
 def test_bad_requests_are_4xx_with_one_line(client, method, path, body, status):
@@ -209,10 +219,11 @@ def test_bad_requests_are_4xx_with_one_line(client, method, path, body, status):
 
 def test_bodies_over_64_kb_and_not_json(client):
     client.post("/api/games", json=NEW)
-    assert client.post("/api/games/t/moves", content=b"{" + b" " * 70_000 + b"}").status_code == 413
-    assert client.post("/api/games/t/moves", content=b"{nope").status_code == 400
-    assert client.post("/api/games/t/moves", content=b"[1, 2]").status_code == 400
-    assert client.post("/api/games/t/moves", content=b"[" * 50_000).status_code == 400
+    json_ = {"Content-Type": "application/json"}
+    assert client.post("/api/games/t/moves", content=b"{" + b" " * 70_000 + b"}", headers=json_).status_code == 413
+    assert client.post("/api/games/t/moves", content=b"{nope", headers=json_).status_code == 400
+    assert client.post("/api/games/t/moves", content=b"[1, 2]", headers=json_).status_code == 400
+    assert client.post("/api/games/t/moves", content=b"[" * 50_000, headers=json_).status_code == 400
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -246,7 +257,7 @@ def test_player_names_are_text(client):
 
 
 def test_token_beyond_loopback(folder):
-    client = TestClient(create_app(folder, token="s3cret"))
+    client = TestClient(create_app(folder, token="s3cret"), base_url=BASE)
     assert client.get("/api/games").status_code == 403
     assert client.get("/").status_code == 403
     assert client.get("/api/games", headers={"X-Drunter-Token": "wrong"}).status_code == 403
@@ -289,7 +300,37 @@ def test_sigkill_between_moves_loses_no_acknowledged_move(folder, play_server):
                 acknowledged += 1
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait(10)
+        # the file and its journal hold every acknowledged move; opening the game writes the journal into the file
+        store = Store(folder)
+        assert store.playable(store.table("t")).turn == acknowledged + 1
         text = (folder / "t.dn").read_text(encoding="utf-8")
         assert Game.from_dn(text, str(folder / "t.dn")).turn == acknowledged + 1
         assert not list(folder.glob(".t.dn.*.tmp"))
     assert acknowledged == len(MOVES) and verdict(folder / "t.dn") == (True, [], True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")),
+                    min_size=1, max_size=64).filter(lambda s: s.strip() and s.isprintable()))
+def test_any_printable_name_is_shown_as_typed_and_stored_safely(folder, name):
+    client = TestClient(create_app(folder), base_url=BASE)
+    r = client.post("/api/games", json={"name": name, "players": ["Anna", "Ben"]})
+    assert r.status_code in (201, 409), r.text  # 409: the same name drawn twice
+    if r.status_code == 409:
+        return
+    game = r.json()
+    assert game["title"] == name.strip()
+    path = folder / f"{game['name']}.dn"
+    assert path.parent == folder and path.is_file()  # a safe file name, inside the folder
+    assert all(c.isascii() and (c.isalnum() or c in "-_") for c in game["name"])
+    again = TestClient(create_app(folder), base_url=BASE)  # the name comes back from the file
+    assert {g["name"]: g["title"] for g in again.get("/api/games").json()["games"]}[game["name"]] == name.strip()
+    assert client.post("/api/games", json={"name": name, "players": ["A", "B"]}).status_code == 409
+
+
+def test_a_name_with_a_path_in_it_stays_in_the_folder(client, folder):
+    r = client.post("/api/games", json={"name": "../escape", "players": ["A", "B"]})
+    assert r.status_code == 201 and r.json()["title"] == "../escape"
+    assert (folder / f"{r.json()['name']}.dn").is_file() and not (folder.parent / "escape.dn").exists()
+    assert client.post("/api/games", json={"name": "table-1", "players": ["A", "B"]}).json()["title"] == "table-1"
+    assert "Event" not in (folder / "table-1.dn").read_text(encoding="utf-8")  # a plain name is the file's

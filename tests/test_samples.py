@@ -191,6 +191,7 @@ MENDS = {
     "A001-not-at-a-gang.dn": ("S2 e5-f5", "S2 d1-e1"),
     "A001-bridge-run.dn": ("W2 d13-e13", "W1 a12"),
     "A002-reversed.dn": ("c1-b1", "b1-c1"),
+    "A002-wrong-way-at-named-corner.dn": ("@a6", "@f1"),
     "A003-off-board.dn": ("R3 n14-n16", "R2 n14-n15"),
     "A004-overlap.dn": ("S2 b2-b1", "S1 b2"),
     "A005-corner.dn": ("W1 o1", "W1 n2"),
@@ -211,6 +212,7 @@ MENDS = {
     "E004-wrong-result.dn": ('"Ben"', '"Anna"'),
     "X001-goal-twice.dn": ("museum, museum", "museum, one-each"),
     "X002-choose-missing.dn": ("10. Ben R1 f2\n", "10. Ben R1 f2\nchoose\n"),
+    "X002-choose-never.dn": ("rejected 2:3\n", "rejected 2:3\nchoose\n"),
     "X003-chosen-not-dealt.dn": ("lowest-of-each", "one-each"),
 }
 

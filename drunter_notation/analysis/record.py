@@ -19,7 +19,7 @@ from drunter_notation.errors import DnError, fail
 from drunter_notation.explain import evidence as words
 from drunter_notation.load import judge
 from drunter_notation.replay import Timeline
-from drunter_notation.notation.model import GOALS, Record, Vote
+from drunter_notation.notation.model import GOALS, Hand, Record, Vote
 from drunter_notation.notation.parser import parse_bytes, parse_text
 from drunter_notation.rules.playout import Playout
 from drunter_notation.rules.votes import tally
@@ -107,12 +107,12 @@ def analyze_bytes(data: bytes, path: str, settings: Settings = Settings()) -> tu
 def analyze_record(record: Record, path: str = "<input>", settings: Settings = Settings(),
                    mapper: Callable = map) -> dict:
     """The analysis of a parsed record (:func:`analyze_text`)."""
+    if not any(isinstance(s, Hand) for s in record.setup):  # known from the parse: no replay to learn it
+        raise fail("U003", "the record has no hand lines: the analysis needs to know which moves each player "
+                           "could have made", path=path, hint="record the hands as dealt")
     t = judge(record, path, keep_states=True)
     if not t.valid:
         raise DnError(t.errors[0], path=path)
-    if t.initial.hands is None:
-        raise fail("U003", "the record has no hand lines: the analysis needs to know which moves each player "
-                           "could have made", path=path, hint="record the hands as dealt")
     players, expert = t.players, t.variant == "expert"
     inf, ev, turns, positions, played = walk(t, settings.model)
     truth = None

@@ -18,6 +18,7 @@ COMMANDS = {
     "board": ("drunter_notation.cli.board", "Show, check or start a board file."),
     "fmt": ("drunter_notation.cli.fmt", "Print, check or rewrite records in the canonical form."),
     "play": ("drunter_notation.cli.play", "Record and referee games at the table, live, in the browser."),
+    "position": ("drunter_notation.cli.position", "Print the one-line position string of a record, at any turn."),
     "report": ("drunter_notation.cli.report", "Write an HTML page per record to step through the game."),
     "rules": ("drunter_notation.cli.rules", "List, show and compare the rulesets."),
     "simulate": ("drunter_notation.cli.simulate", "Play random legal games and write them as records."),

@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import socket
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
@@ -11,10 +12,13 @@ import click
 
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.bots import BOTS
-from drunter_notation.cli.common import record_paths
-from drunter_notation.errors import DnError
+from drunter_notation.cli.common import pool_size, record_paths
+from drunter_notation.errors import DnError, json_safe, printable, printable_lines
 from drunter_notation.files import read_record
 from drunter_notation.notation.parser import parse_bytes
+
+
+DASK_TIMEOUT = 5  # seconds to reach a Dask scheduler: a wrong address fails fast
 
 
 def render_text(r: dict) -> str:
@@ -26,8 +30,8 @@ def render_text(r: dict) -> str:
     lines = [f"{r['file']}: {len(r['turns']) - 1} turns, {r['variant']} game ({r['rules']}, {r['board']}); "
              f"each player's most probable card after every turn (model: docs/analysis.md)"
              + (f"; win chances from {r['playouts']} {r['policy']} playouts a position" if win else "")]
-    head = f"{'turn':>4}  {'move':<22}" + "".join(f"{p[:width - 1]:<{width}}" for p in players)
-    lines.append(head + ("| win % " + " ".join(f"{p[:5]:>5}" for p in players) if win else ""))
+    head = f"{'turn':>4}  {'move':<22}" + "".join(f"{printable(p, width - 1):<{width}}" for p in players)
+    lines.append(head + ("| win % " + " ".join(f"{printable(p, 5):>5}" for p in players) if win else ""))
     for e in r["turns"]:
         move = "" if e["move"] is None else f"{e['player']} {e['move']}" + (" (no)" if e.get("vote") ==
                                                                            "rejected" else "")
@@ -35,7 +39,7 @@ def render_text(r: dict) -> str:
         for p in players:
             card, prob = max(e["beliefs"][p].items(), key=lambda kv: kv[1])
             cells.append(f"{card} {prob * 100:3.0f}".ljust(width))
-        row = f"{e['turn']:>4}  {move[:22]:<22}" + "".join(cells)
+        row = f"{e['turn']:>4}  {printable(move, 22):<22}" + "".join(cells)
         if win:
             row += "|       " + " ".join(f"{e['win'][p] * 100:5.0f}" for p in players)
         lines.append(row.rstrip())
@@ -62,7 +66,7 @@ def render_text(r: dict) -> str:
                 f" for the move played, {tp['playouts']} playouts each)")
             lines.append(f"  turn {tp['turn']:>3} {tp['player']} {tp['move']}: {tp['kind']}, "
                          f"{tp['before'] * 100:.0f} % -> {tp['after'] * 100:.0f} % ({tp['delta'] * 100:+.0f}); {better}")
-    return "\n".join(lines) + "\n"
+    return printable_lines("\n".join(lines)) + "\n"  # names and moves come from the record: escaped
 
 
 def _read(path: str) -> bytes | tuple[str, int]:
@@ -85,7 +89,8 @@ def _read(path: str) -> bytes | tuple[str, int]:
 @click.option("--turning-points", "turning", type=click.IntRange(min=0), default=3, show_default=True, metavar="K",
               help="How many mistakes and how many gains to list.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="J",
-              help="Worker processes: over the records, or over the positions of a single record.")
+              help="Worker processes: over the records, or over the positions of a single record (at most 4 "
+                   "per core, and one per record or position).")
 @click.option("--dask", "dask_address", metavar="ADDRESS",
               help="Run the per-record analysis on the Dask cluster at ADDRESS (pip install "
                    "'drunter-notation[dask]').")
@@ -108,7 +113,7 @@ def analyze(files, fmt, playouts, policy, seed, turning, jobs, dask_address):
             click.echo(line, err=True)
             status = max(status, code)
         elif fmt == "json":
-            sys.stdout.write(json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n")
+            sys.stdout.write(json_safe(json.dumps(value, ensure_ascii=False, separators=(",", ":"))) + "\n")
         else:
             sys.stdout.write(render_text(value) + ("\n" if len(paths) > 1 else ""))
         sys.stdout.flush()
@@ -124,8 +129,8 @@ def _results(paths: list[str], settings: Settings, jobs: int, dask_address: str 
             outcomes = _dask(dask_address, todo, settings, stack)
         elif len(todo) == 1:  # one record: its positions spread over the workers
             outcomes = iter([_one(todo[0], settings, jobs, stack)])
-        elif jobs > 1:
-            pool = stack.enter_context(ProcessPoolExecutor(jobs))
+        elif (workers := pool_size(jobs, len(todo))) > 1:
+            pool = stack.enter_context(ProcessPoolExecutor(workers))
             outcomes = pool.map(functools.partial(_analyze, settings=settings), todo)
         else:
             outcomes = (_analyze(item, settings) for item in todo)
@@ -155,24 +160,46 @@ def _analyze(item: tuple[str, bytes], settings: Settings):
 
 def _one(item: tuple[str, bytes], settings: Settings, jobs: int, stack: contextlib.ExitStack):
     path, data = item
-    mapper = map
-    if jobs > 1:
-        mapper = functools.partial(stack.enter_context(ProcessPoolExecutor(jobs)).map, chunksize=1)
     try:
-        return "ok", analyze_record(parse_bytes(data, path), path, settings, mapper)
+        record = parse_bytes(data, path)
+        workers = pool_size(jobs, len(record.events) + 1)  # one task per position at most
+        mapper = map if workers <= 1 else functools.partial(
+            stack.enter_context(ProcessPoolExecutor(workers)).map, chunksize=1)
+        return "ok", analyze_record(record, path, settings, mapper)
     except DnError as e:
         return "error", (e.format(path), e.exit_code)
 
 
+def _unreachable(address: str, reason: str) -> click.UsageError:
+    return click.UsageError(f"cannot reach the Dask scheduler at {address} within {DASK_TIMEOUT} s: {reason}")
+
+
+def _knock(address: str) -> None:
+    """A TCP scheduler (``tcp://`` or ``tls://HOST:PORT``, or plain ``HOST:PORT``)
+    that refuses or does not answer is known in at most DASK_TIMEOUT seconds, before
+    Dask is even imported (its client retries a refused connection until its timeout)."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp", "tls"):
+        return  # another transport: Dask's own timeout applies
+    host, _, port = rest.rpartition(":")
+    if not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=DASK_TIMEOUT).close()
+    except (OSError, ValueError, OverflowError) as e:
+        raise _unreachable(address, getattr(e, "strerror", None) or str(e) or type(e).__name__) from None
+
+
 def _dask(address: str, todo, settings: Settings, stack: contextlib.ExitStack):
     """The same per-record function on a Dask cluster; results in the order given."""
+    _knock(address)
     try:
         from dask.distributed import Client
     except ImportError:
         raise click.UsageError("--dask needs Dask: pip install 'drunter-notation[dask]'") from None
     try:
-        client = stack.enter_context(Client(address, timeout=30))
+        client = stack.enter_context(Client(address, timeout=DASK_TIMEOUT))
     except (OSError, TimeoutError, ValueError) as e:
-        raise click.UsageError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        raise _unreachable(address, str(e).splitlines()[0] if str(e) else type(e).__name__) from None
     futures = client.map(analyze_bytes, [d for _, d in todo], [p for p, _ in todo], settings=settings, pure=False)
     return (f.result() for f in futures)

@@ -128,6 +128,21 @@ def _output_failed(e: OSError) -> int:
     return error.exit_code
 
 
+WORKERS_PER_CORE = 4  # the work is CPU-bound: more processes than this per core only wait
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def pool_size(requested: int, tasks: int) -> int:
+    """How many worker processes ``--jobs requested`` starts for ``tasks`` pieces of
+    work: never more than the tasks, nor than :data:`WORKERS_PER_CORE` per core, so a
+    huge ``--jobs`` cannot start a process per unit asked."""
+    return max(1, min(requested, tasks, WORKERS_PER_CORE * cores()))
+
+
 def record_paths(args: tuple[str, ...]) -> tuple[list[str], int]:
     """The files named, with directories walked for ``*.dn`` (sorted); other names kept
     as given. A folder that cannot be read while walking is reported on stderr as

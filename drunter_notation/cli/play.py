@@ -11,6 +11,29 @@ from pathlib import Path
 import click
 
 
+def _addresses(host: str) -> list[str]:
+    """The addresses other devices can reach a server bound to ``host`` at: for a
+    wildcard (0.0.0.0, ::) this machine's own, read from its interfaces (no packet
+    is sent); loopback last, as the fallback without a network."""
+    import ifaddr  # only for a server reachable from beyond this machine
+
+    if host not in ("0.0.0.0", "::", ""):
+        return [host]
+    found = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            addr = ipaddress.ip_address(ip.ip if isinstance(ip.ip, str) else ip.ip[0])
+            if addr.is_loopback or addr.is_link_local or addr.is_multicast or addr.is_unspecified:
+                continue
+            if addr.version == 4 or host == "::":
+                found.append(str(addr))
+    return sorted(set(found), key=lambda a: (":" in a, a)) + ["127.0.0.1"]
+
+
+def _url(address: str, port: int) -> str:
+    return f"http://[{address}]:{port}/" if ":" in address else f"http://{address}:{port}/"
+
+
 def _loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -35,23 +58,39 @@ def play(directory: Path, host: str, port: int, no_browser: bool):
     from drunter_notation.web.app import create_app
 
     try:
-        directory.mkdir(parents=True, exist_ok=True)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         # IPPROTO_TCP named, so asyncio sets TCP_NODELAY on each connection (else replies wait ~40 ms for ACKs)
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
         sock.listen(128)  # from here on connections wait in the backlog until the server takes them
+    except OSError as e:  # before the folder is made: a port in use leaves nothing behind
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise click.ClickException(f"cannot serve {directory} on {host}:{port}: {e.strerror or e}") from None
+        sock.close()
+        raise click.ClickException(f"cannot make the games folder {directory}: {e.strerror or e}") from None
     token = None if _loopback(host) else secrets.token_urlsafe(18)
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
-    url = f"http://{shown}:{sock.getsockname()[1]}/" + (f"?token={token}" if token else "")
+    bound = sock.getsockname()[1]
+    bases = [_url(host, bound)] if token is None else [_url(a, bound) for a in _addresses(host)]
+    url = bases[0] + (f"?token={token}" if token else "")
     click.echo(f"drunter play: serving the games in {directory.resolve()} at {url}", err=False)
     if token:
-        click.echo("drunter play: listening beyond this machine: requests without the token get 403", err=True)
+        for other in bases[1:]:
+            click.echo(f"drunter play: also at {other}?token=...", err=True)
+        click.echo("drunter play: listening beyond this machine: requests without the token get 403; "
+                   "players join their seats from the host page", err=True)
     click.echo("drunter play: Ctrl+C stops it", err=True)
     if not no_browser:
         threading.Timer(0.5, webbrowser.open, [url]).start()
-    config = uvicorn.Config(create_app(directory, token), log_level="warning", access_log=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    app = create_app(directory, token, host, bound,
+                     links=tuple(b for b in bases if "//127." not in b) or tuple(bases) if token else ())
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            app.hub.close()  # the pages' event streams end first, else uvicorn would wait for them
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3)
+    Server(config).run(sockets=[sock])

@@ -8,7 +8,7 @@ import click
 
 from drunter_notation.bots import parse_bots
 from drunter_notation.bots.tournament import Match, lean_game, summarize
-from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.cli.common import DiagnosticError, pool_size
 from drunter_notation.codes import Exit
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
@@ -16,21 +16,27 @@ from drunter_notation.errors import DnError, fail
 from drunter_notation.rules.board import DEFAULT_BOARD
 
 
+MAX_GAMES = 100_000  # games per run, as for simulate --count
+DEFAULT_BOTS = ("greedy", "cautious", "random")  # without --bots: the shipped styles against each other
+
+
 def _game(match: Match, i: int):
     return lean_game(match, i)
 
 
 @click.command()
-@click.option("--bots", "bots", required=True, metavar="NAMES",
+@click.option("--bots", "bots", metavar="NAMES",
               help="One bot per seat, comma-separated (greedy,random,cautious,greedy), or one name for all "
-                   "(then --players says how many).")
+                   f"(then --players says how many). Default: {','.join(DEFAULT_BOTS)}, or with --players N "
+                   "the first N of greedy,cautious,random,greedy.")
 @click.option("--players", "n_players", type=click.IntRange(2, 4), default=None, metavar="N",
               help="Number of players when --bots names one bot.")
-@click.option("--games", type=click.IntRange(min=1), default=400, show_default=True, metavar="N")
+@click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=400, show_default=True, metavar="N",
+              help=f"Number of games (at most {MAX_GAMES:,}).")
 @click.option("--seed", type=int, default=1, show_default=True, metavar="S",
               help="Game i is dealt as `drunter simulate --seed S` deals it.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="J",
-              help="Worker processes.")
+              help="Worker processes (at most 4 per core and one per game).")
 @click.option("--board", "board_ref", default=DEFAULT_BOARD, show_default=True, metavar="ID|PATH")
 @click.option("--rules", "rules_id", default=DEFAULT_RULESET, show_default=True, metavar="ID")
 @click.option("--variant", type=click.Choice(["base", "expert"]), default="base", show_default=True)
@@ -40,8 +46,12 @@ def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant)
     (entrant k sits in seat k+i-1 of game i), so over a multiple of the number of
     players every entrant plays every seat equally often. A win shared by k players
     counts 1/k."""
+    if bots is None:
+        bots = ",".join((DEFAULT_BOTS + DEFAULT_BOTS)[:n_players or len(DEFAULT_BOTS)])
     try:
         n = n_players or (len(bots.split(",")) if "," in bots else 4)
+        if not 2 <= n <= 4:
+            raise fail("U002", f"--bots names {n} bots, but a game takes 2 to 4 players: give one per seat")
         names = parse_bots(bots, n)
         load_board(board_ref)
         load_ruleset(rules_id)
@@ -51,6 +61,7 @@ def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant)
         raise DiagnosticError(e, "tournament", exit_code=Exit.CANNOT) from None
     match = Match(names, seed, board_ref, rules_id, variant)
     play = functools.partial(_game, match)
+    jobs = pool_size(jobs, games)
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(play, range(1, games + 1), chunksize=max(1, games // (jobs * 8))))

@@ -7,7 +7,6 @@ files were named, so the output does not depend on the number of workers.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -20,11 +19,11 @@ from drunter_notation.codes import CODES, Exit, exit_status
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import Diagnostic, DnError, json_safe, printable
-from drunter_notation.files import read_record
+from drunter_notation.files import RECORD, read_record, read_stream
 from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.load import judge as judge_record
 from drunter_notation.replay import Timeline
-from drunter_notation.cli.common import DiagnosticError, record_paths
+from drunter_notation.cli.common import DiagnosticError, cores, pool_size, record_paths
 
 # Codes that mean "could not even be judged": exit status 2.
 EXIT_2_CODES = {c for c, info in CODES.items() if info.exit is Exit.CANNOT}
@@ -132,10 +131,10 @@ def judge(job: Job) -> Outcome:
 
 def judge_all(jobs: list[Job], workers: int):
     """Each job's Outcome, in the order of ``jobs``; in ``workers`` processes when that pays."""
-    if workers <= 1 or len(jobs) < 2:
+    workers = pool_size(workers, len(jobs))
+    if workers <= 1:
         yield from map(judge, jobs)
         return
-    workers = min(workers, len(jobs))
     # chunks big enough to spare the round trips, small enough to keep every worker busy to the end
     chunk = max(1, min(32, len(jobs) // (workers * 8)))
     judge(jobs[0])  # builds the parser and the board's tables once, here: forked workers inherit them
@@ -145,10 +144,6 @@ def judge_all(jobs: list[Job], workers: int):
 
 def _write(line: str, file) -> None:
     file.write(line + "\n")
-
-
-def _cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def _check_option(kind: str, ref: str) -> None:
@@ -183,7 +178,10 @@ def validate(files, fmt, rules, board, expect, jobs):
     if board is not None:
         _check_option("--board", board)
     paths, status = record_paths(files)
-    stdin = sys.stdin.buffer.read() if STDIN in paths else None
+    try:  # standard input has the size cap of a record file
+        stdin = read_stream(sys.stdin.buffer, RECORD, STDIN_NAME) if STDIN in paths else None
+    except DnError as e:
+        raise DiagnosticError(e) from None
     todo = [Job(STDIN_NAME if p == STDIN else p, fmt, rules, board, expect, stdin if p == STDIN else None)
             for p in paths]
     mismatches, kinds = 0, {"valid": 0, "invalid": 0, "unreadable": 0}
@@ -192,7 +190,7 @@ def validate(files, fmt, rules, board, expect, jobs):
               leave=False, dynamic_ncols=True) as bar:
         # without a bar, plain writes: the bar's own write (clear, print, redraw) costs per line
         write = _write if bar.disable else lambda line, file: bar.write(line, file=file)
-        for outcome in judge_all(todo, jobs or _cores()):
+        for outcome in judge_all(todo, jobs or cores()):
             for to_stderr, line in outcome.lines:
                 write(line, sys.stderr if to_stderr else sys.stdout)
             bar.update()

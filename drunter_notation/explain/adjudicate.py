@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from drunter_notation.data.rulesets import DEFAULT_RULESET, catalogue, list_rulesets, load_ruleset
 from drunter_notation.errors import Diagnostic, DnError, fail
 from drunter_notation.explain.boardtext import TRACK_LETTER, render_board
-from drunter_notation.explain.findings import SENTENCES, arithmetic, card_lines, hint, sentence
+from drunter_notation.explain.findings import SENTENCES, arithmetic, card_lines, citation, hint, sentence
 from drunter_notation.explain.words import and_list, names, track
 from drunter_notation.load import resolve
+from drunter_notation.position import format_position
 from drunter_notation.notation.formatter import format_item, format_placement
 from drunter_notation.notation.model import CARD_NAMES, Choose, Record, Turn, square_name
 from drunter_notation.notation.parser import parse_move
@@ -96,6 +97,7 @@ class Verdict:
     player: str | None
     hand: str
     position: str | None
+    position_string: str | None  # the position before the turn as a ``dn1 ...`` string (docs/notation.md)
     legal: bool | None
     code: str | None = None
     message: str | None = None
@@ -164,16 +166,7 @@ def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = N
     Raises DnError: P001 for a syntax error in ``move_text``; U001 for a turn the
     record does not have; H004/H003 for an unknown ruleset or board."""
     what_if = what_if_move(move_text, turn) if move_text is not None else None
-    numbers = [t.number for t in record.turns]
-    index = next((i for i, ev in enumerate(record.events) if isinstance(ev, Turn) and ev.number == turn), None)
-    if index is None:
-        last = max(numbers, default=0)
-        if what_if is not None and turn == last + 1 and turn >= 1:
-            index = len(record.events)
-        else:
-            have = f"its turns are numbered {min(numbers)} to {last}" if numbers else "it has no turns"
-            extra = f"; a --move may also be asked for turn {last + 1}" if what_if is not None else ""
-            raise fail("U001", f"the record has no turn {turn} ({have}{extra})", path=path)
+    index = turn_index(record, path, turn, "a --move" if what_if is not None else None)
     own = record.tag("Rules")
     rulesets = _rulesets(list(rules) if rules else [own.value if own is not None else DEFAULT_RULESET], path)
     board, _ = resolve(record, path)
@@ -188,10 +181,26 @@ def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = N
         if not prefix.valid:
             d = prefix.errors[0]
             out.append(Verdict(ruleset.id, ruleset.name, turn, what_if is not None, move, None, "not known", None,
-                               None, d.code, d.message, d, earlier=True))
+                               None, None, d.code, d.message, d, earlier=True))
             continue
         out.append(judge_event(prefix.state, ruleset, event, what_if is not None))
     return out
+
+
+def turn_index(record: Record, path: str, turn: int, next_too: str | None = None) -> int:
+    """The index in ``record.events`` of turn ``turn``; ``next_too`` (what may ask for
+    it, e.g. ``"a --move"``): the turn after the last one is allowed too (its index is
+    the number of events). Raises DnError U001 for any other turn."""
+    numbers = [t.number for t in record.turns]
+    index = next((i for i, ev in enumerate(record.events) if isinstance(ev, Turn) and ev.number == turn), None)
+    if index is not None:
+        return index
+    last = max(numbers, default=0)
+    if next_too is not None and turn == last + 1 and turn >= 1:
+        return len(record.events)
+    have = f"its turns are numbered {min(numbers)} to {last}" if numbers else "it has no turns"
+    extra = f"; {next_too} may also be asked for turn {last + 1}" if next_too is not None else ""
+    raise fail("U001", f"the record has no turn {turn} ({have}{extra})", path=path)
 
 
 def adjudicate_position(state: State, rulesets: list[Ruleset], move_text: str) -> list[Verdict]:
@@ -218,6 +227,7 @@ def judge_event(pos: State, ruleset: Ruleset, event: Turn, what_if: bool) -> Ver
     decision = turns.play_turn(after, event.number, event.player, event.placement)
     head = dict(ruleset=ruleset.id, ruleset_name=ruleset.name, turn=event.number, what_if=what_if,
                 move=format_item(event), player=mover, hand=_hand_text(pos, mover), position=render_position(pos),
+                position_string=format_position(pos, ruleset),
                 notes=(SENTENCES["no-hands"]({}),) if pos.hands is None else ())
     if isinstance(decision, Violation):
         return _illegal(head, decision, pos, event, ruleset)
@@ -346,7 +356,7 @@ def _illegal(head: dict, v: Violation, pos: State, event: Turn, ruleset: Ruleset
     line, column = (event.line, event.column)
     if v.code == "B005" and event.placement.outcome is not None:
         line, column = event.placement.outcome.line, event.placement.outcome.column
-    d = Diagnostic("error", v.code, message, line, column, event.number, v.rule, ruleset.cite(v.rule), hint(v))
+    d = Diagnostic("error", v.code, message, line, column, event.number, v.rule, citation(v, ruleset), hint(v))
     applied: list[RuleApplied] = []
     vote = None
     p = event.placement

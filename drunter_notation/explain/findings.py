@@ -120,6 +120,9 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
     "choose-missing": lambda f: (f"'choose' is missing: the {f['kind']} track from {sq(f['corner'])} was finished"
                                  + (f" on turn {f['turn']}" if f["turn"] else " from the start")
                                  + ("" if f.get("at_reveal") else "; write 'choose' right after that turn")),
+    "choose-never": lambda f: ("'choose' is missing: the game ended, so a track was finished (at the latest when "
+                               "nobody could place) and every player had to choose the counting card; write "
+                               "'choose' right after the turn that finished the first track"),
     # votes (B1-B7, X5)
     "vote-missing": lambda f: f"{_move(f)} covers the toilet at {names(f['toilets'])}: a vote must be held",
     "no-vote-in-expert": lambda f: (f"{_move(f)} is put to a vote, but toilets are not voted on in the expert "
@@ -198,6 +201,21 @@ HINTS = {  # what to do, where the message alone does not say
 }
 
 
+CITATION_NOTES = {  # where the source cited does not hold all the finding rests on
+    "box-mismatch": "the booklet gives the tiles per length, not per kind: the split per kind is the board file's, "
+                    "for schilda this project's reconstruction",
+}
+
+
+def citation(v: Violation, ruleset) -> str | None:
+    """Where the rule ``v`` breaks stands in ``ruleset``'s source, with a note where
+    that place does not hold what the finding rests on; None without a rule."""
+    if not v.rule or ruleset is None:
+        return None
+    note = CITATION_NOTES.get(v.why)
+    return ruleset.cite(v.rule) + (f"; {note}" if note else "")
+
+
 def sentence(v: Violation) -> str:
     """The message of a violation."""
     return SENTENCES[v.why](v.facts)
@@ -205,4 +223,7 @@ def sentence(v: Violation) -> str:
 
 def hint(v: Violation) -> str | None:
     """What to do about it, where the message does not say."""
+    if "other" in v.facts and v.why in ("reversed", "sideways"):  # the player named the wrong track
+        f = v.facts
+        return f"the {f['kind']} from {sq(f['other'])} takes {_move(f)} as written: write @{sq(f['other'])}"
     return HINTS.get(v.why)

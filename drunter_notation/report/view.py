@@ -317,7 +317,7 @@ class _Builder:
             return "invalid", f"Invalid: {d.code}{where} — {d.message}"
         if t.scores is None:
             return "partial", "Valid partial record (no reveal): every turn in it is legal."
-        return "valid", "Valid complete game. " + (t.tie_break or "")
+        return "valid", "Valid complete game."  # who won is one tap away (the header's Result), not here
 
     def standings(self) -> list[dict]:
         t, rec = self.t, self.t.record

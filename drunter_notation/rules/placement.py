@@ -144,9 +144,11 @@ def _bad_corner(state: State, kind: str, corner: Square) -> str | None:
 
 def _no_fit(state: State, tile: Tile, squares, direction, candidates, too_far, others_of_kind) -> Violation:
     """The A001/A002 verdict when no candidate gang reaches the anchor properly, most
-    telling first: no live track of the kind; a bridge run too long (A6); the other
-    track of the kind would take it (a wrong @corner); reversed or sideways (A002);
-    only a gang of another kind is there (A1); else plainly too far from every gang."""
+    telling first: no live track of the kind; a bridge run too long (A6); reversed or
+    sideways at the named track's gang (A002; with ``other`` when @corner named a track
+    and the other track of the kind takes the tile as written); the other track of the
+    kind would take it (a wrong @corner, A001); only a gang of another kind is there
+    (A1); else plainly too far from every gang."""
     anchor = squares[0]
     kind = KINDS[tile.kind]
     gangs = state.gangs
@@ -158,18 +160,20 @@ def _no_fit(state: State, tile: Tile, squares, direction, candidates, too_far, o
         c, d, passed = too_far
         return Violation("A001", "A6", "bridge-run", {**facts, "gang": gangs[c], "passed": passed,
                                                        "under": bridges_between(gangs[c], d, passed)})
-    if others_of_kind:  # only when @corner named the other track of this kind
-        return Violation("A001", "A2", "other-track", {**facts, "corner": candidates[0], "other": others_of_kind[0]})
-    if direction is not None:
+    # others_of_kind: only when @corner named a track and the other track of this kind takes the tile
+    hint = {"other": others_of_kind[0]} if others_of_kind else {}
+    if direction is not None:  # the named track's gang touches the tile the wrong way: judged for that track
         back = (-direction[0], -direction[1])
         for c in candidates:
             if any(p <= limit for _, p in reaches(state, gangs[c], squares[-1], back)):
-                return Violation("A002", "A3", "reversed", {**facts, "gang": gangs[c]})
+                return Violation("A002", "A3", "reversed", {**facts, "gang": gangs[c], **hint})
         for c in candidates:
             for d, p in reaches(state, gangs[c], anchor, None):
                 if p <= limit:
                     return Violation("A002", "A3", "sideways", {**facts, "gang": gangs[c], "direction": direction,
-                                                                "expected": d})
+                                                                "expected": d, **hint})
+    if others_of_kind:
+        return Violation("A001", "A2", "other-track", {**facts, "corner": candidates[0], "other": others_of_kind[0]})
     for c, g in gangs.items():
         if g is not None and state.track_kind[c] != kind \
                 and any(p <= limit for _, p in reaches(state, g, anchor, direction)):

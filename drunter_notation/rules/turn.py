@@ -115,8 +115,14 @@ def play_choose(state: State) -> Violation | None:
     return problem
 
 
-def choose_missing(state: State) -> Violation | None:
-    """X002 when the choice is due but was not made (before a turn, or at the reveal)."""
+def choose_missing(state: State, ended: bool = False) -> Violation | None:
+    """X002 when the choice is due but was not made (before a turn, or at the reveal).
+    ``ended``: the record says the game is over (the reveal), so a track was finished
+    at the latest when nobody could place any more: the choice was due even where the
+    record, without hands, does not show which track or when (with hands, ``due``
+    shows it, or the game was not over: E002)."""
+    if ended and state.variant == "expert" and not state.chosen and state.due is None and state.hands is None:
+        return Violation("X002", "X2", "choose-never", {})
     if state.due is None or state.chosen:
         return None
     corner, turn = state.due

@@ -2,16 +2,21 @@
 page that uses only that API (``static/``). Every judgement is the engine's
 (``Game.push``, ``adjudicate_position``); the API only carries it.
 
-Errors are JSON ``{"error": "one line"}`` with a 4xx status: 400 a bad body, 403
-no token, 404 no such game, 409 a move for a turn already played, 413 a body over
-64 KB, 422 the engine's diagnostics (as ``drunter validate --format json`` gives
-them). ``docs/play.md`` documents every route.
+Errors are JSON ``{"error": "one line"}`` with a 4xx status: 400 a bad body or a
+foreign ``Host``, 403 no token, a foreign ``Origin`` or a link out of the folder,
+404 no such game, 409 a move for a turn already played, 413 a body over 64 KB, 415
+a change not sent as JSON, 422 the engine's diagnostics (as ``drunter validate
+--format json`` gives them); 503 when the disk refuses a write. ``docs/play.md``
+documents every route and status.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from dataclasses import replace
+from functools import partial
+from hashlib import sha1
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -23,9 +28,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from drunter_notation.data.rulesets import catalogue, list_rulesets
-from drunter_notation.errors import DnError
+from drunter_notation.errors import DnError, printable
 from drunter_notation.explain import adjudicate as adj
-from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.game import Game
 from drunter_notation.notation.formatter import format_item, format_placement
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Choose, square_name
@@ -34,7 +38,11 @@ from drunter_notation.report import svg
 from drunter_notation.report.view import owner_tags, position_board
 from drunter_notation.rules import votes
 from drunter_notation.rules.scoring import votes_left
-from drunter_notation.web.store import Refused, Store, Table
+from drunter_notation.web import seat_api, seats
+from drunter_notation.web.events import Hub
+from drunter_notation.web import mend
+from drunter_notation.web.guard import SameOrigin
+from drunter_notation.web.store import Refused, Store, Table, apply, title
 
 LIMIT = 64 * 1024  # bytes in a request body
 STATIC = Path(__file__).resolve().parent / "static"
@@ -42,14 +50,27 @@ BOARD_CSS = Path(svg.__file__).resolve().parent / "templates" / "board.css"
 HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
                                       "base-uri 'none'; frame-ancestors 'none'",
            "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+# The seat page may be framed by this server's own host page (pass and play), by no other.
+SEAT_HEADERS = HEADERS | {"Content-Security-Policy": HEADERS["Content-Security-Policy"].replace(
+    "frame-ancestors 'none'", "frame-ancestors 'self'")}
 COOKIE = "drunter_token"
+# A seat's page and API answer to the seat's own token instead of the host's (web/seat_api.py).
+SEAT_PATHS = ("/seat/", "/api/seat/", "/static/", "/board.css")
 
 
-def create_app(root: str | Path, token: str | None = None) -> Starlette:
+def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.1",
+               port: int | None = None, links: tuple[str, ...] = ()) -> SameOrigin:
     """The app serving the games in ``root``; with ``token``, every request must
     carry it (``?token=``, the cookie the first such page view sets, or the
-    ``X-Drunter-Token`` header) or gets 403."""
+    ``X-Drunter-Token`` header) or gets 403, except a seat's page and API, which
+    want the seat's token. ``host`` and ``port``: where the server listens, the only
+    ``Host`` it answers besides localhost (port None: any port); see :mod:`.guard`.
+    ``links``: the base URLs other devices reach this server at
+    (``http://192.0.2.2:8000/``), for the seats' links; without them, the host page's
+    own address."""
     store = Store(root)
+    keys = seats.Keys(store.root)
+    hub = Hub()
 
     async def page(request: Request) -> Response:
         response = FileResponse(STATIC / "play.html", headers=HEADERS)
@@ -60,13 +81,21 @@ def create_app(root: str | Path, token: str | None = None) -> Starlette:
     async def board_css(request: Request) -> Response:
         return FileResponse(BOARD_CSS, media_type="text/css", headers=HEADERS)
 
-    def endpoint(work, with_body: bool = True):
+    async def seat_page(request: Request) -> Response:
+        return FileResponse(STATIC / "seat.html", headers=SEAT_HEADERS)
+
+    def endpoint(work, with_body: bool = True, seat: bool = False):
         """An API route: the body read (bounded) and checked to be a JSON object,
-        ``work(store, name, body)`` run off the event loop, its problems as JSON."""
+        ``work(store, name, body)`` run off the event loop (``seat``: with the seat's
+        token as ``token=``), its problems as JSON. A change is pushed to the game's pages."""
         async def handle(request: Request) -> Response:
             body = await _body(request) if with_body else {}
             name = request.path_params.get("name")
-            return await run_in_threadpool(_answer, work, store, name, body)
+            call = partial(work, token=request.headers.get("x-drunter-seat")) if seat else work
+            response = await run_in_threadpool(_answer, call, store, name, body)
+            if request.method == "POST" and response.status_code < 400 and isinstance(name, str):
+                hub.notify(name)
+            return response
         return handle
 
     routes = [
@@ -83,11 +112,25 @@ def create_app(root: str | Path, token: str | None = None) -> Starlette:
         Route("/api/games/{name}/tally", endpoint(tally), methods=["POST"]),
         Route("/api/games/{name}/reveal", endpoint(reveal), methods=["POST"]),
         Route("/api/games/{name}/adjudicate", endpoint(adjudicate), methods=["POST"]),
+        *seat_api.routes(store, keys, hub, links, endpoint, game_json, board_svg, seat_page),
+        Route("/api/games/{name}/takeback", endpoint(lambda st, n, b: mend.take_back(st, n, b, game_json)),
+              methods=["POST"]),
+        Route("/api/games/{name}/replay", endpoint(lambda st, n, b: mend.replay(st, n, b, game_json)),
+              methods=["POST"]),
+        Route("/api/games/{name}/source", endpoint(mend.source, False), methods=["GET"]),
+        Route("/api/games/{name}/repair", endpoint(mend.repair), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
-    app = Starlette(routes=routes, exception_handlers={Refused: _refused, HTTPException: _http_error,
-                                                       Exception: _crash})
-    return Guard(app, token)
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        await run_in_threadpool(store.close)  # every journal written into its game's file
+
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={Refused: _refused, HTTPException: _http_error, Exception: _crash})
+    outer = SameOrigin(Guard(app, token), host, port)
+    outer.hub = hub  # the CLI ends the event streams when the server shuts down
+    return outer
 
 
 class Guard:
@@ -99,7 +142,7 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        if self.token is not None and not self._allowed(Request(scope)):
+        if self.token is not None and not scope["path"].startswith(SEAT_PATHS) and not self._allowed(Request(scope)):
             response = JSONResponse({"error": "this server wants its token: open the URL it printed, "
                                               "with ?token=..."}, 403, headers=HEADERS)
             return await response(scope, receive, send)
@@ -150,8 +193,13 @@ def _answer(work, store: Store, name: str | None, body: dict) -> Response:
 
 
 def _problem(e: DnError, name: str | None) -> dict:
-    return {"error": e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request"),
-            "diagnostics": [e.diagnostic.as_json()]}
+    d = e.diagnostic
+    if e.path == "move" and d.line:  # the move as typed does not read: worded as the move's, not the file's
+        error = printable(f"the move typed, at column {d.column}: {d.severity}[{d.code}]: {d.message}"
+                          + (f"; {d.hint}" if d.hint else ""))
+    else:
+        error = e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request")
+    return {"error": error, "diagnostics": [d.as_json()]}
 
 
 async def _refused(request: Request, exc: Refused) -> Response:
@@ -170,13 +218,25 @@ async def _crash(request: Request, exc: Exception) -> Response:  # pragma: no co
 # -- what a page sees ------------------------------------------------------------------
 
 def game_json(table: Table) -> dict:
-    """Everything the page shows of a game (see docs/play.md). Call with the table's lock held."""
+    """Everything the page shows of a game (see docs/play.md). Call with the table's lock held.
+    Made once per change (every page fetches it after each): do not change the dict returned."""
+    made_of = (table.rev, table.vote, table.choice)
+    if table.view is not None and table.view[0] == made_of:
+        return table.view[1]
+    table.view = (made_of, _game_json(table))
+    return table.view[1]
+
+
+def _game_json(table: Table) -> dict:
     g = table.game
     st = g.state
     over = g.is_over()
     tags = owner_tags(g.players)
+    last = g.decisions[-1] if g.decisions else None
+    choice = seats.open_choice(table)
     return {
-        "name": table.name, "rev": table.rev, "dn": table.text, "position": g.position(),
+        "name": table.name, "title": title(g, table.name), "rev": public_rev(table), "dn": seats.public_dn(g, table.text),
+        "position": g.position(),
         "board": g.board_ref, "rules": g.ruleset.id, "rules_name": g.ruleset.name, "variant": g.variant,
         "turn": g.turn, "to_move": None if over else g.to_move, "over": over, "choice_due": g.choice_due,
         "can_pass": not over and not g.choice_due and _allowed(g, "pass"), "can_undo": bool(g.events),
@@ -188,12 +248,25 @@ def game_json(table: Table) -> dict:
                      "tiles": None if st.hands is None else [[str(t), n] for t, n in sorted(
                          st.hands[p].items(), key=lambda kv: kv[0].order()) if n > 0],
                      "cards": [c for c in CARD_NAMES for _ in range(st.cards[p].get(c, 0))],
-                     "votes": votes_left(st.cards[p]),
-                     "goals": list(g.cards[p]) if g.cards is not None and g.variant == "expert" else None}
+                     "votes": votes_left(st.cards[p])}
                     for i, p in enumerate(g.players)],
         "events": [_event(e, d) for e, d in zip(g.events, g.decisions)],
+        "taken_back": [op["move"] for op in table.taken_back],
         "result": _result(g) if over else None,
+        "vote": seats.vote_json(g, seats.open_vote(table)),
+        "chosen": [p for p in g.players if p in choice.keep] if choice else [],
+        "last_vote": None if last is None or last.vote is None else
+        {"turn": last.number, "dn": format_item(g.events[-1])} | seats.count_json(g, last.vote.tally, last.vote.accepted),
     }
+
+
+def public_rev(table: Table) -> str:
+    """Changes whenever what a page shows of the game changes; made from the public record
+    only, so it says nothing of a secret card."""
+    if table.game is None:
+        return table.rev
+    known = table.game.cards is not None
+    return sha1(f"{known}\n{seats.public_dn(table.game, table.text)}".encode()).hexdigest()[:16]
 
 
 def board_svg(table: Table) -> str:
@@ -248,13 +321,17 @@ def list_games(store: Store, name, body) -> dict:
     for n in store.names():
         try:
             table = store.table(n)
-        except Refused:  # removed meanwhile
+            with table.lock:
+                store.fresh(table)
+        except Refused as e:  # a link out of the folder (or removed meanwhile: then not listed)
+            if e.status != 404:
+                out.append({"name": n, "title": n, "error": e.reason})
             continue
         with table.lock:
-            store.fresh(table)
             g = table.game
-            out.append({"name": n, "error": table.error.format(str(table.path)) if table.error else None} if g is None
-                       else {"name": n, "error": None, "players": list(g.players), "turn": g.turn,
+            out.append({"name": n, "title": n, "error": table.error.format(str(table.path)) if table.error else None}
+                       if g is None
+                       else {"name": n, "title": title(g, n), "error": None, "players": list(g.players), "turn": g.turn,
                              "over": g.is_over(), "board": g.board_ref, "rules": g.ruleset.id, "variant": g.variant})
     return {"games": out}
 
@@ -276,14 +353,14 @@ def show_board(store: Store, name, body) -> Response:
     table = store.table(name)
     with table.lock:
         store.playable(table)
-        return Response(board_svg(table), media_type="image/svg+xml", headers={"ETag": f'"{table.rev}"'})
+        return Response(board_svg(table), media_type="image/svg+xml", headers={"ETag": f'"{public_rev(table)}"'})
 
 
 def game_rev(store: Store, name, body) -> dict:
     table = store.table(name)
     with table.lock:
         store.fresh(table)
-        return {"rev": table.rev}
+        return {"rev": public_rev(table)}
 
 
 def _turn(body: dict) -> int | None:
@@ -318,8 +395,9 @@ def play_move(store: Store, name, body) -> Response | dict:
     text, turn = _move_text(body), _turn(body)
     vote, jein, keep = _mapping(body, "vote", lists=True), _mapping(body, "jein"), _mapping(body, "keep")
     table = store.table(name)
+    op = {"op": "push", "move": text, "vote": vote, "jein": jein, "keep": keep}
     try:
-        return store.change(table, turn, lambda g: g.push(text, vote=vote, jein=jein, keep=keep), game_json)
+        return store.change(table, turn, lambda g: apply(g, op), game_json, op=op)
     except DnError as e:
         with table.lock:
             verdicts = _what_if(table, text, vote, jein) if table.game is not None else None
@@ -342,11 +420,13 @@ def _what_if(table: Table, text: str, vote, jein) -> dict | None:
 
 
 def undo(store: Store, name, body) -> dict:
+    op = {"op": "pop"}
+
     def pop(g: Game):
         if not g.events:
             raise Refused(409, "nothing to undo: no turn has been played")
-        g.pop()
-    return store.change(store.table(name), _turn(body), pop, game_json)
+        apply(g, op)
+    return store.change(store.table(name), _turn(body), pop, game_json, op=op)
 
 
 def reveal(store: Store, name, body) -> dict:
@@ -373,11 +453,7 @@ def tally(store: Store, name, body) -> dict:
     table = store.table(name)
     with table.lock:
         g = store.playable(table)
-        t = votes.tally(g.ballots(vote, jein))
-        accepted = votes.vote_outcome(t, g.state.options)
-        return {"yes": t.yes, "no": t.no, "accepted": accepted, "lines": list(card_lines(t)),
-                "arithmetic": arithmetic(t), "rule": "B5", "title": catalogue()["B5"].title,
-                "option": str(g.state.options.vote_outcome), "citation": g.ruleset.cite("B5")}
+        return seats.count_json(g, votes.tally(g.ballots(vote, jein)))
 
 
 def adjudicate(store: Store, name, body) -> dict:

@@ -10,22 +10,31 @@ app knows early (dealt on screen, or entered at the start) wait in a small
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import secrets
 import threading
+import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import sha1
 from pathlib import Path
 
 from drunter_notation.data.boardfile import builtin_boards
-from drunter_notation.errors import DnError, fail
-from drunter_notation.files import write_atomic
+from drunter_notation.errors import DnError, fail, printable
+from drunter_notation.files import RECORD, NotRegularFile, read_record, read_regular, write_atomic
 from drunter_notation.game import Game
+from drunter_notation.web import journal
+from drunter_notation.web.journal import Journal
 
-# A game's name is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
+# A game's id is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+TITLE_LIMIT = 64  # characters in a game's name as typed
+QUIET = 1.0  # seconds without a change after which a game's journal is written into its file
+JOURNAL_LIMIT = 100  # changes in a journal before the file is written whole at the next one
 TILE = re.compile(r"([WSR][123])(?:x([0-9]{1,3}))?")
 
 
@@ -50,7 +59,15 @@ class Table:
     rev: str = ""
     text: str = ""  # the record as last read or written
     stamp: tuple[int, int] | None = None  # (mtime_ns, size) of the file as last read or written
+    base: str = ""  # journal.base_of the file's text: the record its journal continues
+    journal: Journal | None = None
+    pending: int = 0  # changes in the journal, not yet in the file
+    last_change: float = 0.0  # time.monotonic() of the last change journaled
+    taken_back: list[dict] = field(default_factory=list)  # ops of the turns last taken back, to replay them
     lock: threading.Lock = field(default_factory=threading.Lock)
+    vote: object = None  # web.seats: the secret ballot in progress (in memory only)
+    choice: object = None  # web.seats: the expert choice in progress (in memory only)
+    view: tuple | None = None  # web.app: the last public view and what it was made from
 
 
 class Store:
@@ -60,6 +77,8 @@ class Store:
         self.root = Path(root).resolve()
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()  # guards _tables; each table has its own lock for its game
+        self._compactor: threading.Thread | None = None
+        self._stop = threading.Event()
 
     # -- finding games -----------------------------------------------------------------
     def names(self) -> list[str]:
@@ -76,19 +95,31 @@ class Store:
             raise Refused(400, "a game's name is 1 to 64 letters, digits, '-' or '_' (it names the file NAME.dn)")
         return self.root / f"{name}.dn"
 
+    def inside(self, path: Path) -> bool:
+        """Whether ``path``, its links followed, stays in the games folder (a link out is never followed)."""
+        return Path(os.path.realpath(path)).is_relative_to(self.root)
+
+    def _guard(self, path: Path) -> None:
+        if not self.inside(path):
+            raise Refused(403, f"{path.name} is a link to a place outside the games folder; it is neither read "
+                               "nor written (copy the file into the folder to play it)")
+
     def table(self, name: str) -> Table:
         """The game ``name`` as its file now says (read again when someone else changed it)."""
         path = self.path(name)
         with self._lock:
             table = self._tables.get(name)
             if table is None:
-                if not path.is_file():
+                if not os.path.lexists(path):
                     raise Refused(404, f"no game '{name}' in {self.root}")
                 table = self._tables[name] = Table(name, path)
         return table
 
     def fresh(self, table: Table) -> Table:
-        """Read the table's file when it is new to us or changed on disk. Call with the table's lock held."""
+        """Read the table's file when it is new to us or changed on disk. Call with the table's lock held.
+        A file that cannot be read (too large, not a regular file) is kept as ``error``,
+        as one that is no valid record; a link out of the folder is refused (403)."""
+        self._guard(table.path)
         try:
             st = table.path.stat()
         except FileNotFoundError:
@@ -98,24 +129,41 @@ class Store:
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == table.stamp:
             return table
-        text = table.path.read_text(encoding="utf-8", errors="replace")
         cards = self._cards_path(table.name)
+        text = ""
+        ops: list[dict] = []
         try:
+            text = read_record(table.path).decode("utf-8", errors="replace")
             game = Game.from_dn(text, str(table.path))
-            if game.cards is None and cards.is_file():
-                game.set_cards(json.loads(cards.read_text(encoding="utf-8")))
+            if game.cards is None and os.path.lexists(cards):
+                self._guard(cards)
+                game.set_cards(json.loads(read_regular(cards, RECORD)))
+            ops = journal.pending(self._journal_path(table.name), journal.base_of(text))
             table.game, table.error = game, None
         except DnError as e:
             table.game, table.error = None, e
         except (ValueError, TypeError, AttributeError):  # a hand-edited cards file
             table.game, table.error = None, fail("D001", f"{cards.name} does not give each player a card")
-        table.stamp, table.rev, table.text = stamp, _rev(text, table.game), text
+        table.stamp, table.rev, table.text, table.base = stamp, _rev(text, table.game), text, journal.base_of(text)
+        table.pending = 0
+        if ops and table.game is not None:  # changes acknowledged after the file was last written: a crash came
+            table.game = _replay(table.game, ops)
+            table.text = table.game.to_dn()
+            table.rev = _rev(table.text, table.game)
+            with contextlib.suppress(OSError, Refused):  # written later, at the next change, if not now
+                self.save(table)
         return table
 
     # -- changing games ----------------------------------------------------------------
     def create(self, spec: dict) -> Table:
-        """A new game from a request body (see docs/play.md); its file written before it is returned."""
-        name = spec.get("name")
+        """A new game from a request body (see docs/play.md); its file written before it is returned.
+        Its ``name`` may be any printable text: the file is named by :func:`file_id`, and a
+        name that is not that id is kept as the record's ``Event`` tag."""
+        title = spec.get("name")
+        if not isinstance(title, str) or not 0 < len(title.strip()) <= TITLE_LIMIT or not title.isprintable():
+            raise Refused(400, f"name: 1 to {TITLE_LIMIT} printable characters, e.g. \"Spieleabend 21.11.\"")
+        title = title.strip()
+        name = file_id(title)
         path = self.path(name)
         players = spec.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 40 and p.isprintable()
@@ -140,24 +188,43 @@ class Store:
         elif deal is not None:
             raise Refused(400, "deal: \"random\", or {\"hands\": {...}, \"cards\": {...}} as dealt at the table")
         located = board.endswith(".toml")
+        if title != name:
+            options["tags"] = {"Event": title}
         game = Game.new(players, board=str(self.root / board) if located else board, **options)
         if located:  # the record names the board file relative to its own folder, as records do
-            game.board_ref = board
+            game.board_ref = game.board_tag = board
         Game.from_dn(game.to_dn(), str(path))  # what we write must read back: e.g. names the grammar cannot hold
+        cards = self._cards_path(name)
         with self._lock:
-            if name in self._tables or path.exists():
-                raise Refused(409, f"a game '{name}' exists already; choose another name or open it")
-            table = self._tables[name] = Table(name, path, game)
-        with table.lock:
-            self.save(table, cards=True)
+            if name in self._tables or os.path.lexists(path):
+                raise Refused(409, f"a game '{printable(title)}' exists already ({path.name}); choose another "
+                                   "name or open it")
+            table = self._tables[name] = Table(name, path, game)  # the name is taken from here on
+            stale_cards = os.path.lexists(cards)
+        try:
+            with table.lock:
+                self.save(table, cards=True)
+        except (OSError, Refused) as e:  # nothing of it stays: not the name, not a file
+            with self._lock:
+                self._tables.pop(name, None)
+            for made in ([] if stale_cards else [cards]) + ([path] if table.stamp is None else []):
+                with contextlib.suppress(OSError):
+                    if os.path.lexists(made) and self.inside(made):
+                        os.unlink(made)
+            if isinstance(e, Refused):
+                raise
+            raise _unwritten(e, path, "no game was created") from None
         return table
 
     def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], object],
-               cards: bool = False):
-        """Run ``act`` on the table's game, write the file and return ``view(table)``, or
+               cards: bool = False, op: dict | None = None, taken_back: list[dict] | None = None):
+        """Run ``act`` on the table's game, record it and return ``view(table)``, or
         change nothing: when ``turn`` (the turn the caller saw, None: not checked) is
-        no longer the game's turn (409), ``act`` raises, or the file cannot be written.
-        ``cards``: ``act`` may have made the cards known (see :meth:`save`)."""
+        no longer the game's turn (409), ``act`` raises, or it cannot be recorded.
+        ``op``: what ``act`` did, as :func:`apply` replays it: it is appended to the
+        journal (see :meth:`record`); without it the file is written whole.
+        ``cards``: ``act`` may have made the cards known (see :meth:`save`).
+        ``taken_back``: what a take-back took back (any other change forgets it)."""
         with table.lock:
             game = self.playable(table)
             if turn is not None and turn != game.turn:
@@ -170,11 +237,65 @@ class Store:
                 table.game = before  # the engine leaves a game as it was; this keeps any other slip out too
                 raise
             try:
-                self.save(table, cards)
-            except OSError as e:
+                self.record(table, op, cards)
+            except (OSError, Refused) as e:
                 table.game = before
-                raise Refused(503, f"could not write {table.path.name}: {e.strerror or e}; nothing was changed")
+                if isinstance(e, Refused):
+                    raise
+                raise _unwritten(e, table.path, "nothing was changed") from None
+            table.taken_back = taken_back or []
             return view(table)
+
+    def record(self, table: Table, op: dict | None, cards: bool = False) -> None:
+        """Make the table's change durable: appended to the journal (one fsync) when it is
+        an ``op`` and the journal is short; written whole (and the journal emptied) when
+        not, or when the game is over (so a finished game's file is complete at once)."""
+        if op is None or cards or table.pending >= JOURNAL_LIMIT or table.game.is_over():
+            self.save(table, cards)
+            return
+        self._guard(self._journal_path(table.name))
+        if table.journal is None:
+            table.journal = Journal(self._journal_path(table.name))
+        table.journal.append(table.base, op, first=not table.pending)
+        table.pending += 1
+        table.last_change = time.monotonic()
+        table.text = table.game.to_dn()
+        table.rev = _rev(table.text, table.game)
+        self._start_compactor()
+
+    def _start_compactor(self) -> None:
+        with self._lock:
+            if self._compactor is None:
+                self._compactor = threading.Thread(target=self._compact_quiet, name="drunter-compactor", daemon=True)
+                self._compactor.start()
+
+    def _compact_quiet(self) -> None:
+        """Write a game's file whole once its journal has been quiet for QUIET seconds."""
+        while not self._stop.wait(QUIET / 2):
+            self.compact(quiet=QUIET)
+
+    def compact(self, quiet: float = 0.0) -> None:
+        """Write the file of every game with journaled changes (quiet for ``quiet`` seconds)
+        whole; a write that fails is tried again next time, the journal keeps the changes."""
+        with self._lock:
+            tables = [t for t in self._tables.values() if t.pending]
+        for table in tables:
+            with table.lock:
+                if table.pending and table.game is not None and time.monotonic() - table.last_change >= quiet:
+                    with contextlib.suppress(OSError, Refused):
+                        self.save(table)
+
+    def close(self) -> None:
+        """At shutdown: every journal compacted into its file, and removed."""
+        self._stop.set()
+        self.compact()
+        with self._lock:
+            tables = list(self._tables.values())
+        for table in tables:
+            with table.lock:
+                if table.journal is not None:
+                    with contextlib.suppress(OSError):
+                        table.journal.close(remove=not table.pending)
 
     def playable(self, table: Table) -> Game:
         self.fresh(table)
@@ -187,16 +308,94 @@ class Store:
         early-known base cards (they change only at the start or the reveal). Call
         with the lock held."""
         game = table.game
+        self._guard(table.path)
         if cards and game.cards is not None and game.variant == "base":
+            self._guard(self._cards_path(table.name))
             known = {p: c[0] for p, c in game.cards.items()}
             write_atomic(self._cards_path(table.name), json.dumps(known, ensure_ascii=False) + "\n", durable=True)
         text = game.to_dn()
         write_atomic(table.path, text, durable=True)
         st = table.path.stat()
         table.stamp, table.rev, table.text = (st.st_mtime_ns, st.st_size), _rev(text, game), text
+        table.base = journal.base_of(text)
+        # after the file: a crash between leaves a journal naming the record before, which is not replayed
+        (table.journal or Journal(self._journal_path(table.name))).clear()
+        table.pending = 0
+
+    def rewrite(self, table: Table, text: str) -> None:
+        """Replace a record by ``text`` (a repair), the file as it was first copied whole
+        to NAME.dn.bak; both written atomically. Call with the table's lock held."""
+        self._guard(table.path)
+        backup = table.path.with_name(table.path.name + ".bak")
+        self._guard(backup)
+        try:
+            write_atomic(backup, read_record(table.path).decode("utf-8", errors="replace"), durable=True)
+            write_atomic(table.path, text, durable=True)
+        except DnError as e:
+            raise Refused(409, e.format(table.path.name)) from None
+        except OSError as e:
+            raise _unwritten(e, table.path, "the file is as it was") from None
+        (table.journal or Journal(self._journal_path(table.name))).clear()
+        table.stamp, table.pending, table.taken_back = None, 0, []
+        self.fresh(table)
 
     def _cards_path(self, name: str) -> Path:
         return self.root / f"{name}.cards.json"
+
+    def _journal_path(self, name: str) -> Path:
+        return self.root / f"{name}.dn{journal.SUFFIX}"
+
+
+def _replay(game: Game, ops: list[dict]) -> Game:
+    """``game`` with the journaled ``ops`` replayed, up to the first this game cannot take."""
+    game = game.copy()
+    for op in ops:
+        try:
+            apply(game, op)
+        except (DnError, IndexError, TypeError, ValueError):
+            break
+    return game
+
+
+def apply(game: Game, op: dict) -> None:
+    """Replay one journaled change: ``{"op": "push", "move": ..., "vote": ..., "jein": ..., "keep": ...}``,
+    ``{"op": "pop"}``, ``{"op": "takeback", "keep": K}`` (back to the first K events) or
+    ``{"op": "batch", "ops": [...]}``."""
+    if op.get("op") == "pop":
+        game.pop()
+    elif op.get("op") == "takeback" and isinstance(op.get("keep"), int):
+        while len(game.events) > max(op["keep"], 0):
+            game.pop()
+    elif op.get("op") == "batch" and isinstance(op.get("ops"), list):
+        for each in op["ops"]:
+            apply(game, each)
+    elif op.get("op") == "push" and isinstance(op.get("move"), str):
+        game.push(op["move"], vote=op.get("vote"), jein=op.get("jein"), keep=op.get("keep"))
+    else:
+        raise fail("D001", f"a journal line this version does not know: {str(op)[:80]}")
+
+
+def file_id(title: str) -> str:
+    """The file name (without .dn) of a game named ``title``: the name itself when it is
+    already letters, digits, - and _; else its letters and digits in ASCII, joined by -,
+    and 6 hex digits of its hash, so different names never share a file."""
+    if NAME.fullmatch(title):
+        return title
+    ascii_ = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    stem = re.sub(r"[^A-Za-z0-9]+", "-", ascii_).strip("-")[:48].rstrip("-") or "game"
+    return f"{stem}-{sha1(title.encode()).hexdigest()[:6]}"
+
+
+def title(game: Game | None, name: str) -> str:
+    """What a game is called: the name it was created under (its Event tag), else its file's."""
+    event = next((t.value for t in game.tags if t.key == "Event"), None) if game is not None else None
+    return event or name
+
+
+def _unwritten(e: OSError, path: Path, outcome: str) -> Refused:
+    """A write the OS refused: 409 when something that is not a file is in the way, else 503."""
+    status = 409 if isinstance(e, NotRegularFile) else 503
+    return Refused(status, f"could not write {path.name}: {e.strerror or e}; {outcome}")
 
 
 def _rev(text: str, game: Game | None) -> str:

@@ -5,7 +5,6 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
-  const POLL_MS = 1500;
   let state = null;      // the game as GET /api/games/{name} gives it
   let gameName = null;
   let selected = null;   // the tile chosen in the hand, e.g. "S2"
@@ -13,35 +12,9 @@
   let voting = null;     // the legal move put to the vote
   let ballot = {};       // player -> cards laid
   let jein = {};         // player -> "yes"/"no"
-  let poller = null;
+  let stopListening = () => {};
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "text") e.textContent = v;
-      else if (k === "on") e.addEventListener("click", v);
-      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids) e.append(kid);
-    return e;
-  }
-
-  async function api(method, path, body) {
-    const init = {method, headers: {}};
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    let r;
-    try {
-      r = await fetch(path, init);
-    } catch (e) {
-      return {ok: false, status: 0, data: {error: "the server does not answer: is drunter play still running?"}};
-    }
-    let data;
-    try { data = await r.json(); } catch (e) { data = {error: "the server answered " + r.status}; }
-    return {ok: r.ok, status: r.status, data};
-  }
+  const {el, api, chip} = window.DP;
 
   function say(text, kind) {
     const m = $("message");
@@ -52,7 +25,7 @@
   // -- routing ---------------------------------------------------------------------
   function route() {
     const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]+)$/);
-    clearInterval(poller);
+    stopListening();
     if (m) openGame(m[1]); else openLobby();
   }
   window.addEventListener("hashchange", route);
@@ -79,8 +52,13 @@
     for (const g of r.data.games) {
       const what = g.error ? g.error : g.players.join(", ") + " · " + (g.over ? "over" : "turn " + g.turn) +
         " · " + g.board + " · " + g.rules + (g.variant === "expert" ? " · expert" : "");
-      list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.name}), " ", el("span", {class: "muted", text: what})));
+      list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.title}), " ", el("span", {class: "muted", text: what})));
     }
+    // the name field's placeholder is the default name: the first table-N not taken
+    const taken = new Set(r.data.games.map((g) => g.name));
+    let n = 1;
+    while (taken.has("table-" + n)) n++;
+    $("ng-name").placeholder = "table-" + n;
     if (!r.data.games.length) list.append(el("li", {class: "muted", text: "No games in this folder yet."}));
   }
 
@@ -125,7 +103,7 @@
 
   $("new-game").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const body = {name: $("ng-name").value.trim(), players: players(), board: $("ng-board").value,
+    const body = {name: $("ng-name").value.trim() || $("ng-name").placeholder, players: players(), board: $("ng-board").value,
       rules: $("ng-rules").value, variant: $("ng-variant").value};
     const mode = dealMode();
     if (mode === "random") body.deal = "random";
@@ -144,36 +122,82 @@
     const r = await api("POST", "/api/games", body);
     if (!r.ok) { $("lobby-msg").textContent = r.data.error; return; }
     $("lobby-msg").textContent = "";
-    location.hash = "#/g/" + body.name;
+    $("ng-name").value = "";
+    location.hash = "#/g/" + r.data.name;
   });
 
   // -- a game ----------------------------------------------------------------------
   async function openGame(name) {
     $("lobby").hidden = true;
+    $("mend").hidden = true;
     $("game").hidden = false;
     gameName = name;
     selected = pending = voting = null;
     say("");
     const r = await api("GET", "/api/games/" + name);
+    if (!r.ok && r.status === 422) { state = null; openMend(name); return; }
     if (!r.ok) { state = null; say(r.data.error, "bad"); return; }
     await show(r.data);
-    poller = setInterval(poll, POLL_MS);
+    stopListening = window.DP.listen("/api/games/" + name + "/events", {}, changed);
   }
 
-  async function poll() {
-    if (!state || document.hidden || voting) return;
-    const r = await api("GET", "/api/games/" + gameName + "/rev");
-    if (r.ok && r.data.rev !== state.rev) {
-      const g = await api("GET", "/api/games/" + gameName);
-      if (g.ok) { await show(g.data); say("The game changed on another device: showing it now.", "info"); }
+  // a change pushed by the server (a move on another device, a ballot laid, ...): show it
+  let loading = false, again = false;
+  async function changed() {
+    if (!state || voting) return;
+    if (loading) { again = true; return; }
+    loading = true;
+    const before = state.rev;
+    const g = await api("GET", "/api/games/" + gameName);
+    if (g.ok && gameName === g.data.name) {
+      await show(g.data);
+      if (g.data.rev !== before) say("The game changed on another device: showing it now.", "info");
     }
+    loading = false;
+    if (again) { again = false; changed(); }
   }
+  window.DP.onGame = (s) => show(s);
+
+  // -- mending a file that is no valid record ----------------------------------------
+  let mendSource = null;
+  async function openMend(name) {
+    const r = await api("GET", "/api/games/" + name + "/source");
+    if (!r.ok) { say(r.data.error, "bad"); return; }
+    $("game").hidden = true;
+    $("mend").hidden = false;
+    mendShow(r.data);
+  }
+
+  function mendShow(src) {
+    mendSource = src;
+    $("mend-verdict").textContent = src.verdict;
+    $("mend-verdict").className = "msg " + (src.valid ? "good" : "bad");
+    $("mend-bak").textContent = src.name + ".dn.bak";
+    $("mend-text").textContent = src.text;
+    $("mend-form").hidden = !src.offending && src.offending !== "";
+    $("mend-no").textContent = String(src.line);
+    $("mend-line").value = src.offending || "";
+    const cut = $("mend-cut");
+    cut.hidden = !src.cut;
+    if (src.cut) cut.textContent = "Cut it to the last valid turn (" + src.cut.verdict.split(": ").slice(1).join(": ") + ")";
+    $("mend-open").hidden = !src.valid;
+  }
+
+  async function repair(body) {
+    body.rev = mendSource.rev;
+    const r = await api("POST", "/api/games/" + gameName + "/repair", body);
+    if (!r.ok) { $("mend-verdict").textContent = r.data.error; return; }
+    mendShow(r.data);
+  }
+  $("mend-form").addEventListener("submit", (ev) => { ev.preventDefault(); repair({line: mendSource.line, text: $("mend-line").value}); });
+  $("mend-cut").addEventListener("click", () => repair({cut: true}));
+  $("mend-open").addEventListener("click", () => { $("mend-open").hidden = true; openGame(gameName); });
 
   async function show(s) {
     const r = await fetch("/api/games/" + s.name + "/board.svg");
     if (!r.ok) { say("the board could not be loaded (" + r.status + ")", "bad"); return; }
     const svg = await r.text();
-    $("where").textContent = "· " + s.name + " · " + s.rules + (s.variant === "expert" ? " · expert" : "") +
+    $("where").textContent = "· " + s.title + " · " + s.rules + (s.variant === "expert" ? " · expert" : "") +
       " · " + s.board;
     $("board-box").innerHTML = svg;  // drawn and escaped by the server (report/svg.py)
     document.querySelectorAll("#board .mark").forEach((m) => m.classList.remove("off"));
@@ -191,18 +215,21 @@
     chooser();
     ending();
     playersTable();
-    $("events").replaceChildren(...s.events.map((e) => el("li", {text: e.dn, class: e.vote ? (e.vote.accepted ? "vote" : "vote rejected") : null})));
+    $("events").replaceChildren(...s.events.map((e, i) => el("li", {class: e.vote ? (e.vote.accepted ? "vote" : "vote rejected") : null},
+      el("span", {text: e.dn}), " ",
+      el("button", {type: "button", class: "back", "data-keep": String(i), "aria-label": "take back to before " + e.dn,
+        text: "↶", on: () => askTakeBack(i)}))));
+    $("replay").hidden = !s.taken_back.length;
+    $("replay").textContent = "Replay " + s.taken_back.length + (s.taken_back.length === 1 ? " turn" : " turns") + " taken back";
+    $("takeback").hidden = true;
     $("dn").textContent = s.dn;
+    window.Seats.show(s);
+    const voted = s.vote && s.legal.find((m) => m.move === s.vote.move);
+    if (voted) marks(voted.squares);  // a secret ballot's tile, marked where it would lie
   }
 
   function player(name) {
     return state.players.find((p) => p.name === name);
-  }
-
-  function chip(p) {
-    const c = el("span", {class: "chip", text: p.tag});
-    c.style.background = p.colour;
-    return c;
   }
 
   function turnLine() {
@@ -289,6 +316,10 @@
 
   function propose(m) {
     if ($("ask-mode").checked) { ask({move: m.move}); return; }
+    if (m.needs_vote && window.Seats.secret()) {
+      window.Seats.call(m).then((r) => (r.ok ? show(r.data) : say(r.data.error, "bad")));
+      return;
+    }
     if (m.needs_vote) { openVote(m); return; }
     play({move: m.move});
   }
@@ -311,13 +342,33 @@
     }
     say(r.data.error + (r.status === 422 ? " — not recorded." : ""), "bad");
     if (r.status === 409) { const g = await api("GET", "/api/games/" + gameName); if (g.ok) await show(g.data); say(r.data.error, "bad"); }
-    if (r.data.adjudication) verdicts(r.data.adjudication);
+    if (r.data.adjudication) verdicts(r.data.adjudication, body.move); else $("verdicts").hidden = true;
   }
 
   $("pass").addEventListener("click", () => ($("ask-mode").checked ? ask({move: "pass"}) : play({move: "pass"})));
   $("undo").addEventListener("click", async () => {
     const r = await api("POST", "/api/games/" + gameName + "/undo", {turn: state.turn});
     if (r.ok) { await show(r.data); say("Undone: the last turn is taken back.", "info"); } else say(r.data.error, "bad");
+  });
+
+  // -- taking back to an earlier turn, and replaying it -------------------------------
+  let keepTo = null;
+  function askTakeBack(keep) {
+    keepTo = keep;
+    const n = state.events.length - keep;
+    $("takeback-what").textContent = "Take back " + n + (n === 1 ? " turn" : " turns") + ", from " +
+      state.events[keep].dn + " on? They are kept: one tap on Replay plays them again.";
+    $("takeback").hidden = false;
+    $("takeback-do").focus();
+  }
+  $("takeback-cancel").addEventListener("click", () => { $("takeback").hidden = true; });
+  $("takeback-do").addEventListener("click", async () => {
+    const r = await api("POST", "/api/games/" + gameName + "/takeback", {keep: keepTo, turn: state.turn});
+    if (r.ok) { await show(r.data); say("Taken back: the game is at turn " + r.data.turn + " again.", "info"); } else say(r.data.error, "bad");
+  });
+  $("replay").addEventListener("click", async () => {
+    const r = await api("POST", "/api/games/" + gameName + "/replay", {turn: state.turn});
+    if (r.ok) { await show(r.data); say("Replayed: the game is at turn " + r.data.turn + ".", "good"); } else say(r.data.error, "bad");
   });
 
   // -- the vote --------------------------------------------------------------------
@@ -498,21 +549,32 @@
   });
 
   async function ask(body) {
+    $("verdicts").hidden = true;  // the previous answer goes, whatever comes now
+    $("verdicts").replaceChildren();
     const r = await api("POST", "/api/games/" + gameName + "/adjudicate", body);
     if (!r.ok) { say(r.data.error, "bad"); return; }
     say("The referee's answer is below; nothing was played.", "info");
-    verdicts(r.data);
+    verdicts(r.data, body.move);
   }
 
-  function verdicts(a) {
+  // what a verdict says, without the ruleset's name: equal for rulesets that agree
+  function gist(v) {
+    return JSON.stringify([v.status, v.diagnostic && v.diagnostic.code, v.diagnostic && v.diagnostic.rule,
+      (v.rules || []).map((r) => r.rule + r.how), v.vote && v.vote.arithmetic, v.alternatives]);
+  }
+
+  function verdicts(a, tried) {
     const box = $("verdicts");
     box.hidden = false;
-    box.replaceChildren(el("h2", {text: "Is this legal? " + a.move}),
-      el("p", {class: "agreement", text: a.agreement || ""}));
-    for (const v of a.verdicts) {
-      const item = el("div", {class: "verdict " + (v.legal ? "legal" : "illegal"), "data-ruleset": v.ruleset},
-        el("h3", {}, el("span", {text: v.ruleset + ": "}), el("span", {class: "status", text: v.status})),
-        el("p", {class: "muted", text: v.ruleset_name}));
+    box.replaceChildren(el("h2", {text: "Is this legal? " + a.move}));
+    const one = new Set(a.verdicts.map(gist)).size === 1;
+    if (!one) box.append(el("p", {class: "agreement", text: a.agreement || ""}));
+    const tile = (tried || "").trim().split(/\s+/)[0];
+    for (const v of one ? a.verdicts.slice(0, 1) : a.verdicts) {
+      const who = one ? (a.verdicts.length > 1 ? "all " + a.verdicts.length + " rulesets" : v.ruleset) : v.ruleset;
+      const item = el("div", {class: "verdict " + (v.legal ? "legal" : "illegal"), "data-ruleset": one ? "all" : v.ruleset},
+        el("h3", {}, el("span", {text: who + ": "}), el("span", {class: "status", text: v.status})),
+        el("p", {class: "muted", text: one ? a.verdicts.map((x) => x.ruleset_name).join(" · ") : v.ruleset_name}));
       if (v.diagnostic && v.diagnostic.rule) {
         item.append(el("p", {text: "Rule " + v.diagnostic.rule + (v.diagnostic.citation ? " (" + v.diagnostic.citation + ")" : "")}));
       }
@@ -521,9 +583,10 @@
           " (" + r.citation + "): " + r.how))));
       }
       if (v.vote) item.append(el("p", {text: v.vote.lines.join("; ") + " → " + v.vote.arithmetic}));
-      if (v.alternatives && v.alternatives.length) {
-        item.append(el("p", {class: "muted", text: "Legal instead: " + v.alternatives.slice(0, 12).join(", ") +
-          (v.alternatives.length > 12 ? ", …" : "")}));
+      if (v.alternatives && v.alternatives.length) {  // the tile that was tried first
+        const alts = [...v.alternatives].sort((x, y) => (y.split(" ")[0] === tile) - (x.split(" ")[0] === tile));
+        item.append(el("p", {class: "muted alternatives", text: "Legal instead: " + alts.slice(0, 12).join(", ") +
+          (alts.length > 12 ? ", …" : "")}));
       }
       box.append(item);
     }

@@ -1,0 +1,150 @@
+"""Mending a game in ``drunter play``: take back to any earlier turn (and replay what
+was taken back), and repair a record that is no valid record (cut it to its last
+valid turn, or fix the offending line). Before a record is repaired, it is copied
+whole to ``NAME.dn.bak`` beside it (atomically), so nothing is lost.
+
+The routes here are plain functions ``(store, name, body)`` like those of :mod:`.app`.
+"""
+from __future__ import annotations
+
+from hashlib import sha1
+from pathlib import Path
+
+from drunter_notation.errors import DnError, printable
+from drunter_notation.game import Game
+from drunter_notation.notation.formatter import format_placement
+from drunter_notation.notation.model import Choose
+from drunter_notation.web import seats
+from drunter_notation.web.store import Refused, Store, Table, apply
+
+LINE_LIMIT = 1000  # characters in one line typed as a fix
+
+
+def redo_op(game: Game, event) -> dict:
+    """The journal op that plays ``event`` (the game's last) again."""
+    if isinstance(event, Choose):
+        return {"op": "push", "move": "choose", "keep": dict(game.kept) or None}
+    return {"op": "push", "move": "pass" if event.placement is None else format_placement(event.placement)}
+
+
+def take_back(store: Store, name: str, body: dict, view) -> dict:
+    """``{"keep": K, "turn": T}``: every event after the first K taken back; they are
+    kept (``taken_back``) until something else is played."""
+    keep = body.get("keep")
+    table = store.table(name)
+    with table.lock:
+        g = store.playable(table)
+        whole = isinstance(keep, int) and not isinstance(keep, bool)
+        if not whole or not 0 <= keep < len(g.events):
+            raise Refused(409 if whole else 400, f"keep: the number of turns to keep, 0 to {len(g.events) - 1}"
+                          if g.events else "nothing to take back: no turn has been played")
+        copy = g.copy()
+        taken = []
+        for event in reversed(g.events[keep:]):
+            taken.insert(0, redo_op(copy, event))
+            copy.pop()
+    op = {"op": "takeback", "keep": keep}
+    # taken back again before anything else was played: replaying restores both
+    return store.change(table, _turn(body), lambda game: apply(game, op), view, op=op,
+                        taken_back=taken + table.taken_back)
+
+
+def replay(store: Store, name: str, body: dict, view) -> dict:
+    """Play again, in one go, everything the last take-back took back."""
+    table = store.table(name)
+    ops = list(table.taken_back)
+    if not ops:
+        raise Refused(409, "nothing to replay: no turn was taken back since the last move")
+    op = {"op": "batch", "ops": ops}
+    return store.change(table, _turn(body), lambda game: apply(game, op), view, op=op)
+
+
+def _turn(body: dict) -> int | None:
+    turn = body.get("turn")
+    if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
+        raise Refused(400, "turn: the number of the turn the page showed, e.g. 12")
+    return turn
+
+
+# -- a record that is no valid record --------------------------------------------------
+
+def verdict(text: str, path: Path) -> dict:
+    """What ``drunter play`` (and validate) says of a record's text, to be at ``path``:
+    valid, or its first error (named by the file's name alone)."""
+    filename = path.name
+    try:
+        game = Game.from_dn(text, str(path))
+    except DnError as e:
+        d = e.diagnostic
+        return {"valid": False, "verdict": e.format(filename), "line": d.line, "column": d.column, "code": d.code}
+    return {"valid": True, "verdict": f"{filename}: a valid record, {len(game.events)} turns"
+                                      + (", over" if game.is_over() else ""),
+            "line": 0, "column": 0, "code": None}
+
+
+def source(store: Store, name: str, body: dict) -> dict:
+    """The record's text as on disk, with its verdict, the offending line and where a cut would go."""
+    table = _readable(store, name)
+    with table.lock:
+        return _source(table)
+
+
+def _shown(table: Table) -> tuple[str, str]:
+    """The text the page shows (an expert game's goal cards masked: they are secret) and its rev."""
+    text = seats.public_text(table.text)
+    return text, sha1(text.encode()).hexdigest()[:16]
+
+
+def _source(table: Table) -> dict:
+    text, rev = _shown(table)
+    out = {"name": table.name, "rev": rev, "text": text} | verdict(table.text, table.path)
+    lines = table.text.split("\n")
+    out["offending"] = lines[out["line"] - 1] if 0 < out["line"] <= len(lines) else None
+    cut = _cut(table.text, out["line"], table.path) if not out["valid"] else None
+    out["cut"] = None if cut is None else {"lines": cut.count("\n"), **verdict(cut, table.path)}
+    return out
+
+
+def _cut(text: str, line: int, path: Path) -> str | None:
+    """The text up to (without) ``line``, when that is a valid record; else None."""
+    if line <= 1:
+        return None
+    cut = "\n".join(text.split("\n")[:line - 1]).rstrip("\n") + "\n"
+    return cut if verdict(cut, path)["valid"] else None
+
+
+def repair(store: Store, name: str, body: dict) -> dict:
+    """``{"cut": true}`` or ``{"line": N, "text": "..."}`` (and ``rev``, the text's rev the
+    page showed): the record backed up to NAME.dn.bak, then written repaired. The
+    answer is the new :func:`source` (with validate's verdict)."""
+    table = _readable(store, name)
+    with table.lock:
+        store.fresh(table)
+        if body.get("rev") is not None and body.get("rev") != _shown(table)[1]:
+            raise Refused(409, "the file changed since the page showed it; look at it again")
+        text = table.text
+        if body.get("cut") is True:
+            new = _cut(text, verdict(text, table.path)["line"], table.path)
+            if new is None:
+                raise Refused(409, "cutting before the first error leaves no valid record; fix the line instead")
+        else:
+            line, fix = body.get("line"), body.get("text")
+            lines = text.split("\n")
+            if not isinstance(line, int) or isinstance(line, bool) or not 1 <= line <= len(lines) \
+                    or not isinstance(fix, str) or len(fix) > LINE_LIMIT or "\n" in fix or "\r" in fix:
+                raise Refused(400, f"a fix is {{\"line\": N, \"text\": \"...\"}}: N from 1 to {len(lines)}, "
+                                   f"the text one line of at most {LINE_LIMIT} characters")
+            new = "\n".join(lines[:line - 1] + [fix] + lines[line:])
+        store.rewrite(table, new)
+        return _source(table)
+
+
+def _readable(store: Store, name: str) -> Table:
+    table = store.table(name)
+    with table.lock:
+        store.fresh(table)
+        if table.error is not None and table.error.diagnostic.code == "I001":
+            raise Refused(409, f"{printable(table.path.name)} cannot be read, so it cannot be mended here: "
+                               f"{table.error.diagnostic.message}")
+    return table
+

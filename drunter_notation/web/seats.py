@@ -1,0 +1,264 @@
+"""Seats of ``drunter play``: each player's own view on their own device, and what
+must stay secret until the rules turn it over.
+
+* A seat's token is an HMAC of the game's name, the seat and the player under a key
+  kept in ``DIR/.drunter-seats.key`` (made once, mode 0600), so links survive a
+  restart and need no file per game; it is compared in constant time.
+* A secret ballot (rule B2: every player lays face down; all turn over together) is
+  held in memory on its table (``Table.vote``, never written) until every voter has laid. Only then are the
+  ballots shown, the jokers declared (B4) and the turn pushed to the engine, which
+  judges and counts it. The expert choice (X2) is collected the same way.
+* :func:`public_dn` is the record as anyone may read it: in the expert variant the
+  goal cards stay out of it until the reveal.
+
+Nothing here speaks HTTP beyond :class:`~.store.Refused`.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import re
+import secrets
+import threading
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from drunter_notation.data.rulesets import catalogue
+from drunter_notation.errors import fail
+from drunter_notation.explain.findings import arithmetic, card_lines
+from drunter_notation.files import Kind, read_regular
+from drunter_notation.game import Game
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.model import CARD_NAMES, Goals
+from drunter_notation.rules import votes
+from drunter_notation.web.store import Refused, Table
+
+KEY_FILE = ".drunter-seats.key"
+KEY = Kind("I001", 1024, "the seat key", "no such file", None, None)
+TOKEN_CHARS = 22  # 132 bits of the HMAC, base64url
+
+
+class Keys:
+    """The server's seat key (made on first use) and the seat tokens made from it."""
+
+    def __init__(self, root: Path):
+        self.path = root / KEY_FILE
+        self._key: bytes | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def key(self) -> bytes:
+        with self._lock:
+            if self._key is None:
+                try:  # O_EXCL and 0600: a secret, made once, never written over anything
+                    fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                except FileExistsError:
+                    pass
+                else:
+                    with os.fdopen(fd, "w") as f:
+                        f.write(secrets.token_hex(32) + "\n")
+                key = read_regular(self.path, KEY).strip()
+                if len(key) < 32:
+                    raise fail("I001", "the seat key is shorter than 32 characters: delete it, a new one is made "
+                                       "(every seat link changes)", path=str(self.path))
+                self._key = key
+            return self._key
+
+    def token(self, game: str, seat: int, player: str) -> str:
+        mac = hmac.new(self.key, f"seat\0{game}\0{seat}\0{player}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac).decode()[:TOKEN_CHARS]
+
+    def seat(self, game: Game, name: str, given: str | None) -> str:
+        """The player whose token ``given`` is, or 403. Every seat is compared, so the time does not say which."""
+        found = None
+        for i, p in enumerate(game.players):
+            if hmac.compare_digest(self.token(name, i, p).encode(), (given or "").encode()[:64]):
+                found = p
+        if found is None:
+            raise Refused(403, "this is no seat of this game: open the seat's link from the host page again")
+        return found
+
+
+def public_dn(game: Game, text: str) -> str:
+    """The record as anyone may read it: ``text``, except that an expert game's goal
+    cards (dealt secretly, X1) are left out until the result is known."""
+    if game.variant != "expert" or game.cards is None or game.result() is not None:
+        return text
+    record = game.to_record()
+    return format_record(replace(record, setup=tuple(s for s in record.setup if not isinstance(s, Goals))))
+
+
+GOALS_LINE = re.compile(r"^([ \t]*goals[ \t]+[^:\n]*:)[^\n#]*", re.M)
+REVEAL_LINE = re.compile(r"^[ \t]*reveal\b", re.M)
+
+
+def public_text(text: str) -> str:
+    """A record's text as on disk (valid or not), as anyone may read it: the goal
+    cards of its ``goals`` lines masked while it has no ``reveal``."""
+    return text if REVEAL_LINE.search(text) else GOALS_LINE.sub(r"\1 (secret until the reveal)", text)
+
+
+@dataclass(frozen=True)
+class Vote:
+    """A secret ballot in progress on one turn's placement."""
+
+    turn: int
+    move: str  # the legal move's DN text
+    order: tuple[str, ...]  # voting order, the placer first (B2)
+    laid: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    jein: dict[str, str] = field(default_factory=dict)
+    problem: str | None = None  # the engine's word on the last turn-over, when it refused it
+
+    @property
+    def shown(self) -> bool:
+        return len(self.laid) == len(self.order)
+
+    @property
+    def jein_due(self) -> tuple[str, ...]:
+        return tuple(p for p in self.order if "JEIN" in self.laid.get(p, ()) and p not in self.jein)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The expert choice (X2) in progress: the goal card each player keeps, secret until the reveal."""
+
+    turn: int
+    keep: dict[str, str] = field(default_factory=dict)
+
+
+# Seats' actions that end in a move (the last ballot laid, the last choice made) run one at a time.
+ACTIONS = threading.Lock()
+
+
+def open_vote(table: Table) -> Vote | None:
+    """The ballot in progress on the table's current turn (one left from an earlier turn is void)."""
+    v = table.vote
+    return v if v is not None and table.game is not None and v.turn == table.game.turn else None
+
+
+def open_choice(table: Table) -> Choice | None:
+    c = table.choice
+    return c if c is not None and table.game is not None and c.turn == table.game.turn else None
+
+
+# The functions below change a table's ballot or choice: call them with the table's lock held.
+
+def call_vote(table: Table, move: str, by: str | None) -> Vote:
+    """Open the ballot on ``move`` (a legal move that covers a toilet); ``by``: the seat asking (the placer)."""
+    g = table.game
+    if by is not None and by != g.to_move:
+        raise Refused(403, f"it is {g.to_move}'s turn, not {by}'s")
+    if open_vote(table) is not None:
+        raise Refused(409, f"a vote on {table.vote.move} is open already")
+    legal = next((m for m in g.legal_moves() if str(m) == move), None)
+    if legal is None or not legal.needs_vote:
+        raise Refused(400, f"{move[:40]} is no legal move that goes to a vote now: play it with /moves")
+    table.vote = Vote(g.turn, move, votes.voting_order(g.state, g.to_move))
+    return table.vote
+
+
+def call_off(table: Table, by: str | None) -> None:
+    v = _need_vote(table)
+    if by is not None and by != v.order[0]:
+        raise Refused(403, "only the placer (or the host) takes the tile back before the turn-over")
+    if v.shown:
+        raise Refused(409, "the cards are turned over: the vote is counted, it cannot be called off")
+    table.vote = None
+
+
+def lay(table: Table, player: str, cards: object) -> Vote:
+    """``player`` lays ``cards`` face down (None: takes them back, while not everyone has laid)."""
+    v = _need_vote(table)
+    if v.shown:
+        raise Refused(409, "every card is turned over already")
+    laid = dict(v.laid)
+    if cards is None:
+        laid.pop(player, None)
+    else:
+        if not isinstance(cards, list) or not 0 < len(cards) <= len(CARD_NAMES) \
+                or not all(isinstance(c, str) for c in cards):
+            raise Refused(400, "cards: the vote cards laid, e.g. [\"JA\", \"?\"]")
+        table.game.ballots({player: cards})  # B003 for what is no vote card; the engine judges the rest
+        laid[player] = tuple(cards)
+    table.vote = replace(v, laid=laid, problem=None)
+    return table.vote
+
+
+def declare(table: Table, player: str, side: object) -> Vote:
+    """B4: ``player`` declares their joker, once all cards are shown."""
+    v = _need_vote(table)
+    if not v.shown or "JEIN" not in v.laid.get(player, ()):
+        raise Refused(409, "a JEIN is declared after every card is turned over, by the player who laid it")
+    if side not in ("yes", "no"):
+        raise Refused(400, "side: \"yes\" or \"no\"")
+    table.vote = replace(v, jein={**v.jein, player: side})
+    return table.vote
+
+
+def refused(table: Table, problem: str) -> None:
+    """The engine refused the turn-over: every card back to its owner, the ballot open again."""
+    if table.vote is not None:
+        table.vote = replace(table.vote, laid={}, jein={}, problem=problem)
+
+
+def choose(table: Table, player: str, keep: object) -> Choice:
+    """X2: ``player`` keeps one of their two goal cards, secret until the reveal."""
+    g = table.game
+    if not g.choice_due or g.cards is None:
+        raise Refused(409, "no choice is due now")
+    if keep not in g.cards[player]:
+        raise Refused(400, f"keep: one of your goal cards, {' or '.join(g.cards[player])}")
+    c = open_choice(table) or Choice(g.turn)
+    table.choice = replace(c, keep={**c.keep, player: keep})
+    return table.choice
+
+
+def _need_vote(table: Table) -> Vote:
+    v = open_vote(table)
+    if v is None:
+        raise Refused(409, "no vote is open on this turn")
+    return v
+
+
+def vote_json(game: Game, v: Vote | None, me: str | None = None) -> dict | None:
+    """What everyone sees of a ballot in progress: who has laid, and nothing of what
+    until every card is turned over; then the cards, the jokers and the running count
+    under the ruleset's B5. ``me``: that seat's own ballot too."""
+    if v is None:
+        return None
+    out = {"move": v.move, "turn": v.turn, "placer": v.order[0], "order": list(v.order),
+           "laid": [p for p in v.order if p in v.laid], "shown": v.shown, "problem": v.problem,
+           "ballots": None, "jein": None, "jein_due": None, "count": None}
+    if me is not None:
+        out["mine"] = list(v.laid.get(me, ())) or None
+    if v.shown:
+        out.update(ballots={p: list(v.laid[p]) for p in v.order}, jein=dict(v.jein), jein_due=list(v.jein_due),
+                   count=count_json(game, votes.tally(game.ballots(v.laid, v.jein))))
+    return out
+
+
+def count_json(game: Game, t: votes.Tally, accepted: bool | None = None) -> dict:
+    """A tally in words, with the rule that decides it (B5) under the game's ruleset."""
+    return {"yes": t.yes, "no": t.no, "lines": list(card_lines(t)), "arithmetic": arithmetic(t),
+            "accepted": votes.vote_outcome(t, game.state.options) if accepted is None else accepted,
+            "rule": "B5", "title": catalogue()["B5"].title, "option": str(game.state.options.vote_outcome),
+            "citation": game.ruleset.cite("B5")}
+
+
+def seat_json(table: Table, public: dict, player: str) -> dict:
+    """A seat's view: the public table, then what only this player may see (their
+    card or goal cards, the goal kept) and their own ballot or choice in progress."""
+    game = table.game
+    expert = game.variant == "expert"
+    cards = game.cards[player] if game.cards is not None else None
+    choice = open_choice(table)
+    return public | {
+        "vote": vote_json(game, open_vote(table), player),
+        "me": {"name": player, "seat": game.players.index(player),
+               "card": cards[0] if cards and not expert else None,
+               "goals": list(cards) if cards and expert else None,
+               "kept": game.kept.get(player) or (choice.keep.get(player) if choice else None),
+               "to_move": public["to_move"] == player},
+    }

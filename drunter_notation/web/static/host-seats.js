@@ -1,0 +1,132 @@
+// drunter play, the host page's side of the seats: the seat links and QR codes, the secret
+// ballot's progress (who has laid, never what, until all have), the expert choice's progress,
+// and pass and play: a seat opened on this device behind a cover (the seat page in a frame).
+"use strict";
+window.Seats = (function () {
+  const {el, api, count} = window.DP;
+  const $ = (id) => document.getElementById(id);
+  let state = null;
+  let links = null;
+  let here = null;       // pass and play: {player, why} of the seat open on this device
+  let defaulted = null;  // the game whose secret-ballot default is set
+
+  const path = () => "/api/games/" + encodeURIComponent(state.name);
+  const token = (player) => links.seats.find((s) => s.player === player).links[0].split("#")[1];
+
+  async function panel() {
+    const r = await api("GET", path() + "/seats");
+    const box = $("seats");
+    if (!r.ok) { box.replaceChildren(el("p", {class: "msg bad", text: r.data.error})); return; }
+    links = r.data;
+    box.replaceChildren(el("h2", {text: "Seats"}), el("p", {class: "muted", text: links.reachable
+      ? "Each player scans their own code (or types the link) on their phone. A code opens that seat: show the codes only while the players join."
+      : "This server listens on this machine only, so phones cannot reach it: start it with drunter play --host 0.0.0.0 to let them join, or pass this device round (Open here)."}));
+    for (const s of links.seats) {
+      box.append(el("div", {class: "seat-link", "data-player": s.player},
+        el("div", {}, el("b", {text: s.player}), " ",
+          el("span", {class: s.joined ? "joined" : "muted", text: s.joined ? "joined ✓" : "not joined"})),
+        s.joined ? "" : el("img", {class: "qr", src: s.qr, alt: "QR code of " + s.player + "'s seat", width: "150", height: "150"}),
+        s.joined ? "" : el("div", {class: "link"}, el("code", {text: s.links[0]})),
+        el("button", {type: "button", class: "open-here", "data-player": s.player, text: "Open here",
+          on: () => open(s.player, "look")})));
+    }
+  }
+
+  $("seats-btn").addEventListener("click", () => {
+    const box = $("seats");
+    box.hidden = !box.hidden;
+    $("seats-btn").setAttribute("aria-expanded", String(!box.hidden));
+    if (!box.hidden) panel();
+  });
+
+  // pass and play: the seat behind a cover, on this device
+  async function open(player, why) {
+    if (!links) {
+      const r = await api("GET", path() + "/seats");
+      if (!r.ok) return;
+      links = r.data;
+    }
+    here = {player, why};
+    $("overlay-title").textContent = "Hand the device to " + player;
+    $("overlay-body").replaceChildren(el("iframe", {title: player + "'s seat",
+      src: "/seat/" + encodeURIComponent(state.name) + "?cover=1#" + token(player)}));
+    $("overlay").hidden = false;
+  }
+
+  function close() {
+    here = null;
+    $("overlay").hidden = true;
+    $("overlay-body").replaceChildren();
+  }
+  $("overlay-close").addEventListener("click", close);
+
+  // the seat opened to lay or choose closes by itself once its player has nothing left to do
+  function done(s) {
+    const p = here.player, v = s.vote;
+    if (here.why === "lay") return !v || (!v.shown && v.laid.includes(p)) || (v.shown && !v.jein_due.includes(p));
+    if (here.why === "choose") return !s.choice_due || s.chosen.includes(p);
+    return false;
+  }
+
+  function ballot() {
+    const v = state.vote;
+    const box = $("ballot");
+    box.hidden = !v;
+    if (!v) return;
+    box.replaceChildren(el("h2", {text: "Secret vote on " + v.move}));
+    if (v.problem) box.append(el("p", {class: "msg bad", text: v.problem}));
+    if (!v.shown) {
+      box.append(el("p", {class: "muted", text: "Each player lays their cards face down on their own seat; all are turned over together once everyone has laid."}),
+        el("ul", {class: "voters"}, ...v.order.map((p) => {
+          const laid = v.laid.includes(p);
+          return el("li", {"data-player": p, class: laid ? "laid" : "waiting"}, p + (laid ? ": laid ✓ " : ": not yet "),
+            laid ? "" : el("button", {type: "button", class: "lay-here", "data-player": p, text: "Lay here",
+              on: () => open(p, "lay")}));
+        })),
+        el("button", {type: "button", id: "ballot-cancel", text: "Call the vote off (the tile goes back)", on: async () => {
+          const r = await api("POST", path() + "/ballot/cancel", {});
+          if (r.ok) window.DP.onGame(r.data);
+        }}));
+      return;
+    }
+    box.append(el("p", {text: "Every card is turned over."}), count(v.count, false));
+    for (const p of v.jein_due) {
+      box.append(el("p", {}, p + " declares their JEIN. ", el("button", {type: "button", class: "lay-here",
+        "data-player": p, text: "Declare here", on: () => open(p, "lay")})));
+    }
+  }
+
+  function choice() {
+    const secret = state.choice_due && state.cards_known;
+    $("choose-done").hidden = secret;
+    if (!secret) return;
+    $("keeps").replaceChildren(el("p", {class: "muted", text: "Each player keeps one of their goal cards on their own seat, secret until the end."}),
+      el("ul", {class: "voters"}, ...state.players.map((p) => {
+        const chosen = state.chosen.includes(p.name);
+        return el("li", {"data-player": p.name}, p.name + (chosen ? ": chosen ✓ " : ": not yet "),
+          chosen ? "" : el("button", {type: "button", class: "choose-here", text: "Choose here", on: () => open(p.name, "choose")}));
+      })));
+  }
+
+  function show(s) {
+    if (defaulted !== s.name) {  // secret ballots where the app holds the cards: a game played on screen
+      $("secret-votes").checked = s.cards_known;
+      defaulted = s.name;
+      links = null;
+      $("seats").hidden = true;
+    }
+    state = s;
+    ballot();
+    window.DP.turnedOver($("turned"), s);
+    choice();
+    if (!$("seats").hidden) panel();
+    if (here && done(s)) close();
+  }
+
+  // a move that covers a toilet, with secret ballots: the vote is opened for the seats
+  async function call(m) {
+    return api("POST", path() + "/ballot", {move: m.move, turn: state.turn});
+  }
+
+  return {show, call, secret: () => $("secret-votes").checked, close};
+})();

@@ -1,0 +1,173 @@
+"""The journal of drunter play (web/journal.py): each acknowledged move is appended
+to NAME.dn.journal with one fsync; the record is written whole now and then. Any
+server that opens the folder afterwards -- after a crash too -- sees every
+acknowledged move, and writes them into the record."""
+from __future__ import annotations
+
+import errno
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from drunter_notation import Game
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+from drunter_notation.web import journal, seats  # noqa: E402
+from drunter_notation.web.app import create_app  # noqa: E402
+from drunter_notation.web.store import JOURNAL_LIMIT, Store  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = "http://127.0.0.1:8000"
+NEW = {"name": "t", "players": ["Anna", "Ben", "Cleo"], "deal": "random"}
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    return tmp_path
+
+
+def on_file(folder: Path) -> Game:
+    path = folder / "t.dn"
+    return Game.from_dn(path.read_text(encoding="utf-8"), str(path))
+
+
+def reopened(folder: Path) -> Game:
+    store = Store(folder)
+    return store.playable(store.table("t"))
+
+
+def a_move(state: dict, rng: random.Random) -> dict:
+    """A random legal move for the state the API gave, as a request body."""
+    body = {"turn": state["turn"]}
+    if state["choice_due"]:
+        return body | {"move": "choose"}  # each keeps their first goal card (the goals are on the seats only)
+    if not state["legal"]:
+        return body | {"move": "pass"}
+    move = rng.choice(state["legal"])
+    body["move"] = move["move"]
+    if move["needs_vote"]:
+        cards = {p["name"]: p["cards"] for p in state["players"]}
+        body["vote"] = {p: [rng.choice(cards[p])] for p in state["vote_order"]}
+        body["jein"] = {p: "no" for p, c in body["vote"].items() if c == ["JEIN"]}
+    return body
+
+
+def test_moves_go_to_the_journal_and_a_new_server_writes_them_into_the_record(folder):
+    client = TestClient(create_app(folder), base_url=BASE)
+    state = client.post("/api/games", json=NEW).json()
+    rng = random.Random(7)
+    for _ in range(6):
+        state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    assert on_file(folder).turn == 1  # the record still as created ...
+    lines = (folder / "t.dn.journal").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 7 and lines[0].startswith('{"base":')  # ... the six moves are in the journal
+    assert state["dn"] == reopened(folder).to_dn()  # another server sees all six
+    assert on_file(folder).turn == 7 and (folder / "t.dn.journal").read_bytes() == b""  # and wrote them in
+
+
+def test_an_undo_is_journaled_too(folder):
+    client = TestClient(create_app(folder), base_url=BASE)
+    state = client.post("/api/games", json=NEW).json()
+    rng = random.Random(3)
+    for _ in range(3):
+        state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    state = client.post("/api/games/t/undo", json={"turn": state["turn"]}).json()
+    assert state["turn"] == 3 and reopened(folder).turn == 3
+
+
+def test_quiet_games_and_shutdown_compact(folder):
+    with TestClient(create_app(folder), base_url=BASE) as client:  # runs the app's shutdown at the end
+        state = client.post("/api/games", json=NEW).json()
+        state = client.post("/api/games/t/moves", json=a_move(state, random.Random(1))).json()
+        assert on_file(folder).turn == 1
+    assert on_file(folder).turn == 2 and not (folder / "t.dn.journal").exists()
+    store = Store(folder)
+    table = store.table("t")
+    store.change(table, None, lambda g: g.pop(), lambda t: None, op={"op": "pop"})
+    assert on_file(folder).turn == 2 and table.pending == 1
+    store.compact(quiet=3600)  # not quiet long enough: nothing written
+    assert on_file(folder).turn == 2
+    store.compact()
+    assert on_file(folder).turn == 1 and table.pending == 0
+
+
+def test_a_finished_game_and_a_long_journal_are_written_whole(folder):
+    client = TestClient(create_app(folder), base_url=BASE)
+    state = client.post("/api/games", json=NEW | {"players": ["Anna", "Ben"]}).json()
+    rng = random.Random(11)
+    written = []
+    while not state["over"]:
+        state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+        written.append(on_file(folder).turn)
+    assert on_file(folder).is_over()  # the last move wrote the record whole
+    assert max(b - a for a, b in zip([1] + written, written)) <= JOURNAL_LIMIT + 1
+
+
+def test_a_cut_last_line_and_a_stale_journal_are_not_replayed(folder):
+    client = TestClient(create_app(folder), base_url=BASE)
+    state = client.post("/api/games", json=NEW).json()
+    rng = random.Random(5)
+    for _ in range(2):
+        state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    path = folder / "t.dn.journal"
+    data = path.read_bytes()
+    path.write_bytes(data[:-5])  # a crash in the middle of the second move's line: it was never acknowledged
+    assert reopened(folder).turn == 2
+    path.write_bytes(data.replace(b'"base":"', b'"base":"0'))  # a journal of another version of the record
+    assert reopened(folder).turn == 2
+
+
+def test_a_journal_that_cannot_be_written_changes_nothing(folder, monkeypatch):
+    client = TestClient(create_app(folder), base_url=BASE)
+    state = client.post("/api/games", json=NEW).json()
+    rng = random.Random(2)
+    state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    before = (folder / "t.dn.journal").read_bytes()
+
+    def full(*args, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(journal.os, "fsync", full)
+    r = client.post("/api/games/t/moves", json=a_move(state, rng))
+    assert r.status_code == 503 and "nothing was changed" in r.json()["error"]
+    monkeypatch.undo()
+    assert (folder / "t.dn.journal").read_bytes() == before
+    assert client.get("/api/games/t").json()["turn"] == 2 and reopened(folder).turn == 2
+
+
+def test_a_journal_that_is_a_link_out_is_not_written(folder, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("elsewhere") / "x"
+    outside.write_text("keep\n")
+    client = TestClient(create_app(folder), base_url=BASE)
+    state = client.post("/api/games", json=NEW).json()
+    (folder / "t.dn.journal").symlink_to(outside)
+    r = client.post("/api/games/t/moves", json=a_move(state, random.Random(1)))
+    assert r.status_code == 403 and outside.read_text() == "keep\n"
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10 ** 6), steps=st.lists(st.sampled_from(["move", "move", "move", "undo"]), max_size=25))
+def test_what_a_crash_leaves_replays_to_what_was_acknowledged(tmp_path_factory, seed, steps):
+    """Any run of moves and undos: the record and its journal, read by a new server, give
+    exactly the game the last answer showed."""
+    folder = tmp_path_factory.mktemp("games")
+    shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", folder / "tiny.toml")
+    client = TestClient(create_app(folder), base_url=BASE)
+    r = client.post("/api/games", json=NEW | {"players": ["Anna", "Ben"], "board": "tiny.toml", "variant": "expert"})
+    assert r.status_code == 201, r.text
+    state = r.json()
+    rng = random.Random(seed)
+    for step in steps:
+        if state["over"]:
+            break
+        if step == "undo" and state["can_undo"]:
+            state = client.post("/api/games/t/undo", json={"turn": state["turn"]}).json()
+        elif step == "move":
+            state = client.post("/api/games/t/moves", json=a_move(state, rng)).json()
+    game = reopened(folder)
+    assert seats.public_dn(game, game.to_dn()) == state["dn"]  # the page's record: goal cards kept out
