@@ -18,7 +18,7 @@ LAYERS = {
     "load": 6, "position": 6,
     "game": 7, "explain.adjudicate": 7, "simulate": 7,
     "bots": 8,
-    "report": 9, "analysis": 9,
+    "report": 9, "analysis": 9, "ai": 9,
     "web": 10, "cli": 11,
 }
 

@@ -1,0 +1,132 @@
+"""Drunter & Drüber as a PettingZoo AEC environment, wrapped as PettingZoo's classic
+games are.
+
+>>> from drunter_notation.ai.pettingzoo import env
+>>> e = env(players=2)
+>>> e.reset(seed=7)
+>>> e.agent_selection
+'player_0'
+
+Agents are the seats (``player_0`` moves first). Every decision is a step of the
+agent who makes it (:mod:`.table`): a placement or pass, each vote card laid, the end
+of a ballot, a JEIN declared, the goal card kept. ``reset(seed=...)`` deals as
+``Game.new(..., seed=...)`` does. Observations (:mod:`.observe`) are a dict with
+``observation`` and ``action_mask``; rewards come at the end (:meth:`.Table.returns`).
+``docs/ai.md`` has the encodings.
+"""
+from __future__ import annotations
+
+from drunter_notation.ai import need
+
+np = need("numpy")
+pettingzoo = need("pettingzoo")
+gymnasium = need("gymnasium")
+
+from drunter_notation.ai import observe  # noqa: E402  (after the check for the extra)
+from drunter_notation.ai.table import Phase, Table, encoding  # noqa: E402
+from drunter_notation.data.boardfile import load_board  # noqa: E402
+from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset  # noqa: E402
+from drunter_notation.deal import player_names  # noqa: E402
+from drunter_notation.game import Game  # noqa: E402
+from drunter_notation.rules.board import DEFAULT_BOARD  # noqa: E402
+
+from pettingzoo.utils import wrappers  # noqa: E402
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**kwargs):
+    """The wrapped environment: an illegal action ends the game with -1 for its agent
+    (TerminateIllegalWrapper), actions out of range are refused, and the AEC order is
+    enforced, as for PettingZoo's classic games."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(pettingzoo.AECEnv):
+    """The environment without wrappers. ``players`` 2 to 4, ``board`` a built-in id or
+    a board file, ``rules`` a ruleset id, ``variant`` ``base`` or ``expert``;
+    ``render_mode`` None or ``"ansi"``. Bad values raise DnError as ``Game.new`` does."""
+
+    metadata = {"render_modes": ["ansi"], "name": "drunter_v0", "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, board: str = DEFAULT_BOARD, rules: str = DEFAULT_RULESET,
+                 variant: str = "base", render_mode: str | None = None):
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.names = player_names(players)
+        self.board, self.rules, self.variant = load_board(board), load_ruleset(rules).id, variant
+        self.board_ref = board
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = self.possible_agents[:]
+        self.table: Table | None = None
+        if variant not in ("base", "expert"):
+            Game.new(self.names, variant=variant)  # raises the engine's own H002
+        n_actions, n_obs = encoding(self.board).size, observe.size(self.board)
+        self.action_spaces = {a: gymnasium.spaces.Discrete(n_actions) for a in self.possible_agents}
+        self.observation_spaces = {a: gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(0.0, 1.0, (n_obs,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (n_actions,), np.int8)}) for a in self.possible_agents}
+        self._seeds = np.random.default_rng()
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # -- the AEC API -------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        game = Game.new(self.names, board=self.board_ref, rules=self.rules, variant=self.variant,
+                        seed=int(self._seeds.integers(2 ** 31)))
+        self.table = Table(game)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[self.table.current()]
+
+    def observe(self, agent):
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(self.action_spaces[agent].n, np.int8)
+        if self.table.current() == seat:
+            mask[self.table.legal_actions()] = 1
+        return {"observation": observe.tensor(self.table, seat), "action_mask": mask}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.table.apply(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        if self.table.phase is Phase.OVER:
+            self.rewards = dict(zip(self.agents, self.table.returns()))
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.agents[self.table.current()]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """``"ansi"``: the board and the position as public text (the board as
+        ``drunter adjudicate`` prints it), with the decision due."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: make the environment with render_mode='ansi'")
+            return None
+        return observe.text(self.table)
+
+    def close(self) -> None:
+        pass
+
+    @property
+    def game(self) -> Game:
+        """The :class:`Game` being played (its record: ``env.unwrapped.game.to_dn()``)."""
+        return self.table.game

@@ -1,0 +1,277 @@
+"""The game as a sequence of single decisions, each by the seat that makes it: the
+step machine both AI environments wrap.
+
+Every decision is one integer action of a fixed encoding (:class:`Encoding`): a
+placement or a pass, one vote card laid (a ballot is laid card by card, in the
+order of ``CARD_NAMES``, then ended), a JEIN declared, a goal card kept. The
+rules are the engine's: the legal placements are :meth:`Game.legal_moves`, a pass
+is legal when :func:`rules.game.must_place` says the mover need not place, the
+cards a voter may lay are the ones the position says they hold, and a finished
+vote, pass or choice is played with :meth:`Game.push`, which judges it.
+
+What each seat may know (hidden: the building or goal cards of the others, the
+faces of ballots not yet shown, the goal card another player keeps) is kept apart
+here so that the observations of :mod:`.observe` can leave it out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from drunter_notation.game import Game, Move
+from drunter_notation.notation.model import CARD_NAMES, GOALS, KIND_LETTER, square_name
+from drunter_notation.rules.board import DIRECTIONS, Board
+from drunter_notation.rules.game import must_place
+from drunter_notation.rules.votes import voting_order
+
+JEIN = CARD_NAMES.index("JEIN")
+
+
+class Phase(Enum):
+    """Which kind of decision is due."""
+
+    PLACE = "place"  # the player to move lays a tile or passes (T1, T2)
+    BALLOT = "ballot"  # a voter lays vote cards face down (B2)
+    JEIN = "jein"  # a voter who laid JEIN declares its side, once all cards are shown (B4)
+    KEEP = "keep"  # expert: each player keeps one goal card (X2)
+    OVER = "over"  # no player can place (E1)
+
+
+PHASES = tuple(Phase)
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """The fixed action numbers of a board with ``corners`` tracks: first
+    ``corners * 12`` placements, ``(track * 4 + direction) * 3 + length - 1`` with the
+    track in board corner order and the direction in ``DIRECTIONS`` order (north,
+    east, south, west); then pass, the 8 vote cards, end of ballot, JEIN yes, JEIN no,
+    and the 10 goal cards to keep."""
+
+    corners: int
+
+    @property
+    def passing(self) -> int:
+        return self.corners * 12
+
+    @property
+    def lay(self) -> int:
+        """The action of laying ``CARD_NAMES[0]``; card ``c`` is ``lay + c``."""
+        return self.passing + 1
+
+    @property
+    def end_ballot(self) -> int:
+        return self.lay + len(CARD_NAMES)
+
+    @property
+    def jein_yes(self) -> int:
+        return self.end_ballot + 1
+
+    @property
+    def jein_no(self) -> int:
+        return self.end_ballot + 2
+
+    @property
+    def keep(self) -> int:
+        """The action of keeping ``GOALS[0]``; goal ``g`` is ``keep + g``."""
+        return self.end_ballot + 3
+
+    @property
+    def size(self) -> int:
+        return self.keep + len(GOALS)
+
+    def placement(self, track: int, direction: int, length: int) -> int:
+        return (track * len(DIRECTIONS) + direction) * 3 + length - 1
+
+    def describe(self, action: int, board: Board) -> str:
+        """The action in words: ``"S2 from a1 north"``, ``"pass"``, ``"lay JA"``, ``"end ballot"``,
+        ``"JEIN yes"``, ``"keep museum"``."""
+        if not 0 <= action < self.size:
+            return f"no action ({action})"
+        if action < self.passing:
+            track, rest = divmod(action, len(DIRECTIONS) * 3)
+            direction, length = divmod(rest, 3)
+            corner = list(board.corners)[track]
+            return (f"{KIND_LETTER[board.corners[corner]]}{length + 1} from {square_name(corner)} "
+                    f"{('north', 'east', 'south', 'west')[direction]}")
+        if action == self.passing:
+            return "pass"
+        if action < self.end_ballot:
+            return f"lay {CARD_NAMES[action - self.lay]}"
+        if action == self.end_ballot:
+            return "end ballot"
+        if action in (self.jein_yes, self.jein_no):
+            return f"JEIN {'yes' if action == self.jein_yes else 'no'}"
+        return f"keep {GOALS[action - self.keep]}"
+
+
+def encoding(board: Board) -> Encoding:
+    return Encoding(len(board.corners))
+
+
+class Table:
+    """A game being played decision by decision. Build it from a :class:`Game` whose
+    hands and cards are known and on which no decision is pending; play with
+    :meth:`legal_actions` and :meth:`apply` until :attr:`phase` is OVER.
+
+    ``seat`` numbers are indices into ``game.players``."""
+
+    def __init__(self, game: Game):
+        if game.dealt is None or game.cards is None:
+            raise ValueError("a table needs a game with its hands and cards dealt")
+        self.game = game
+        self.enc = encoding(game.board)
+        self.corners = list(game.board.corners)
+        self.n = len(game.players)
+        self.move: Move | None = None  # the placement put to the vote
+        self.voters: tuple[int, ...] = ()  # voting order (B2)
+        self.laid: list[list[int]] = []  # per voter so far, the cards laid (CARD_NAMES indices, ascending)
+        self.sides: dict[int, bool] = {}  # seat -> JEIN declared yes
+        self.declarers: tuple[int, ...] = ()
+        self.keepers: dict[int, str] = {}  # expert: seat -> the goal card kept
+        self.last_vote: tuple | None = None  # (ballots by seat, JEIN sides by seat, accepted, placer)
+        # Per decision: (seat, action, hidden from the others, in words). A vote card's face is hidden
+        # until every ballot of the vote is laid; the goal card another keeps, to the end.
+        self.log: list[tuple[int, int, bool, str]] = []
+        self.vote_start = 0  # the log index of the placement under vote
+        self.phase = Phase.PLACE
+        self._legal: list[int] | None = None  # legal_actions() of this decision, once asked
+        self._advance()
+
+    def copy(self) -> Table:
+        t = Table.__new__(Table)
+        t.__dict__.update(self.__dict__)
+        t.game = self.game.copy()
+        t.laid = [list(cards) for cards in self.laid]
+        t.sides, t.keepers, t.log = dict(self.sides), dict(self.keepers), list(self.log)
+        return t
+
+    def __deepcopy__(self, memo) -> Table:
+        return self.copy()  # the board and ruleset are shared values, never copied
+
+    # -- whose decision ----------------------------------------------------------------------
+    def current(self) -> int | None:
+        """The seat whose decision is due; None once the game is over."""
+        if self.phase is Phase.PLACE:
+            return self.game.state.seat
+        if self.phase is Phase.BALLOT:
+            return self.voters[len(self.laid) - 1]
+        if self.phase is Phase.JEIN:
+            return self.declarers[len(self.sides)]
+        if self.phase is Phase.KEEP:
+            return len(self.keepers)
+        return None
+
+    @property
+    def placer(self) -> int:
+        """The seat whose turn it is (who placed the tile under vote)."""
+        return self.game.state.seat
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of :meth:`current`, ascending; empty once over."""
+        if self._legal is None:
+            self._legal = self._find_legal()
+        return list(self._legal)
+
+    def _find_legal(self) -> list[int]:
+        enc, game = self.enc, self.game
+        if self.phase is Phase.PLACE:
+            moves = game.legal_moves()
+            out = sorted(self._action(m) for m in moves)
+            if not moves or (all(m.toilets for m in moves) and not must_place(game.state, game.to_move)):
+                out.append(enc.passing)  # T2: nothing that counts for Legezwang
+            return out
+        if self.phase is Phase.BALLOT:
+            laid = self.laid[-1]
+            held = game.state.cards[game.players[self.current()]]
+            after = laid[-1] if laid else -1
+            out = [enc.lay + c for c in range(after + 1, len(CARD_NAMES)) if held[CARD_NAMES[c]] > 0]
+            return out + [enc.end_ballot] if laid else out
+        if self.phase is Phase.JEIN:
+            return [enc.jein_yes, enc.jein_no]
+        if self.phase is Phase.KEEP:
+            return sorted(enc.keep + GOALS.index(g) for g in game.cards[game.players[self.current()]])
+        return []
+
+    def _action(self, move: Move) -> int:
+        return self.enc.placement(self.corners.index(move.corner), DIRECTIONS.index(move.direction),
+                                  move.tile.length)
+
+    # -- playing -----------------------------------------------------------------------------
+    def apply(self, action: int) -> None:
+        """Play ``action`` for :meth:`current`. Raises ValueError for an action that is not legal."""
+        if action not in self.legal_actions():
+            raise ValueError(f"action {action} ({self.enc.describe(action, self.game.board)}) is not legal here")
+        self._legal = None
+        seat, enc, game = self.current(), self.enc, self.game
+        hidden = played = False
+        words = enc.describe(action, game.board)
+        if self.phase is Phase.PLACE:
+            played = True
+            if action == enc.passing:
+                game.push("pass")
+            else:
+                move = next(m for m in game.legal_moves() if self._action(m) == action)
+                words = str(move)
+                if move.needs_vote:
+                    self.vote_start = len(self.log)
+                    self.move, self.voters = move, tuple(game.players.index(p) for p in voting_order(game.state,
+                                                                                                  game.to_move))
+                    self.laid, self.sides = [[]], {}
+                    self.phase, played = Phase.BALLOT, False
+                else:
+                    game.push(move)
+        elif self.phase is Phase.BALLOT:
+            if action == enc.end_ballot:
+                if len(self.laid) < len(self.voters):
+                    self.laid.append([])
+                else:
+                    self.declarers = tuple(v for v, cards in zip(self.voters, self.laid) if JEIN in cards)
+                    self.phase = Phase.JEIN
+                    self.log[self.vote_start:] = [(s, a, False, w) for s, a, _, w in self.log[self.vote_start:]]
+            else:
+                self.laid[-1].append(action - enc.lay)
+                hidden = True  # face down until every ballot is laid (B2)
+        elif self.phase is Phase.JEIN:
+            self.sides[seat] = action == enc.jein_yes
+        else:
+            self.keepers[seat] = GOALS[action - enc.keep]
+            hidden = True
+        self.log.append((seat, action, hidden, words))
+        if self.phase is Phase.JEIN and len(self.sides) == len(self.declarers):
+            self._vote()
+            played = True
+        elif self.phase is Phase.KEEP and len(self.keepers) == self.n:
+            game.push("choose", keep={game.players[s]: g for s, g in self.keepers.items()})
+            played = True
+        if played:
+            self._advance()
+
+    def _vote(self) -> None:
+        """Every ballot is laid and every JEIN declared: the turn is played (and judged)."""
+        game, names, placer = self.game, self.game.players, self.placer
+        ballots = {v: tuple(cards) for v, cards in zip(self.voters, self.laid)}
+        decision = game.push(self.move, vote={names[v]: [CARD_NAMES[c] for c in cards] for v, cards in ballots.items()},
+                             jein={names[v]: "yes" if yes else "no" for v, yes in self.sides.items()})
+        self.last_vote = (ballots, dict(self.sides), decision.accepted, placer)
+        self.move, self.voters, self.laid, self.declarers = None, (), [], ()
+
+    def _advance(self) -> None:
+        """The phase after a decision was played through :meth:`Game.push`."""
+        if self.game.choice_due:
+            self.phase, self.keepers = Phase.KEEP, {}
+        elif self.game.is_over():
+            self.phase = Phase.OVER
+        else:
+            self.phase = Phase.PLACE
+
+    # -- the end -----------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        """Per seat: 0 until the game is over; then, with ``k`` of ``n`` players winning
+        (after the tie-breaks, E3/X3), ``(n / k - 1) / (n - 1)`` for a winner and
+        ``-1 / (n - 1)`` for the others: +1 and -1/(n-1) for a single winner, the sum always 0."""
+        if self.phase is not Phase.OVER:
+            return [0.0] * self.n
+        winners = self.game.result().winners
+        k, n = len(winners), self.n
+        return [((n / k if p in winners else 0.0) - 1) / (n - 1) for p in self.game.players]
