@@ -90,10 +90,14 @@ def tables(policies: str | None, mixed: list[str]) -> list[Table]:
 
 
 @functools.cache
-def baseline(rev: str) -> types.ModuleType:
-    """Today's model: ``drunter_notation/analysis/inference.py`` as of ``rev``, from git."""
-    src = subprocess.run(["git", "show", f"{rev}:drunter_notation/analysis/inference.py"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
+def baseline(rev: str) -> types.ModuleType | None:
+    """Today's model: ``drunter_notation/analysis/inference.py`` as of ``rev``, from git;
+    None for ``none`` or outside a git clone (a copy of the files has no history)."""
+    run = subprocess.run(["git", "show", f"{rev}:drunter_notation/analysis/inference.py"], cwd=ROOT,
+                         capture_output=True, text=True) if rev != "none" else None
+    if run is None or run.returncode:
+        return None
+    src = run.stdout
     mod = types.ModuleType("baseline_inference")
     sys.modules[mod.__name__] = mod
     exec(compile(src, f"{rev}:inference.py", "exec"), mod.__dict__)
@@ -105,22 +109,24 @@ class Both:
     ``inference``), keeping both at mid-game."""
 
     def __init__(self, players, hyps, model, old, mid):
-        self.new, self.old = Inference(players, hyps, model), old.Inference(players, hyps)
+        self.new, self.old = Inference(players, hyps, model), old and old.Inference(players, hyps)
         self.uniform = Inference(players, hyps, model).posterior()
         self.calls, self.mid = 0, mid
         self.at_mid = None
 
     def observe_move(self, *a):
         self.new.observe_move(*a)
-        self.old.observe_move(*a)
+        if self.old:
+            self.old.observe_move(*a)
 
     def observe_ballot(self, *a):
         self.new.observe_ballot(*a)
-        self.old.observe_ballot(*a)
+        if self.old:
+            self.old.observe_ballot(*a)
 
     def posterior(self):
         if self.calls == self.mid:
-            self.at_mid = (copy.deepcopy(self.new), self.old.beliefs())
+            self.at_mid = (copy.deepcopy(self.new), self.old and self.old.beliefs())
         self.calls += 1
         return self.uniform  # walk's per-turn beliefs are not scored here
 
@@ -143,7 +149,7 @@ def one_game(job: Job) -> dict:
     both = Both(names, hypotheses("base", load_ruleset("hig-1991")), Model(), baseline(job.rev), turns // 2)
     walk(t, Model(), both)
     return {"truth": {p: g.cards[p][0] for p in names}, "seats": job.seats, "mid": both.at_mid[0],
-            "end": both.new, "old_mid": both.at_mid[1], "old_end": both.old.beliefs()}
+            "end": both.new, "old_mid": both.at_mid[1], "old_end": both.old and both.old.beliefs()}
 
 
 def play(seats, seed, games, jobs, rev, pool) -> list[dict]:
@@ -263,7 +269,7 @@ def svg(path: Path, title: str, new: dict, old: dict) -> None:
     x0, y0 = xy(0, 0)
     x1, y1 = xy(1, 1)
     parts.append(f'<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="#999" stroke-dasharray="4 3"/>')
-    for m, colour, dy in ((old, "#c0392b", 0), (new, "#1f5fa8", 0)):
+    for m, colour, dy in ((old, "#c0392b", 0), (new, "#1f5fa8", 0)) if old else ((new, "#1f5fa8", 0),):
         total = sum(n for n, _, _ in m["bins"])
         pts = []
         for n, c, a in m["bins"]:
@@ -277,8 +283,9 @@ def svg(path: Path, title: str, new: dict, old: dict) -> None:
                  f'share right</text>'
                  f'<circle cx="{pad}" cy="{size + 12}" r="4" fill="#1f5fa8"/><text x="{pad + 8}" y="{size + 15}">'
                  f'new: ECE {new["ece"]:.3f}</text>'
-                 f'<circle cx="{pad + 110}" cy="{size + 12}" r="4" fill="#c0392b"/>'
-                 f'<text x="{pad + 118}" y="{size + 15}">today: ECE {old["ece"]:.3f}</text></svg>')
+                 + (f'<circle cx="{pad + 110}" cy="{size + 12}" r="4" fill="#c0392b"/>'
+                    f'<text x="{pad + 118}" y="{size + 15}">today: ECE {old["ece"]:.3f}</text>' if old else "")
+                 + '</svg>')
     path.write_text("\n".join(parts) + "\n")
 
 
@@ -300,7 +307,8 @@ def main(argv=None) -> None:
     ap.add_argument("--tune-games", type=int, default=40, help="tuning games per one-policy table")
     ap.add_argument("--seed", type=int, default=2001, help="seed of the test games")
     ap.add_argument("--tune-seed", type=int, default=1001, help="seed of the tuning games")
-    ap.add_argument("--baseline-rev", default="d40a9f4", help="the git revision whose model is 'today'")
+    ap.add_argument("--baseline-rev", default="d40a9f4",
+                    help="the git revision whose model is 'today'; 'none' (or no git clone) leaves it out")
     ap.add_argument("--svg-dir", default=str(ROOT / "docs" / "img"), help="where the reliability diagrams go")
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
@@ -343,10 +351,11 @@ def main(argv=None) -> None:
             games = args.games if n == 4 else args.small_games
             results = play(t.at(n), args.seed, games, args.jobs, args.baseline_rev, pool)
             for when in ("end", "mid"):
-                new, old = metrics(cases(results, when, fits[t.name])), metrics(cases(results, when, None))
+                new = metrics(cases(results, when, fits[t.name]))
+                old = metrics(cases(results, when, None)) if results[0]["old_end"] is not None else None
                 print(f"{t.name}, {n} players, {games} games, {'final beliefs' if when == 'end' else 'mid-game'}:")
                 print(line("new", new))
-                print(line("today", old))
+                print(line("today", old) if old else "  today: not run (no git history of its revision here)")
                 if n == 4 and when == "end":
                     svg(svg_dir / f"reliability-{t.name.replace(' ', '-').replace('+', '-')}.svg",
                         f"{t.name}, 4 players, {games} games", new, old)
