@@ -1,5 +1,5 @@
-"""Shared by the tests: no hypothesis deadline, and for the play tests a real server in a subprocess on a
-free loopback port."""
+"""Shared by the tests: no hypothesis deadline; for the play tests a real server in a subprocess on a
+free loopback port; for the browser tests one Chromium per test process."""
 from __future__ import annotations
 
 import os
@@ -19,6 +19,11 @@ settings.register_profile("drunter", deadline=None)
 settings.load_profile("drunter")
 
 RUN_CLI = "import sys; from drunter_notation.cli import main; sys.argv[0] = 'drunter'; main()"
+CHROMIUM = "/usr/bin/chromium"
+# As root the sandbox must be off; without the networking flags Chromium keeps trying to reach hosts it cannot.
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = ROOT / "test-artifacts"  # the browser tests' screenshots
 
 
 @contextmanager
@@ -49,3 +54,35 @@ def running_play(directory: Path, *options: str):
 @pytest.fixture
 def play_server():
     return running_play
+
+
+@pytest.fixture(scope="session")
+def playwright_api():
+    """Playwright's sync API; the test is skipped only where the browser or the package is missing."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"no browser: {CHROMIUM} is missing (as root: bash scripts/system-packages.sh --test)")
+    return pytest.importorskip("playwright.sync_api", reason="the Python package playwright is not installed")
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_api):
+    """One Chromium for every browser test of this process (a launch costs about a second)."""
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The shared Chromium; every page and context a test opened is closed after it, so no page of
+    one test (its scripts, its event streams) runs on into the next."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def expect(playwright_api):
+    """Playwright's expect(): it waits for a condition (the pages' CSP forbids wait_for_function)."""
+    return playwright_api.expect

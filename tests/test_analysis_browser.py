@@ -3,7 +3,6 @@ at a laptop's and a phone's size: the charts are there, and a turning point step
 the board to its turn."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -13,10 +12,7 @@ from drunter_notation.load import judge
 from drunter_notation.notation.parser import parse_text
 from drunter_notation.report import render_report
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-ARTIFACTS = ROOT / "test-artifacts"
+from conftest import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -32,46 +28,40 @@ def page_file(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["laptop", "phone"])
-def test_turning_points_step_the_board(page_file, size):
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no browser: {CHROMIUM} is missing")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-        problems = []
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.goto(page_file.as_uri())
-        assert page.locator(".analysis svg.belief").count() == 4
-        assert page.locator(".analysis svg.win polyline").count() == 4
-        chart = page.locator(".analysis svg.win").bounding_box()
-        assert chart["x"] >= 0 and chart["x"] + chart["width"] <= size[0]
-        for label in page.locator(".analysis svg.win text").all():  # "100%", the names: inside the chart, legible
-            box = label.bounding_box()
-            assert chart["x"] <= box["x"] and box["x"] + box["width"] <= chart["x"] + chart["width"], label.text_content()
-            assert box["height"] >= 9, label.text_content()
-        point = page.locator(".analysis circle.tp").first
-        frame = point.get_attribute("data-goto")
-        turn = point.get_attribute("aria-label").split(":")[0]  # "turn 20"
-        point.scroll_into_view_if_needed()
-        point.click()
-        assert page.locator("#turns li.current").get_attribute("data-frame") == frame
-        assert page.locator(".detail:not(.off) h3").inner_text().lower().startswith(turn)
-        button = page.locator(".analysis ul.turning button").last
-        button.click()
-        assert page.locator("#turns li.current").get_attribute("data-frame") == button.get_attribute("data-goto")
-        page.locator(".analysis").scroll_into_view_if_needed()
-        # every axis label of every chart shows whole: "100%" is not cut to "00%" at a phone's width
-        for chart in page.locator(".analysis svg").all():
-            box = chart.bounding_box()
-            for label in chart.locator("text.axis").all():
-                b = label.bounding_box()
-                assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5, \
-                    label.inner_html()
-        assert page.locator(".analysis svg.belief").first.bounding_box()["width"] >= min(size[0] - 40, 360)
-        # each player's verdict, with how sure, before the evidence
-        assert page.locator(".analysis ul.evidence > li > strong").count() == 4
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"analysis-{size[0]}x{size[1]}.png"), full_page=False)
-        assert not problems
-        browser.close()
+def test_turning_points_step_the_board(browser, page_file, size):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    problems = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(page_file.as_uri())
+    assert page.locator(".analysis svg.belief").count() == 4
+    assert page.locator(".analysis svg.win polyline").count() == 4
+    chart = page.locator(".analysis svg.win").bounding_box()
+    assert chart["x"] >= 0 and chart["x"] + chart["width"] <= size[0]
+    for label in page.locator(".analysis svg.win text").all():  # "100%", the names: inside the chart, legible
+        box = label.bounding_box()
+        assert chart["x"] <= box["x"] and box["x"] + box["width"] <= chart["x"] + chart["width"], label.text_content()
+        assert box["height"] >= 9, label.text_content()
+    point = page.locator(".analysis circle.tp").first
+    frame = point.get_attribute("data-goto")
+    turn = point.get_attribute("aria-label").split(":")[0]  # "turn 20"
+    point.scroll_into_view_if_needed()
+    point.click()
+    assert page.locator("#turns li.current").get_attribute("data-frame") == frame
+    assert page.locator(".detail:not(.off) h3").inner_text().lower().startswith(turn)
+    button = page.locator(".analysis ul.turning button").last
+    button.click()
+    assert page.locator("#turns li.current").get_attribute("data-frame") == button.get_attribute("data-goto")
+    page.locator(".analysis").scroll_into_view_if_needed()
+    # every axis label of every chart shows whole: "100%" is not cut to "00%" at a phone's width
+    for chart in page.locator(".analysis svg").all():
+        box = chart.bounding_box()
+        for label in chart.locator("text.axis").all():
+            b = label.bounding_box()
+            assert b["x"] >= box["x"] - 0.5 and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5, \
+                label.inner_html()
+    assert page.locator(".analysis svg.belief").first.bounding_box()["width"] >= min(size[0] - 40, 360)
+    # each player's verdict, with how sure, before the evidence
+    assert page.locator(".analysis ul.evidence > li > strong").count() == 4
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"analysis-{size[0]}x{size[1]}.png"), full_page=False)
+    assert not problems

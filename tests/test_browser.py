@@ -4,7 +4,6 @@ the system's /usr/bin/chromium (scripts/system-packages.sh --test installs it), 
 Skipped only where that browser or the playwright package is missing."""
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -18,26 +17,11 @@ from drunter_notation.report import index_entry, render_index, render_report
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.simulate import simulate_game
 
-CHROMIUM = "/usr/bin/chromium"
-# As root the sandbox must be off; without the networking flags Chromium keeps
-# trying to reach hosts it cannot.
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+from conftest import ARTIFACTS
+
 SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no browser: {CHROMIUM} is missing (as root: bash scripts/system-packages.sh --test)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -15,12 +15,8 @@ import sys
 
 import pytest
 
-from conftest import ROOT, RUN_CLI
+from conftest import ARTIFACTS, ROOT, RUN_CLI
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-ARTIFACTS = ROOT / "test-artifacts"
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 HANDS = {"Anna": "W3 W2x2 W1x2 S3 S2x2 S1x2", "Ben": "W3 W2x2 W1x2 R3 R2x2 R1x2"}
 # The game of replays/tiny-hand-made.dn, as taps: (tile, square tapped, option if several, votes in order).
@@ -41,20 +37,6 @@ GAME = [
 ]
 
 pytestmark = pytest.mark.slow
-expect = None  # playwright's expect(), set by the browser fixture (the page's CSP forbids wait_for_function)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no browser: {CHROMIUM} is missing (apt-get install chromium, or scripts/setup.sh --test)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is not installed")
-    global expect
-    expect = sync_api.expect
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def turn(page) -> str:
@@ -62,7 +44,7 @@ def turn(page) -> str:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_a_whole_game_by_taps(browser, play_server, tmp_path, size):
+def test_a_whole_game_by_taps(browser, expect, play_server, tmp_path, size):
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     width, height = SIZES[size]
     page = browser.new_page(viewport={"width": width, "height": height})

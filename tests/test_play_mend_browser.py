@@ -12,8 +12,8 @@ import urllib.request
 
 import pytest
 
-from conftest import ROOT
-from test_play_browser import ARTIFACTS, SIZES, browser  # noqa: F401 - the module's browser fixture
+from conftest import ARTIFACTS, ROOT
+from test_play_browser import SIZES
 
 pytestmark = pytest.mark.slow
 HANDS = {"Anna": "W3 W2x2 W1x2 S3 S2x2 S1x2", "Ben": "W3 W2x2 W1x2 R3 R2x2 R1x2"}
@@ -29,7 +29,7 @@ def call(url: str, path: str, body: dict | None = None) -> dict:
         return json.loads(r.read())
 
 
-def new_page(browser, size):  # noqa: F811
+def new_page(browser, size):
     width, height = SIZES[size]
     page = browser.new_page(viewport={"width": width, "height": height}, has_touch=size == "phone")
     page.set_default_timeout(15_000)
@@ -37,8 +37,7 @@ def new_page(browser, size):  # noqa: F811
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_take_back_to_an_earlier_turn_and_replay(browser, play_server, tmp_path, size):  # noqa: F811
-    from playwright.sync_api import expect
+def test_take_back_to_an_earlier_turn_and_replay(browser, expect, play_server, tmp_path, size):
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     page = new_page(browser, size)
     with play_server(tmp_path) as (_, url, _token):
@@ -87,8 +86,7 @@ def test_take_back_to_an_earlier_turn_and_replay(browser, play_server, tmp_path,
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_an_invalid_file_is_fixed_or_cut_in_the_page(browser, play_server, tmp_path, size):  # noqa: F811
-    from playwright.sync_api import expect
+def test_an_invalid_file_is_fixed_or_cut_in_the_page(browser, expect, play_server, tmp_path, size):
     (tmp_path / "boards").mkdir()
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "boards" / "tiny.toml")
     good = (ROOT / "replays" / "tiny-hand-made.dn").read_text(encoding="utf-8")

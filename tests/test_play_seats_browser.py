@@ -15,24 +15,12 @@ import urllib.request
 
 import pytest
 
-from conftest import ROOT
-from test_play_browser import ARGS, ARTIFACTS, CHROMIUM
+from conftest import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.slow
 PLAYERS = ["Anna", "Ben", "Cem", "Dora"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 CARD_WORDS = re.compile(r"\b(JAAA|JAA|JA|NEEE|NEE|NE|JEIN)\b|\?")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not shutil.os.access(CHROMIUM, shutil.os.X_OK):
-        pytest.skip(f"no browser: {CHROMIUM} is missing")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the Python package playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b, sync_api.expect
-        b.close()
 
 
 def get(url: str) -> dict:
@@ -62,8 +50,8 @@ def choose_cards(page, vote: int, i: int) -> list[str]:
     return picked[:2] if vote == 1 and i == 2 else picked[:1]
 
 
-def test_four_phones_play_a_whole_game(browser, play_server, tmp_path):
-    b, expect = browser
+def test_four_phones_play_a_whole_game(browser, expect, play_server, tmp_path):
+    b = browser
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     laptop = b.new_context(viewport={"width": 1280, "height": 900})
     host = laptop.new_page()
@@ -180,10 +168,10 @@ def test_four_phones_play_a_whole_game(browser, play_server, tmp_path):
     assert not problems, problems
 
 
-def test_one_device_passed_round(browser, play_server, tmp_path):
+def test_one_device_passed_round(browser, expect, play_server, tmp_path):
     """Pass and play: each seat opens on the host's own screen behind a cover; a vote is
     laid there in turn, each ballot hidden again before the device goes on."""
-    b, expect = browser
+    b = browser
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     host = b.new_context(**PHONE).new_page()  # a tablet or a phone in the middle of the table
     host.set_default_timeout(15_000)

@@ -12,9 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import ARTIFACTS, browser  # noqa: F401 -- the project's Chromium fixture
-
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ARTIFACTS, ROOT
 LAPTOP, PHONE = (1280, 800), (390, 844)
 CLUB = "2024-02-09-gruener-baum"  # the longest header of the club's games: date, site and round
 
