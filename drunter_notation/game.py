@@ -86,12 +86,13 @@ class Game:
         self.ruleset = ruleset
         self.state = state
         self.dealt = hands  # the hands as dealt (the record's hand lines)
+        self._hand_lines: tuple | None = None  # (dealt, its hand lines)
         self.cards = cards  # building card (base) or the two goal cards (expert), per player
         self.kept: dict[str, str] = {}  # expert: the goal card each player keeps at 'choose' (X2)
         self.tags = tags  # extra tags for the record (Event, Date, ...)
-        # One entry per event: (event or None, move, ballots, decision, snapshot, due, chosen). A
-        # pushed Move's event is written only when asked for (events); pop() undoes with the
-        # decision, or restores the snapshot of the position before (turns read from a record).
+        # One entry per event: (event, ballots, decision, snapshot, due, chosen). The event is written
+        # once, when pushed (events is read after every move); pop() undoes with the decision, or
+        # restores the snapshot of the position before (turns read from a record).
         self._log: list[tuple] = []
         self._legal: list[Move] | None = None  # legal_moves() of this position, so a push can trust them
 
@@ -154,7 +155,7 @@ class Game:
         g.board_tag = board_tag.value if board_tag else DEFAULT_BOARD
         before = t.initial
         for step in t.steps:
-            g._log.append((_bare(step.event), None, None, step.decision, before, None, False))
+            g._log.append((_bare(step.event), None, step.decision, before, None, False))
             before = step.state
         g.state = t.state
         if record.reveal is not None and t.variant == "expert":
@@ -290,7 +291,9 @@ class Game:
             ballots = placement and placement.vote
         if isinstance(decision, Violation):
             self._raise(decision)
-        self._log.append((None, decision.move, ballots, decision, None, due, chosen))
+        event = Turn(decision.number, decision.player,
+                     None if decision.move is None else _placement(decision.move, ballots, decision))
+        self._log.append((event, ballots, decision, None, due, chosen))
         self._legal = None
         return decision
 
@@ -306,18 +309,18 @@ class Game:
         if problem is not None:
             self._raise(problem)
         self.kept = kept
-        self._log.append((Choose(), None, None, None, None, due, False))
+        self._log.append((Choose(), None, None, None, due, False))
         self._legal = None
 
     @property
     def events(self) -> list[Turn | Choose]:
         """The turns (and ``choose``) played so far, as a record writes them."""
-        return [_event(entry) for entry in self._log]
+        return [entry[0] for entry in self._log]
 
     @property
     def decisions(self) -> list[turn.Decision | None]:
         """The engine's decision on each event so far (None for ``choose``)."""
-        return [entry[3] for entry in self._log]
+        return [entry[2] for entry in self._log]
 
     def _raise(self, v: Violation) -> None:
         raise DnError(Diagnostic("error", v.code, sentence(v), 0, 0, self.state.number + 1, v.rule or None,
@@ -365,8 +368,7 @@ class Game:
         is nothing to undo."""
         if not self._log:
             raise IndexError("pop from a game with no turns behind it")
-        event = _event(self._log[-1])
-        _, _, ballots, decision, snapshot, due, chosen = self._log.pop()
+        event, ballots, decision, snapshot, due, chosen = self._log.pop()
         if snapshot is not None:
             self.state = snapshot.copy()  # copies share the snapshot: never hand it out to be changed
         elif decision is None:  # choose
@@ -404,10 +406,7 @@ class Game:
             tags.append(Tag("Rules", self.ruleset.id))
         if expert:
             tags.append(Tag("Variant", "expert"))
-        setup: list = []
-        if self.dealt is not None:
-            setup += [Hand(p, tuple(HandTile(t, n) for t, n in sorted(self.dealt[p].items(), key=lambda i: i[0].order())
-                                    if n > 0)) for p in self.players]
+        setup: list = list(self._hands())
         if expert and self.cards is not None:
             setup += [Goals(p, tuple(self.cards[p])) for p in self.players]
         result = self.result() if reveal else None
@@ -418,6 +417,14 @@ class Game:
                         if expert else RevealEntry(p, self.cards[p][0]) for p in self.players)
         return Record(tuple(tags), tuple(setup), tuple(self.events), Reveal(entries),
                       Score(tuple(ScoreEntry(p, result.scores[p]) for p in self.players)))
+
+    def _hands(self) -> tuple[Hand, ...]:
+        """The record's hand lines, made once per ``dealt`` (a live game's record is written after every move)."""
+        if self._hand_lines is None or self._hand_lines[0] is not self.dealt:
+            self._hand_lines = (self.dealt, () if self.dealt is None else tuple(
+                Hand(p, tuple(HandTile(t, n) for t, n in sorted(self.dealt[p].items(), key=lambda i: i[0].order())
+                              if n > 0)) for p in self.players))
+        return self._hand_lines[1]
 
     def to_dn(self) -> str:
         """The canonical DN record of the game so far; ``Game.from_dn(g.to_dn()) == g``."""
@@ -433,15 +440,6 @@ def _check_cards(cards: dict[str, tuple[str, ...]], players: tuple[str, ...], va
         what = "one building card" if want == 1 else "two goal cards"
         raise fail("X001" if want == 2 else "E001", f"cards= gives each player {what}, no card twice "
                    f"(known: {', '.join(known)})")
-
-
-def _event(entry: tuple) -> Turn | Choose:
-    """The event of a log entry, written when asked for (canonical: a claim with the
-    count, ``@corner`` only where needed)."""
-    event, move, ballots, decision = entry[:4]
-    if event is not None:
-        return event
-    return Turn(decision.number, decision.player, None if move is None else _placement(move, ballots, decision))
 
 
 def _bare(event):

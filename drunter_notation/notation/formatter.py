@@ -58,6 +58,8 @@ def format_ballot(b: Ballot) -> str:
 
 def format_item(item) -> str:
     """One top-level item on one line, without its comments."""
+    if isinstance(item, Turn):
+        return _format_turn(item)
     if isinstance(item, Tag):
         return f"[{item.key} {quote(item.value)}]"
     if isinstance(item, Hand):
@@ -65,9 +67,6 @@ def format_item(item) -> str:
         return f"hand {player(item.player)}: {tiles}"
     if isinstance(item, Goals):
         return f"goals {player(item.player)}: {item.goals[0]}, {item.goals[1]}"
-    if isinstance(item, Turn):
-        action = "pass" if item.placement is None else format_placement(item.placement)
-        return f"{item.number}. {player(item.player)} {action}"
     if isinstance(item, Choose):
         return "choose"
     if isinstance(item, Reveal):
@@ -76,6 +75,12 @@ def format_item(item) -> str:
     if isinstance(item, Score):
         return "score " + ", ".join(f"{player(e.player)}: {e.points}" for e in item.entries)
     raise TypeError(f"not a record item: {item!r}")
+
+
+@lru_cache(maxsize=4096)  # a live game's record is written anew after every move: its turns once each
+def _format_turn(item: Turn) -> str:
+    action = "pass" if item.placement is None else format_placement(item.placement)
+    return f"{item.number}. {player(item.player)} {action}"
 
 
 def _comment(text: str) -> str:
