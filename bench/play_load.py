@@ -6,6 +6,7 @@ acknowledged) and that no request failed. Bounded: it stops after M moves.
     python bench/play_load.py                 # 20 games, 2,000 moves
     python bench/play_load.py --games 5 --moves 300
     python bench/play_load.py --source /tmp/old-checkout   # the same load on another version's server
+    python bench/play_load.py --think 0.1     # each client waits 0.1 s after each answer: busy, not saturated
 """
 from __future__ import annotations
 
@@ -33,8 +34,9 @@ RUN_CLI = "import sys; from drunter_notation.cli import main; sys.argv[0] = 'dru
 class Player(threading.Thread):
     """Plays games one after another on one keep-alive connection until its share of moves is done."""
 
-    def __init__(self, host: str, port: int, index: int, moves: int):
+    def __init__(self, host: str, port: int, index: int, moves: int, think: float = 0.0):
         super().__init__()
+        self.think = think
         self.conn = http.client.HTTPConnection(host, port, timeout=30)
         self.index, self.moves, self.rng = index, moves, random.Random(index)
         self.latencies: list[float] = []
@@ -84,6 +86,8 @@ class Player(threading.Thread):
                 break
             self.acknowledged[name] += 1
             state = answer
+            if self.think:
+                time.sleep(self.rng.uniform(0.5, 1.5) * self.think)  # jittered, so the clients do not march in step
         self.conn.close()
 
 
@@ -111,10 +115,22 @@ def disk_costs(folder: Path, rounds: int = 40) -> str:
             f"{statistics.median(line) * 1000:.1f} ms (p50 of {rounds} each, taking turns)")
 
 
+def bounded(kind, low, high):
+    """An argparse type: ``kind`` between ``low`` and ``high``, else a usage error."""
+    def read(text: str):
+        value = kind(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not between {low} and {high}")
+        return value
+    return read
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20, help="games played at once (default 20)")
-    ap.add_argument("--moves", type=int, default=2000, help="moves in all (default 2000)")
+    ap.add_argument("--games", type=bounded(int, 1, 200), default=20, help="games played at once (default 20, at most 200)")
+    ap.add_argument("--moves", type=bounded(int, 1, 1_000_000), default=2000, help="moves in all (default 2000)")
+    ap.add_argument("--think", type=bounded(float, 0.0, 10.0), default=0.0,
+                    help="seconds a client waits after each answer, on average (default 0: saturation)")
     ap.add_argument("--disk", action="store_true", help="measure only what one move waits for on this disk")
     ap.add_argument("--source", type=Path, default=ROOT,
                     help="the checkout whose drunter play serves (default: this one), to compare versions")
@@ -131,7 +147,7 @@ def main() -> int:
     try:
         host, port = re.search(r"http://([\d.]+):(\d+)/", server.stdout.readline()).groups()
         share = [args.moves // args.games + (i < args.moves % args.games) for i in range(args.games)]
-        players = [Player(host, int(port), i, share[i]) for i in range(args.games)]
+        players = [Player(host, int(port), i, share[i], args.think) for i in range(args.games)]
         start = time.perf_counter()
         for p in players:
             p.start()
@@ -151,7 +167,8 @@ def main() -> int:
             if events != n:
                 lost.append(f"{name}: {n} acknowledged, {events} in the file")
     q = statistics.quantiles(latencies, n=100)
-    print(f"{len(players)} games at once, {len(latencies)} moves in {wall:.1f} s "
+    pace = f", each client thinking {args.think:g} s a move" if args.think else ", clients never pause"
+    print(f"{len(players)} games at once{pace}, {len(latencies)} moves in {wall:.1f} s "
           f"({len(latencies) / wall:.0f} moves/s), {sum(len(p.acknowledged) for p in players)} games started")
     print(f"move latency: p50 {q[49] * 1000:.1f} ms, p95 {q[94] * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms")
     print(f"errors: {len(errors)}; moves lost: {len(lost)}; load average {open('/proc/loadavg').read().split()[0]}")
