@@ -153,6 +153,45 @@ class Hider(Honest):
         return self.rng.randrange(len(moves)) if self.moves <= 8 else super().pick(pl, moves)
 
 
+# Written on 2026-11-24, after the model and its priors were frozen: never used to fit or shape it.
+
+class Attacker(Honest):
+    """Cares for the damage it does far more than for its own buildings (own weight 1, not 4)."""
+
+    own_weight = 1
+
+
+class Switcher(Honest):
+    """Honest for its first ten moves, then plays and votes for its decoy type instead, to the end."""
+
+    def begin(self, seat, goals):
+        super().begin(seat, goals)
+        self.moves = 0
+
+    def aim(self):
+        return self.types if self.moves <= 10 else self.decoy
+
+    def pick(self, pl, moves):
+        self.moves += 1
+        return self.choose(pl, moves, self.aim())
+
+    def intent(self, pl, move):
+        own, other = points(pl, move, self.aim())
+        return "no" if own else "yes" if other >= 2 else None
+
+
+class VoteLiar(Honest):
+    """Honest moves; its ballots on others' tiles lie: yes when the tile would destroy its own type,
+    no when it destroys only others'."""
+
+    def intent(self, pl, move):
+        own, other = points(pl, move, self.types)
+        return "yes" if own else "no" if other >= 2 else None
+
+
 POLICIES: dict[str, type[Bench]] = {
     "honest": Honest, "bluffer": Bluffer, "decoy": Decoy, "random-votes": RandomVotes, "soft": Soft,
-    "builder": Builder, "random": Random, "hider": Hider}
+    "builder": Builder, "random": Random, "hider": Hider,
+    "attacker": Attacker, "switcher": Switcher, "vote-liar": VoteLiar}
+FITTED = ("honest", "bluffer", "decoy", "random-votes", "soft", "builder", "random", "hider")  # the model's priors
+LATER = tuple(p for p in POLICIES if p not in FITTED)  # written after the model was frozen: never fitted on

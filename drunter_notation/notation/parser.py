@@ -776,6 +776,8 @@ def _utf16_or_32(data: bytes) -> str | None:
         if data.startswith(bom):
             return f"{name} (with a byte order mark)"
     head = data[:4096]
+    if b"\x00" not in head:  # such text has a NUL byte in every unit: most files are done here
+        return None
     for width, name in ((4, "UTF-32"), (2, "UTF-16")):
         units = [head[i:i + width] for i in range(0, len(head) - len(head) % width, width)]
         for offset, order in ((0, "LE"), (width - 1, "BE")):
