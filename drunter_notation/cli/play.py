@@ -92,5 +92,7 @@ def play(directory: Path, host: str, port: int, no_browser: bool):
             app.hub.close()  # the pages' event streams end first, else uvicorn would wait for them
             await super().shutdown(sockets)
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3)
+    # no proxy in front: X-Forwarded-* headers are not taken for the client's address
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3,
+                            proxy_headers=False)
     Server(config).run(sockets=[sock])

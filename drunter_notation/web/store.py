@@ -255,8 +255,8 @@ class Store:
         if op is None or cards or table.pending >= JOURNAL_LIMIT or table.game.is_over():
             self.save(table, cards)
             return
-        self._guard(self._journal_path(table.name))
-        if table.journal is None:
+        if table.journal is None:  # an open journal is written through its descriptor: checked when opened
+            self._guard(self._journal_path(table.name))
             table.journal = Journal(self._journal_path(table.name))
         table.journal.append(table.base, op, first=not table.pending)
         table.pending += 1
