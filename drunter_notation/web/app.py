@@ -250,7 +250,7 @@ def _game_json(table: Table) -> dict:
                      "cards": [c for c in CARD_NAMES for _ in range(st.cards[p].get(c, 0))],
                      "votes": votes_left(st.cards[p])}
                     for i, p in enumerate(g.players)],
-        "events": [_event(e, d) for e, d in zip(g.events, g.decisions)],
+        "events": _events(table),
         "taken_back": [op["move"] for op in table.taken_back],
         "result": _result(g) if over else None,
         "vote": seats.vote_json(g, seats.open_vote(table)),
@@ -283,6 +283,17 @@ def _allowed(g: Game, move: str) -> bool:
     except DnError:
         return False
     return True
+
+
+def _events(table: Table) -> list[dict]:
+    """Every event of the game as the page lists it; an event already in the last view keeps its JSON
+    (the list is sent after every move, and an event never changes once played)."""
+    g = table.game
+    before = table.events_json
+    out = [(e, before[i][1] if i < len(before) and before[i][0] is e else _event(e, d))
+           for i, (e, d) in enumerate(zip(g.events, g.decisions))]
+    table.events_json = out
+    return [j for _, j in out]
 
 
 def _event(event, decision) -> dict:

@@ -68,6 +68,7 @@ class Table:
     vote: object = None  # web.seats: the secret ballot in progress (in memory only)
     choice: object = None  # web.seats: the expert choice in progress (in memory only)
     view: tuple | None = None  # web.app: the last public view and what it was made from
+    events_json: list = field(default_factory=list)  # web.app: (event, its JSON) of the last view, reused
 
 
 class Store:
