@@ -84,5 +84,7 @@ def browser(chromium):
 
 @pytest.fixture(scope="session")
 def expect(playwright_api):
-    """Playwright's expect(): it waits for a condition (the pages' CSP forbids wait_for_function)."""
+    """Playwright's expect(): it waits for a condition (the pages' CSP forbids wait_for_function), here up
+    to 15 s like the pages' own default, not 5: a busy machine is slow, not wrong."""
+    playwright_api.expect.set_options(timeout=15_000)
     return playwright_api.expect
