@@ -5,7 +5,9 @@ load none of them), so the table below carries each one's line for the help.
 """
 from __future__ import annotations
 
+import gc
 import importlib
+import sys
 
 import click
 
@@ -49,5 +51,18 @@ def cli():
     """drunter: rules checker, replay engine and reports for Drunter & Drueber (DN records)."""
 
 
+# Allocations between two collections of the young generation (CPython's default: 700).
+# A command's values are trees that reference counting frees; collecting less often
+# spares validate and analyze about 5 % of their time (bench/README.md).
+YOUNG_THRESHOLD = 10_000
+
+
 def main():
+    gc.disable()  # the modules loaded now live as long as the process: no collection need walk them
+    name = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
+    if name in COMMANDS:
+        importlib.import_module(COMMANDS[name][0])
+    gc.freeze()
+    gc.set_threshold(YOUNG_THRESHOLD)
+    gc.enable()
     run_group(cli)

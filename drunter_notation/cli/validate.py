@@ -6,14 +6,13 @@ files were named, so the output does not depend on the number of workers.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import click
-from tqdm import tqdm
 
 from drunter_notation.codes import CODES, Exit, exit_status
 from drunter_notation.data.boardfile import load_board
@@ -136,10 +135,21 @@ def judge_all(jobs: list[Job], workers: int):
         yield from map(judge, jobs)
         return
     # chunks big enough to spare the round trips, small enough to keep every worker busy to the end
+    from concurrent.futures import ProcessPoolExecutor  # here: a one-core run does not pay for its import
+
     chunk = max(1, min(32, len(jobs) // (workers * 8)))
     judge(jobs[0])  # builds the parser and the board's tables once, here: forked workers inherit them
     with ProcessPoolExecutor(max_workers=workers) as pool:
         yield from pool.map(judge, jobs, chunksize=chunk)
+
+
+def _progress(total: int):
+    """A progress bar on stderr when it is a terminal, shown only after PROGRESS_DELAY;
+    else no bar (None), and tqdm is not even imported."""
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    from tqdm import tqdm
+    return tqdm(total=total, unit="file", file=sys.stderr, delay=PROGRESS_DELAY, leave=False, dynamic_ncols=True)
 
 
 def _write(line: str, file) -> None:
@@ -185,15 +195,14 @@ def validate(files, fmt, rules, board, expect, jobs):
     todo = [Job(STDIN_NAME if p == STDIN else p, fmt, rules, board, expect, stdin if p == STDIN else None)
             for p in paths]
     mismatches, kinds = 0, {"valid": 0, "invalid": 0, "unreadable": 0}
-    # disable=None: a bar only when stderr is a terminal, and only after PROGRESS_DELAY
-    with tqdm(total=len(todo), unit="file", file=sys.stderr, disable=None, delay=PROGRESS_DELAY,
-              leave=False, dynamic_ncols=True) as bar:
+    with _progress(len(todo)) as bar:
         # without a bar, plain writes: the bar's own write (clear, print, redraw) costs per line
-        write = _write if bar.disable else lambda line, file: bar.write(line, file=file)
+        write = _write if bar is None else lambda line, file: bar.write(line, file=file)
         for outcome in judge_all(todo, jobs or cores()):
             for to_stderr, line in outcome.lines:
                 write(line, sys.stderr if to_stderr else sys.stdout)
-            bar.update()
+            if bar is not None:
+                bar.update()
             status = max(status, outcome.status)
             mismatches += not outcome.matches
             kinds[outcome.kind] += 1
