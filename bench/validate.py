@@ -21,7 +21,9 @@ Prints numbers, asserts nothing (bench/README.md has the results):
    one file each, and times the command ``drunter validate --jobs 1`` on the first
    against one Python process reading every PGN file with ``chess.pgn.read_game`` on
    the second, taking turns, ``--repeat`` rounds (at least 3): the medians and their
-   ratio, one core against one, with the load average before and after;
+   ratio, one core against one, with the load average before and after; with
+   ``--before DIR`` (a checkout of an earlier version), that version's command takes
+   its turn too, and both versions' parse and replay per turn are printed side by side;
 6. unless ``--skip-batch``: writes ``--batch-files`` records (default 2,000) to a
    folder and times the command ``drunter validate --jobs 1`` against ``--jobs 2``
    on it (best of ``--repeat``, taking turns), says whether both printed the same,
@@ -32,7 +34,8 @@ A simulated game that does not validate stops the run (the numbers would mean
 nothing); otherwise nothing is checked.
 
 Run from the repository root:
-    python bench/validate.py [--games N] [--repeat R] [--skip-memory] [--skip-command] [--batch-files N] [--skip-batch]
+    python bench/validate.py [--games N] [--repeat R] [--before DIR] [--skip-memory] [--skip-command]
+                             [--batch-files N] [--skip-batch]
 Needs python-chess (``pip install -e '.[bench]'``).
 """
 from __future__ import annotations
@@ -43,6 +46,7 @@ import io
 import os
 import pathlib
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -231,7 +235,7 @@ def run_validate(folder: Path, jobs: int) -> tuple[float, bytes, float]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "drunter_notation.cli", "validate", "--jobs", str(jobs),
-                             str(folder)], stdout=subprocess.PIPE, env=env)
+                             str(folder)], stdout=subprocess.PIPE, env=env, cwd=ROOT)
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)  # ru_maxrss: the largest of the process and its waited-for workers
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -258,36 +262,95 @@ def load_average() -> str:
         return "unknown"
 
 
-def timed(argv: list[str]) -> float:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def timed(argv: list[str], source: Path = ROOT) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, the process and its children) of one command."""
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, env=env)
+    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, env=env, cwd=source)  # -m and -c look in cwd first
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"{argv[:4]} exited with status {proc.returncode}")
-    return time.perf_counter() - start
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def command_check(texts: list[str], pgns: list[str], repeat: int) -> None:
+def command_check(texts: list[str], pgns: list[str], repeat: int, before: Path | None) -> None:
     """`drunter validate --jobs 1 FOLDER` against one python-chess process over as many
-    PGN files, taking turns: one core against one, interpreter start-up on both sides."""
+    PGN files, taking turns: one core against one, interpreter start-up on both sides.
+    With ``before``, that checkout's `drunter validate` takes its turn too, and the
+    parse and replay per turn of both trees are measured in-process, taking turns."""
     with tempfile.TemporaryDirectory() as tmp:
         records, games = Path(tmp) / "dn", Path(tmp) / "pgn"
         write_folder(texts, records, len(texts))
         games.mkdir()
         for i, pgn in enumerate(pgns):
             (games / f"game-{i:05d}.pgn").write_text(pgn + "\n", encoding="utf-8")
+        if before is not None:
+            per_turn_check(records, repeat, before)
         dn_argv = [sys.executable, "-m", "drunter_notation.cli", "validate", "--jobs", "1", str(records)]
         chess_argv = [sys.executable, "-c", CHESS_COMMAND, str(games)]
         print(f"  load average before: {load_average()}")
-        dn, ch = [], []
+        dn, ch, old = [], [], []
         for _ in range(max(3, repeat)):
+            if before is not None:
+                old.append(timed(dn_argv, before))
             dn.append(timed(dn_argv))
             ch.append(timed(chess_argv))
-            print(f"    drunter validate --jobs 1 {dn[-1]:6.2f} s   python-chess {ch[-1]:6.2f} s   "
-                  f"ratio {dn[-1] / ch[-1]:.2f}   (load {load_average()})")
-        dn_m, ch_m = statistics.median(dn), statistics.median(ch)
+            was = f"(before: {old[-1][0]:5.2f} s)  " if old else ""
+            print(f"    drunter validate --jobs 1 {dn[-1][0]:6.2f} s {was}  python-chess {ch[-1][0]:6.2f} s   "
+                  f"ratio {dn[-1][0] / ch[-1][0]:.2f}   (CPU {dn[-1][1]:.2f} s / {ch[-1][1]:.2f} s; "
+                  f"load {load_average()})")
+        (dn_m, dn_cpu), (ch_m, ch_cpu) = (map(statistics.median, zip(*runs)) for runs in (dn, ch))
         print(f"  medians: drunter validate --jobs 1 {dn_m:.2f} s, python-chess {ch_m:.2f} s; "
-              f"ratio {dn_m / ch_m:.2f} (aim <= 1.0); load average after: {load_average()}")
+              f"ratio {dn_m / ch_m:.2f} (aim <= 1.0); CPU time {dn_cpu:.2f} s / {ch_cpu:.2f} s, "
+              f"ratio {dn_cpu / ch_cpu:.2f}; load average after: {load_average()}")
+        if old:
+            old_m, old_cpu = map(statistics.median, zip(*old))
+            print(f"  before ({before}): {old_m:.2f} s, ratio {old_m / ch_m:.2f}; "
+                  f"CPU time {old_cpu:.2f} s, ratio {old_cpu / ch_cpu:.2f}")
+
+
+# Parse and parse + replay of every record file of a folder, in one process, through the
+# functions every version has had: run with PYTHONPATH set to the checkout measured.
+PER_TURN_COMMAND = """
+import os, sys, time
+from drunter_notation.load import judge
+from drunter_notation.notation.parser import parse_bytes
+folder, repeat = sys.argv[1], int(sys.argv[2])
+files = [(str(p), open(p, "rb").read()) for p in sorted(os.scandir(folder), key=lambda e: e.name)]
+turns = sum(len(parse_bytes(data, path).turns) for path, data in files)
+parse = full = float("inf")
+for _ in range(repeat):  # CPU time: what another busy process on the machine changes least
+    t0 = time.process_time()
+    for path, data in files:
+        parse_bytes(data, path)
+    t1 = time.process_time()
+    for path, data in files:
+        judge(parse_bytes(data, path), path)
+    t2 = time.process_time()
+    parse, full = min(parse, t1 - t0), min(full, t2 - t1)
+print(parse / turns * 1e6, full / turns * 1e6)
+"""
+
+
+def per_turn_check(records: Path, repeat: int, before: Path) -> None:
+    """µs per turn of parse, replay and both, for the checkout ``before`` and this one,
+    each in its own process, taking turns (medians of 3 rounds, best of ``repeat`` within)."""
+    figures: dict[Path, list[list[float]]] = {before: [], ROOT: []}
+    for _ in range(3):
+        for source in figures:
+            out = subprocess.run([sys.executable, "-c", PER_TURN_COMMAND, str(records), str(repeat)],
+                                 capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(source)},
+                                 cwd=source)
+            if out.returncode != 0:
+                raise SystemExit(f"the per-turn run of {source} failed: {out.stderr.strip()[-500:]}")
+            figures[source].append([float(x) for x in out.stdout.split()])
+    medians = {source: [statistics.median(col) for col in zip(*rows)] for source, rows in figures.items()}
+    print(f"  per turn, in-process (µs of CPU time; medians of 3 rounds, best of {repeat}): before {before}, after this tree")
+    for label, i in (("parse", 0), ("replay (full minus parse)", None), ("full validation", 1)):
+        old, new = ((m[1] - m[0]) if i is None else m[i] for m in (medians[before], medians[ROOT]))
+        print(f"    {label:<28} {old:7.1f} -> {new:7.1f}   ({new / old:.2f}x)")
 
 
 def batch_check(texts: list[str], files: int, repeat: int) -> None:
@@ -320,6 +383,9 @@ def main(argv=None) -> None:
     ap.add_argument("--skip-memory", action="store_true", help="skip the 10,000-file memory check")
     ap.add_argument("--skip-command", action="store_true",
                     help="skip the drunter validate --jobs 1 / python-chess command run")
+    ap.add_argument("--before", type=Path, metavar="DIR",
+                    help="a checkout of an earlier version (e.g. git worktree add /tmp/before REV): its per-turn "
+                         "figures and its drunter validate --jobs 1 run beside this tree's")
     ap.add_argument("--batch-files", type=int, default=2000, help="files of the --jobs 1 / --jobs 2 run (default 2000)")
     ap.add_argument("--skip-batch", action="store_true", help="skip the --jobs 1 / --jobs 2 run")
     args = ap.parse_args(argv)
@@ -363,7 +429,7 @@ def main(argv=None) -> None:
     print(f"  (load average {load_average()})")
     if not args.skip_command:
         print(f"one core against one: drunter validate --jobs 1 on {n} record files, python-chess on {n} PGN files:")
-        command_check(texts, pgns, args.repeat)
+        command_check(texts, pgns, args.repeat, args.before)
     if not args.skip_memory:
         print(f"memory, validating a folder of {MEMORY_FILES} records:")
         memory_check(texts)
