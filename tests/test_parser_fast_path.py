@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis.extra.lark import from_lark
+from hypothesis.strategies import from_regex
 from lark import Lark, Token
 
 from drunter_notation.errors import DnError
@@ -56,6 +57,41 @@ def test_fast_path_is_in_use(monkeypatch):
     for move in MOVES:
         parse_move(move)
 
+
+
+# --- the slots' analysis: which terminals may start with the same character ------------
+
+def _starts_with(first, char: str) -> bool:
+    chars, tests = first
+    return char in chars or any(t(char) for t in tests)
+
+
+@pytest.mark.parametrize("terminal", [t.name for t in parser._parser().lark.terminals])
+def test_first_chars_are_never_too_few(terminal):
+    """Every text a terminal matches starts with a character its first-character answer
+    holds (the slots leave out an earlier terminal only when the two cannot share one)."""
+    t = next(t for t in parser._parser().lark.terminals if t.name == terminal)
+    regexp = t.pattern.to_regexp()
+    first = parser._first_chars(regexp, 0)
+    assert first is not None
+
+    @settings(max_examples=200, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(from_regex(regexp, fullmatch=True))
+    def check(text):
+        if text:
+            assert _starts_with(first, text[0]), text
+    check()
+
+
+def test_first_chars_of_classes():
+    name = parser._first_chars(r"[^\W\d_][\w-]*", 0)
+    assert all(_starts_with(name, c) for c in "aZéЖ") and not any(_starts_with(name, c) for c in " 1_-#\"")
+    assert parser._first_chars(r"[0-9]+|\?", 0) == (frozenset("0123456789?"), ())
+    assert parser._first_chars(r"x?", 0) is None and parser._first_chars(r".y", 0) is None
+    assert not parser._may_start_alike(name, parser._first_chars(r"[ \t]+", 0))
+    assert parser._may_start_alike(name, parser._first_chars(r"[a-z][1-9]", 0))
+    assert parser._may_start_alike(name, parser._first_chars(r"\w", 0))  # two classes: not compared
 
 # --- parse_move ---------------------------------------------------------------------
 

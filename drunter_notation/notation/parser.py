@@ -296,53 +296,83 @@ def _syntax_error(tok: Token, message: str, hint: str) -> _Syntax:
     return _Syntax(tok.line, tok.column, message, hint)
 
 
-def _first_chars(regexp: str, flags: int) -> frozenset[str] | None:
-    """The characters a match of ``regexp`` can start with, or None for "maybe any":
-    read from the parsed regex (CPython's own parser); anything but literals, small
-    character sets, groups, repeats and zero-width assertions gives None, so the
-    answer may be too large, never too small."""
+def _first_chars(regexp: str, flags: int) -> tuple[frozenset[str], tuple] | None:
+    r"""What a match of ``regexp`` can start with: (characters, tests of one character
+    -- for classes too large to list, like [^\W\d_]), or None for "maybe any". Read
+    from the parsed regex (CPython's own parser); anything but literals, character
+    classes, groups, repeats and zero-width assertions gives None, so the answer may
+    be too large, never too small."""
     try:
         from re import _constants as sre, _parser as sre_parse  # CPython's, since 3.11
         tree = sre_parse.parse(regexp, flags)
     except Exception:  # pragma: no cover - another Python
         return None
     repeats = (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None))
+    categories = {sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_NOT_DIGIT: r"\D", sre.CATEGORY_SPACE: r"\s",
+                  sre.CATEGORY_NOT_SPACE: r"\S", sre.CATEGORY_WORD: r"\w", sre.CATEGORY_NOT_WORD: r"\W"}
 
-    def sequence(items) -> tuple[set[str] | None, bool]:  # (first characters, whether it can match empty)
-        out: set[str] = set()
+    def test(items):  # a class [...] as a test of one character, or None if it holds anything else
+        negate = items[0][0] is sre.NEGATE
+        parts = []
+        for op, av in items[negate:]:
+            if op is sre.LITERAL:
+                parts.append(re.escape(chr(av)))
+            elif op is sre.RANGE:
+                parts.append(f"{re.escape(chr(av[0]))}-{re.escape(chr(av[1]))}")
+            elif op is sre.CATEGORY and av in categories:
+                parts.append(categories[av])
+            else:
+                return None
+        return re.compile(f"[{'^' * negate}{''.join(parts)}]", flags).fullmatch
+
+    def sequence(items) -> tuple[set[str], set, bool] | None:  # (first characters, tests, can match empty)
+        chars, tests = set(), set()
         for op, av in items:
             if op in (sre.ASSERT, sre.ASSERT_NOT, sre.AT):  # zero width: what follows decides
                 continue
+            empty = False
             if op is sre.LITERAL:
-                chars, empty = {chr(av)}, False
+                chars.add(chr(av))
             elif op is sre.IN and all(o is sre.LITERAL or (o is sre.RANGE and a[1] - a[0] < 256) for o, a in av):
-                chars = {chr(c) for o, a in av for c in ([a] if o is sre.LITERAL else range(a[0], a[1] + 1))}
-                empty = False
-            elif op is sre.BRANCH:
-                branches = [sequence(b) for b in av[1]]
-                if any(c is None for c, _ in branches):
-                    return None, False
-                chars, empty = set().union(*(c for c, _ in branches)), any(e for _, e in branches)
-            elif op is sre.SUBPATTERN and not av[1] & (re.IGNORECASE | re.VERBOSE):
-                chars, empty = sequence(av[3])
-            elif op in repeats:
-                chars, empty = sequence(av[2])
-                empty = empty or av[0] == 0
-            elif op is getattr(sre, "ATOMIC_GROUP", None):
-                chars, empty = sequence(av)
-            else:  # a negated or Unicode class, any character, a reference ...
-                return None, False
-            if chars is None:
-                return None, False
-            out |= chars
+                chars.update(chr(c) for o, a in av for c in ([a] if o is sre.LITERAL else range(a[0], a[1] + 1)))
+            elif op is sre.IN and (one := test(av)) is not None:
+                tests.add(one)
+            else:
+                if op is sre.BRANCH:
+                    parts = [sequence(b) for b in av[1]]
+                elif op is sre.SUBPATTERN and not av[1] & (re.IGNORECASE | re.VERBOSE):
+                    parts = [sequence(av[3])]
+                elif op in repeats:
+                    parts = [sequence(av[2])]
+                    empty = av[0] == 0
+                elif op is getattr(sre, "ATOMIC_GROUP", None):
+                    parts = [sequence(av)]
+                else:  # any character, a reference ...
+                    return None
+                if None in parts:
+                    return None
+                for c, t, e in parts:
+                    chars |= c
+                    tests |= t
+                    empty = empty or e
             if not empty:
-                return out, False
-        return out, True
+                return chars, tests, False
+        return chars, tests, True
 
     if flags & re.IGNORECASE:
         return None
-    chars, empty = sequence(tree)
-    return None if empty or chars is None else frozenset(chars)
+    first = sequence(tree)
+    return None if first is None or first[2] else (frozenset(first[0]), tuple(first[1]))
+
+
+def _may_start_alike(a, b) -> bool:
+    """Whether two :func:`_first_chars` answers may share a first character (two tests
+    are not compared: they may)."""
+    if a is None or b is None:
+        return True
+    (chars_a, tests_a), (chars_b, tests_b) = a, b
+    return bool(chars_a & chars_b or (tests_a and tests_b) or any(t(c) for t in tests_a for c in chars_b)
+                or any(t(c) for t in tests_b for c in chars_a))
 
 
 class _NotRead(Exception):
@@ -393,7 +423,7 @@ class _LineReader:
 
         def slot(name: str) -> str:  # an earlier terminal matters only if it may start with the same character
             earlier = "|".join(regexp[e] for e in scanned[:scanned.index(name)]
-                               if first[e] is None or first[name] is None or first[e] & first[name])
+                               if _may_start_alike(first[e], first[name]))
             return (f"(?!{earlier})" if earlier else "") + f"(?>{regexp[name]})"
 
         def lit(text: str) -> str:  # an anonymous terminal like ":" by its text
