@@ -69,11 +69,14 @@ def _starts_with(first, char: str) -> bool:
 @pytest.mark.parametrize("terminal", [t.name for t in parser._parser().lark.terminals])
 def test_first_chars_are_never_too_few(terminal):
     """Every text a terminal matches starts with a character its first-character answer
-    holds (the slots leave out an earlier terminal only when the two cannot share one)."""
+    holds (the slots leave out an earlier terminal only when the two cannot share one),
+    and its regex without captures (the reader's) matches it too."""
     t = next(t for t in parser._parser().lark.terminals if t.name == terminal)
     regexp = t.pattern.to_regexp()
     first = parser._first_chars(regexp, 0)
     assert first is not None
+    uncaptured = re.compile(parser._uncaptured(regexp))
+    assert uncaptured.groups == 0
 
     @settings(max_examples=200, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
@@ -81,7 +84,13 @@ def test_first_chars_are_never_too_few(terminal):
     def check(text):
         if text:
             assert _starts_with(first, text[0]), text
+        assert uncaptured.fullmatch(text), text
     check()
+
+
+def test_uncaptured_leaves_escapes_classes_and_named_groups():
+    assert parser._uncaptured(r"(a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(k)[^]()]") == \
+        r"(?:a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(?:k)[^]()]"
 
 
 def test_first_chars_of_classes():
