@@ -390,6 +390,23 @@ def test_every_line_kind(monkeypatch):
     assert valid > 500 and read > 0.99 * valid, (valid, read)
 
 
+def test_ballots_kept_for_later_votes_are_placed_anew():
+    """A ballot read once is kept by its texts (parser._LineReader._ballot) and serves
+    later votes at their own lines and columns; names that are keywords, and texts
+    over the bound, are never kept and still read as Lark reads them."""
+    reference = LarkOnly()
+    long_cards = " JA" * 40
+    text = ('[Players "A, B"]\n1. A W1 a2 vote { A: JA NE, "B b": JEIN = yes }\n'
+            '2. B W1 b2   vote {"B b": JEIN = yes,A: JA NE} -> accepted\n'
+            f'3. A W1 c2 vote {{ A:{long_cards}, B:{long_cards} }}\n4. B W1 d2 vote {{ B:{long_cards} }}\n')
+    for case in (text, text.replace('"B b"', "pass"), text.replace("A: JA NE", "vote: JA NE")):
+        fast, slow = _both(reference, case, "start")
+        assert fast == slow
+    assert _both(reference, text, "start")[0][0] == "ok"
+    kept = parser._parser().reader.ballots
+    assert ("A", " JA NE") in kept and not any(cards == long_cards for _, cards in kept)
+
+
 @pytest.mark.slow
 def test_differential_slice():
     _differential(int(os.environ.get("PARSER_INPUTS", "10000")), 1)

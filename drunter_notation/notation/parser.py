@@ -460,8 +460,10 @@ class _LineReader:
 
         def many(kind: str) -> str:
             return f"{listed[kind]}(?:{g}{lit(',')}{listed[kind]})*"
-        # a list, once its line is read whole, is taken apart entry by entry
+        # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
+        # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
         self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in entries(True).items()}
+        self.ballots: dict[tuple[str, str], tuple[str, tuple[Card, ...]]] = {}  # see _ballot
         self.cards, self.tiles = compiled(f"{g}({slot('CARD')})"), compiled(f"{g}({slot('TILE')})")
         placement = (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?"
                      f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?"
@@ -495,7 +497,7 @@ class _LineReader:
                     raise _NotRead
                 phase = 2
                 if m["pass"] is None:
-                    placement = self._placement(m, text, start, end, number)
+                    placement = self._placement(m, text, start, number)
                 elif m["pass"] == pass_word:
                     placement = None
                 else:
@@ -552,23 +554,23 @@ class _LineReader:
         if (kind == "REVEAL" and phase <= 2) or (kind == "SCORE" and phase <= 3):
             m = self.entries[kind].match(text, start, end)
             if m is not None:
-                return m, self._entries(kind, m, text, start, end, number), 3 if kind == "REVEAL" else 4
+                return m, self._entries(kind, m, text, start, number), 3 if kind == "REVEAL" else 4
         raise _NotRead
 
-    def _entries(self, kind: str, m: re.Match, text: str, start: int, end: int, number: int) -> Reveal | Score:
+    def _entries(self, kind: str, m: re.Match, text: str, start: int, number: int) -> Reveal | Score:
         if kind == "REVEAL":
             entries = tuple(RevealEntry(self._name(e["player"]), _goal(e["v1"]), e["v2"] and _goal(e["v2"]), number,
-                                        e.start("player") - start + 1) for e in self._each(kind, m, text, end))
+                                        e.start("player") - start + 1) for e in self._each(kind, m, text))
         else:
             entries = tuple(ScoreEntry(self._name(e["player"]), _bounded(e["v1"], MAX_SCORE), number,
-                                       e.start("player") - start + 1) for e in self._each(kind, m, text, end))
+                                       e.start("player") - start + 1) for e in self._each(kind, m, text))
             if any(e.points is None for e in entries):
                 raise _NotRead
         if len(entries) > MAX_LIST_ITEMS:
             raise _NotRead
         return (Reveal if kind == "REVEAL" else Score)(entries, number, m.start("kw") - start + 1)
 
-    def _placement(self, m: re.Match, text: str, start: int, end: int, number: int) -> Placement:
+    def _placement(self, m: re.Match, text: str, start: int, number: int) -> Placement:
         tile = m["tile"]
         if "x" in tile:
             raise _NotRead
@@ -576,10 +578,9 @@ class _LineReader:
         if m["vote"] is not None:
             if m["vote"] != self.words["VOTE"]:
                 raise _NotRead
-            cards = self.cards.findall
-            ballots = tuple(Ballot(self._name(e["player"]), tuple(map(_card, cards(text, e.start("cards"), e.end("cards")))),
-                                   number, e.start("player") - start + 1) for e in self._each("VOTE", m, text, end, "ballots"))
-            if len(ballots) > MAX_LIST_ITEMS or any(len(b.cards) > MAX_LIST_ITEMS for b in ballots):
+            ballots = tuple(Ballot(*self._ballot(e.group("player", "cards")), number, e.start("player") - start + 1)
+                            for e in self._each("VOTE", m, text, "ballots"))
+            if len(ballots) > MAX_LIST_ITEMS:
                 raise _NotRead
             vote = Vote(ballots, number, m.start("vote") - start + 1)
         if m["arrow"] is not None:
@@ -593,14 +594,22 @@ class _LineReader:
         return Placement(_TILES[tile], _square(m["a"]), b and _square(b), corner and _square(corner), vote, outcome,
                          number, m.start("tile") - start + 1)
 
-    def _each(self, kind: str, m: re.Match, text: str, end: int, group: str = "items"):
-        """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``,
-        a line read whole that ends at ``end``."""
-        pos, stop, entry = m.start(group), m.end(group), self.each[kind].match
-        while pos < stop:
-            e = entry(text, pos, end)
-            pos = e.end()
-            yield e
+    def _each(self, kind: str, m: re.Match, text: str, group: str = "items"):
+        """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``."""
+        return self.each[kind].finditer(text, m.start(group), m.end(group))
+
+    def _ballot(self, texts: tuple[str, str]) -> tuple[str, tuple[Card, ...]]:
+        """A ballot's player and cards from the texts of its name and cards. The same few
+        ballots recur in a game: each is kept (up to a bound) for the next vote."""
+        known = self.ballots.get(texts)
+        if known is None:
+            player, cards = texts
+            known = self._name(player), tuple(map(_card, self.cards.findall(cards)))
+            if len(known[1]) > MAX_LIST_ITEMS:
+                raise _NotRead
+            if len(player) + len(cards) <= _KEPT_TEXT and len(self.ballots) < _KEPT_ITEMS:
+                self.ballots[texts] = known
+        return known
 
     def _name(self, text: str) -> str:
         if text[0] == '"':
@@ -620,7 +629,7 @@ class _LineReader:
                 raise _NotRead
             word = m["pass"]
             if word is None:
-                move = self._placement(m, text, start, end, number)
+                move = self._placement(m, text, start, number)
             elif word == self.words["PASS"]:
                 move = _PASS
             elif word == self.words["CHOOSE"]:
@@ -633,6 +642,8 @@ class _LineReader:
 
 
 _PASS = object()  # a move read as 'pass', while the reader looks for more
+# What the reader keeps for later lines at most: short texts, a few thousand of them (below a megabyte).
+_KEPT_TEXT, _KEPT_ITEMS = 64, 4096
 
 
 def _lines(text: str):
