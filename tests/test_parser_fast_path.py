@@ -30,7 +30,7 @@ from lark import Lark, Token
 
 from drunter_notation.errors import DnError
 from drunter_notation.notation import parser
-from drunter_notation.notation.model import Ballot, Card, Choose, Outcome, Placement, Tile, Vote
+from drunter_notation.notation.model import Ballot, Card, Choose, HandTile, Outcome, Placement, Tile, Vote
 from drunter_notation.notation.parser import START_SYMBOLS, RecordBuilder, grammar_text, parse_move, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -405,6 +405,18 @@ def test_ballots_kept_for_later_votes_are_placed_anew():
     assert _both(reference, text, "start")[0][0] == "ok"
     kept = parser._parser().reader.ballots
     assert ("A", " JA NE") in kept and not any(cards == long_cards for _, cards in kept)
+
+
+def test_hand_tiles_kept_by_their_text():
+    """Hand tiles are kept by their text (parser._HAND_TILES): counts written with leading
+    zeros, at and over the limit, read as Lark reads them, before and after being kept."""
+    reference = LarkOnly()
+    text = '[Players "A, B"]\nhand A: W2x04 W2x4 W2x004 S1x0 R3x099 R3x99 W1\n'
+    for case in (text, text, text.replace("R3x99", "R3x100"), text.replace("W2x004", "W2x" + "0" * 80 + "5")):
+        fast, slow = _both(reference, case, "start")
+        assert fast == slow
+    assert _both(reference, text, "start")[0][0] == "ok"
+    assert parser._HAND_TILES["W2x004"] == HandTile(Tile("W", 2), 4)
 
 
 @pytest.mark.slow

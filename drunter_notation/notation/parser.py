@@ -82,6 +82,7 @@ def _unquote(text: str) -> str:
 _TILES = {f"{kind}{length}": Tile(kind, length) for kind in "WSR" for length in (1, 2, 3)}
 _CARDS = {**{name: Card(name) for name in CARD_NAMES}, "JEIN=yes": Card("JEIN", "yes"), "JEIN=no": Card("JEIN", "no")}
 _SQUARES: dict[str, tuple[int, int]] = {}  # at most 26 x 99 entries: the SQUARE terminal allows no more
+_HAND_TILES: dict[str, HandTile] = {}  # a hand line's TILE text -> its value (HandTile has no position)
 
 
 # The largest number each place in a record may hold: bounded where it is read, so a
@@ -92,6 +93,8 @@ MAX_TALLY = 999
 MAX_SCORE = 99_999
 MAX_LINE_CHARS = 100_000
 MAX_LIST_ITEMS = 1000  # tags, tiles in a hand line, cards in a ballot ... (_LIST_WORDS)
+# What is kept from one line for later ones at most: short texts, a few thousand of them (below a megabyte).
+_KEPT_TEXT, _KEPT_ITEMS = 64, 4096
 
 
 def _bounded(digits: str, limit: int) -> int | None:
@@ -122,11 +125,20 @@ def _square(text: str):
 
 
 def _hand_tile(text: str) -> HandTile | None:
-    """A TILE of a hand line (``W2x4``) as a HandTile; None if its count is over the limit."""
-    if "x" not in text:
-        return HandTile(_TILES[text], 1)
-    count = _bounded(text[3:], MAX_TILE_COUNT)
-    return None if count is None else HandTile(_TILES[text[:2]], count)
+    """A TILE of a hand line (``W2x4``) as a HandTile, kept in :data:`_HAND_TILES`; None if
+    its count is over the limit."""
+    tile = _HAND_TILES.get(text)
+    if tile is None:
+        if "x" not in text:
+            tile = HandTile(_TILES[text], 1)
+        else:
+            count = _bounded(text[3:], MAX_TILE_COUNT)
+            if count is None:
+                return None
+            tile = HandTile(_TILES[text[:2]], count)
+        if len(text) <= _KEPT_TEXT and len(_HAND_TILES) < _KEPT_ITEMS:
+            _HAND_TILES[text] = tile
+    return tile
 
 
 def _card(text: str) -> Card:
@@ -545,7 +557,10 @@ class _LineReader:
             player, column = self._name(m["player"]), m.start("kw") - start + 1
             if kind == "GOALS":
                 return m, Goals(player, (_goal(m["g1"]), _goal(m["g2"])), number, column), 1
-            tiles = tuple(map(_hand_tile, self.tiles.findall(text, m.start("items"), m.end("items"))))
+            texts = self.tiles.findall(text, m.start("items"), m.end("items"))
+            tiles = tuple(map(_HAND_TILES.get, texts))  # all known, mostly
+            if None in tiles:
+                tiles = tuple(map(_hand_tile, texts))
             if None in tiles or len(tiles) > MAX_LIST_ITEMS:
                 raise _NotRead
             return m, Hand(player, tiles, number, column), 1
@@ -644,8 +659,6 @@ class _LineReader:
 
 
 _PASS = object()  # a move read as 'pass', while the reader looks for more
-# What the reader keeps for later lines at most: short texts, a few thousand of them (below a megabyte).
-_KEPT_TEXT, _KEPT_ITEMS = 64, 4096
 
 
 def _lines(text: str):
