@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -486,7 +486,7 @@ class _LineReader:
                      f"(?:{g}(?P<tally>{slot('TALLY')}))?+)?+")
         self.turn = compiled(f"{g}(?P<num>{slot('TURNNO')}){g}(?P<player>{name}){g}"
                              f"(?:(?P<pass>{slot('NAME')})|{placement}){end}")
-        self.move = compiled(f"{g}(?:(?P<pass>{slot('NAME')})|{placement}){end}")
+        self.move_pattern = (f"{g}(?:(?P<pass>{slot('NAME')})|{placement}){end}", flags)
         self.blank = compiled(end)
         self.tag = compiled(f"{g}(?P<lb>{lit('[')}){g}(?P<key>{slot('NAME')}){g}(?P<value>{slot('STRING')})"
                             f"{g}{lit(']')}{end}")
@@ -634,6 +634,11 @@ class _LineReader:
         if text in self.keywords:  # Lark reads it as the keyword, not as a name
             raise _NotRead
         return text
+
+    @cached_property
+    def move(self) -> re.Pattern:
+        """The regex of a move alone, compiled when first used (3 ms: records need none)."""
+        return re.compile(*self.move_pattern)
 
     def parse_move(self, text: str) -> Placement | Choose | None:
         """One move (comments dropped): a placement, None for ``pass``, or a Choose."""
