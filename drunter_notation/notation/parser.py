@@ -477,7 +477,7 @@ class _LineReader:
         # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
         # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
         self.each = {kind: compiled(f"(?:{g}{lit(',')})?+{e}") for kind, e in entries(True).items()}
-        self.ballots: dict[tuple[str, str], tuple[str, tuple[Card, ...]]] = {}  # see _ballot
+        self.ballots: dict[str, tuple[str, tuple[Card, ...], int]] = {}  # see _ballot
         self.cards, self.tiles = compiled(f"{g}({slot('CARD')})"), compiled(f"{g}({slot('TILE')})")
         placement = (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?+"
                      f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?+"
@@ -595,8 +595,7 @@ class _LineReader:
         if m["vote"] is not None:
             if m["vote"] != self.words["VOTE"]:
                 raise _NotRead
-            ballots = tuple(Ballot(*self._ballot(e.group("player", "cards")), number, e.start("player") - start + 1)
-                            for e in self._each("VOTE", m, text, "ballots"))
+            ballots = self._ballots(m, text, start, number)
             if len(ballots) > MAX_LIST_ITEMS:
                 raise _NotRead
             vote = Vote(ballots, number, m.start("vote") - start + 1)
@@ -615,17 +614,30 @@ class _LineReader:
         """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``."""
         return self.each[kind].finditer(text, m.start(group), m.end(group))
 
-    def _ballot(self, texts: tuple[str, str]) -> tuple[str, tuple[Card, ...]]:
-        """A ballot's player and cards from the texts of its name and cards. The same few
-        ballots recur in a game: each is kept (up to a bound) for the next vote."""
-        known = self.ballots.get(texts)
-        if known is None:
-            player, cards = texts
-            known = self._name(player), tuple(map(_card, self.cards.findall(cards)))
-            if len(known[1]) > MAX_LIST_ITEMS:
-                raise _NotRead
-            if len(player) + len(cards) <= _KEPT_TEXT and len(self.ballots) < _KEPT_ITEMS:
-                self.ballots[texts] = known
+    def _ballots(self, m: re.Match, text: str, start: int, number: int) -> tuple[Ballot, ...]:
+        """The ballots of the vote of ``m``, each from the text of its entry."""
+        span, column = m["ballots"], m.start("ballots") - start + 1
+        if '"' not in span:  # no quoted name (which may hold a comma): the commas part the entries
+            entries, comma = span.split(","), 1
+        else:  # the entries as the list's regex finds them, each but the first with its comma
+            entries, comma = [e[0] for e in self._each("VOTE", m, text, "ballots")], 0
+        ballots = []
+        for entry in entries:
+            player, cards, offset = self.ballots.get(entry) or self._ballot(entry)
+            ballots.append(Ballot(player, cards, number, column + offset))
+            column += len(entry) + comma
+        return tuple(ballots)
+
+    def _ballot(self, entry: str) -> tuple[str, tuple[Card, ...], int]:
+        """What the text of a ballot (spaces and a comma before it allowed) reads as: its
+        player, its cards and where its player starts. The same few ballots recur in a game:
+        each is kept (up to a bound) for the next vote."""
+        e = self.each["VOTE"].match(entry)
+        known = self._name(e["player"]), tuple(map(_card, self.cards.findall(e["cards"]))), e.start("player")
+        if len(known[1]) > MAX_LIST_ITEMS:
+            raise _NotRead
+        if len(entry) <= _KEPT_TEXT and len(self.ballots) < _KEPT_ITEMS:
+            self.ballots[entry] = known
         return known
 
     def _name(self, text: str) -> str:
