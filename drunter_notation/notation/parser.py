@@ -478,7 +478,7 @@ class _LineReader:
         # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
         self.each = {kind: compiled(f"(?:{g}{lit(',')})?+{e}") for kind, e in entries(True).items()}
         self.ballots: dict[str, tuple[str, tuple[Card, ...], int]] = {}  # see _ballot
-        self.cards, self.tiles = compiled(f"{g}({slot('CARD')})"), compiled(f"{g}({slot('TILE')})")
+        self.cards = compiled(f"{g}({slot('CARD')})")
         placement = (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?+"
                      f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?+"
                      f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{many('VOTE')}){g}{lit('}')})?+"
@@ -557,11 +557,11 @@ class _LineReader:
             player, column = self._name(m["player"]), m.start("kw") - start + 1
             if kind == "GOALS":
                 return m, Goals(player, (_goal(m["g1"]), _goal(m["g2"])), number, column), 1
-            texts = self.tiles.findall(text, m.start("items"), m.end("items"))
-            tiles = tuple(map(_HAND_TILES.get, texts))  # all known, mostly
-            if None in tiles:
+            texts = m["items"].split()  # TILE tokens with only spaces between them
+            tiles = tuple(map(_HAND_TILES.get, texts))  # None for a text not kept yet; a HandTile is true
+            if not all(tiles):
                 tiles = tuple(map(_hand_tile, texts))
-            if None in tiles or len(tiles) > MAX_LIST_ITEMS:
+            if not all(tiles) or len(tiles) > MAX_LIST_ITEMS:
                 raise _NotRead
             return m, Hand(player, tiles, number, column), 1
         if kind == "CHOOSE" and phase <= 2:
