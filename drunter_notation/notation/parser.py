@@ -484,9 +484,10 @@ class _LineReader:
                      f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{many('VOTE')}){g}{lit('}')})?+"
                      f"(?:{g}(?P<arrow>{slot('ARROW')}){g}(?P<result>{slot('RESULT')})"
                      f"(?:{g}(?P<tally>{slot('TALLY')}))?+)?+")
+        # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
         self.turn = compiled(f"{g}(?P<num>{slot('TURNNO')}){g}(?P<player>{name}){g}"
-                             f"(?:(?P<pass>{slot('NAME')})|{placement}){end}")
-        self.move_pattern = (f"{g}(?:(?P<pass>{slot('NAME')})|{placement}){end}", flags)
+                             f"(?:{placement}|(?P<pass>{slot('NAME')})){end}")
+        self.move_pattern = (f"{g}(?:{placement}|(?P<pass>{slot('NAME')})){end}", flags)
         self.blank = compiled(end)
         self.tag = compiled(f"{g}(?P<lb>{lit('[')}){g}(?P<key>{slot('NAME')}){g}(?P<value>{slot('STRING')})"
                             f"{g}{lit(']')}{end}")
