@@ -391,7 +391,7 @@ def test_every_line_kind(monkeypatch):
 
 
 def test_ballots_kept_for_later_votes_are_placed_anew():
-    """A ballot read once is kept by its text (parser._LineReader._ballot) and serves
+    """A ballot read once is kept by its text (parser._LineReader._entry) and serves
     later votes at their own lines and columns -- lists parted at their commas, or by
     their regex where a quoted name may hold a comma; names that are keywords, and
     texts over the bound, are never kept and still read as Lark reads them."""
@@ -405,9 +405,24 @@ def test_ballots_kept_for_later_votes_are_placed_anew():
         fast, slow = _both(reference, case, "start")
         assert fast == slow
     assert _both(reference, text, "start")[0][0] == "ok"
-    kept = parser._parser().reader.ballots
+    kept = parser._parser().reader.kept["VOTE"]
     assert {" A: JA NE", ', "B, b": JEIN = yes', " A: JA NE"} <= set(kept)
     assert not any(long_cards in entry for entry in kept)
+
+
+def test_reveal_and_score_entries_kept_for_later_lines_are_placed_anew():
+    """Reveal and score entries are kept by their text as ballots are (and a score over
+    its limit is never kept): read as Lark reads them, wherever they stand."""
+    reference = LarkOnly()
+    head = '[Players "A, B"]\n1. A pass\n'
+    for reveal, score in [("reveal A: museum, B: kirche/one-each", "score A: 3, B: 12"),
+                          ('reveal  B: kirche/one-each,A: museum', 'score "B, b": 12 , A: 3'),
+                          ("reveal A: museum, pass: church", "score A: 3, B: 100000"),
+                          ("reveal A:museum,B:kirche / one-each", "score A: 3,B: 12")]:
+        text = f"{head}{reveal}\n{score}\n"
+        fast, slow = _both(reference, text, "start")
+        assert fast == slow
+    assert " A: 3" in parser._parser().reader.kept["SCORE"]
 
 
 def test_hand_tiles_kept_by_their_text():

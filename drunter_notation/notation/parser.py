@@ -477,7 +477,7 @@ class _LineReader:
         # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
         # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
         self.each = {kind: compiled(f"(?:{g}{lit(',')})?+{e}") for kind, e in entries(True).items()}
-        self.ballots: dict[str, tuple[str, tuple[Card, ...], int]] = {}  # see _ballot
+        self.kept: dict[str, dict[str, tuple[tuple, int]]] = {kind: {} for kind in self.each}  # see _entry
         self.cards = compiled(f"{g}({slot('CARD')})")
         placement = (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?+"
                      f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?+"
@@ -572,21 +572,10 @@ class _LineReader:
         if (kind == "REVEAL" and phase <= 2) or (kind == "SCORE" and phase <= 3):
             m = self.entries[kind].match(text, start, end)
             if m is not None:
-                return m, self._entries(kind, m, text, start, number), 3 if kind == "REVEAL" else 4
+                item = (Reveal if kind == "REVEAL" else Score)(self._list(kind, m, text, start, number), number,
+                                                               m.start("kw") - start + 1)
+                return m, item, 3 if kind == "REVEAL" else 4
         raise _NotRead
-
-    def _entries(self, kind: str, m: re.Match, text: str, start: int, number: int) -> Reveal | Score:
-        if kind == "REVEAL":
-            entries = tuple(RevealEntry(self._name(e["player"]), _goal(e["v1"]), e["v2"] and _goal(e["v2"]), number,
-                                        e.start("player") - start + 1) for e in self._each(kind, m, text))
-        else:
-            entries = tuple(ScoreEntry(self._name(e["player"]), _bounded(e["v1"], MAX_SCORE), number,
-                                       e.start("player") - start + 1) for e in self._each(kind, m, text))
-            if any(e.points is None for e in entries):
-                raise _NotRead
-        if len(entries) > MAX_LIST_ITEMS:
-            raise _NotRead
-        return (Reveal if kind == "REVEAL" else Score)(entries, number, m.start("kw") - start + 1)
 
     def _placement(self, m: re.Match, text: str, start: int, number: int) -> Placement:
         tile = m["tile"]
@@ -596,10 +585,7 @@ class _LineReader:
         if m["vote"] is not None:
             if m["vote"] != self.words["VOTE"]:
                 raise _NotRead
-            ballots = self._ballots(m, text, start, number)
-            if len(ballots) > MAX_LIST_ITEMS:
-                raise _NotRead
-            vote = Vote(ballots, number, m.start("vote") - start + 1)
+            vote = Vote(self._list("VOTE", m, text, start, number, "ballots"), number, m.start("vote") - start + 1)
         if m["arrow"] is not None:
             yes = no = None
             if m["tally"] is not None:
@@ -611,34 +597,42 @@ class _LineReader:
         return Placement(_TILES[tile], _square(m["a"]), b and _square(b), corner and _square(corner), vote, outcome,
                          number, m.start("tile") - start + 1)
 
-    def _each(self, kind: str, m: re.Match, text: str, group: str = "items"):
-        """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``."""
-        return self.each[kind].finditer(text, m.start(group), m.end(group))
-
-    def _ballots(self, m: re.Match, text: str, start: int, number: int) -> tuple[Ballot, ...]:
-        """The ballots of the vote of ``m``, each from the text of its entry."""
-        span, column = m["ballots"], m.start("ballots") - start + 1
+    def _list(self, kind: str, m: re.Match, text: str, start: int, number: int, group: str = "items") -> tuple:
+        """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``, each
+        made from the text of its entry."""
+        span, column = m[group], m.start(group) - start + 1
         if '"' not in span:  # no quoted name (which may hold a comma): the commas part the entries
-            entries, comma = span.split(","), 1
+            texts, comma = span.split(","), 1
         else:  # the entries as the list's regex finds them, each but the first with its comma
-            entries, comma = [e[0] for e in self._each("VOTE", m, text, "ballots")], 0
-        ballots = []
-        for entry in entries:
-            player, cards, offset = self.ballots.get(entry) or self._ballot(entry)
-            ballots.append(Ballot(player, cards, number, column + offset))
+            texts, comma = [e[0] for e in self.each[kind].finditer(text, m.start(group), m.end(group))], 0
+        kept, make, entries = self.kept[kind], _ENTRY_TYPES[kind], []
+        for entry in texts:
+            values, offset = kept.get(entry) or self._entry(kind, entry)
+            entries.append(make(*values, number, column + offset))
             column += len(entry) + comma
-        return tuple(ballots)
-
-    def _ballot(self, entry: str) -> tuple[str, tuple[Card, ...], int]:
-        """What the text of a ballot (spaces and a comma before it allowed) reads as: its
-        player, its cards and where its player starts. The same few ballots recur in a game:
-        each is kept (up to a bound) for the next vote."""
-        e = self.each["VOTE"].match(entry)
-        known = self._name(e["player"]), tuple(map(_card, self.cards.findall(e["cards"]))), e.start("player")
-        if len(known[1]) > MAX_LIST_ITEMS:
+        if len(entries) > MAX_LIST_ITEMS:
             raise _NotRead
-        if len(entry) <= _KEPT_TEXT and len(self.ballots) < _KEPT_ITEMS:
-            self.ballots[entry] = known
+        return tuple(entries)
+
+    def _entry(self, kind: str, entry: str) -> tuple[tuple, int]:
+        """What the text of an entry (spaces and a comma before it allowed) reads as: its
+        values but the position, and where its player starts. The same few entries recur
+        in a game: each is kept (up to a bound) for the next list."""
+        e = self.each[kind].match(entry)
+        player = self._name(e["player"])
+        if kind == "VOTE":
+            values = player, tuple(map(_card, self.cards.findall(e["cards"])))
+            if len(values[1]) > MAX_LIST_ITEMS:
+                raise _NotRead
+        elif kind == "REVEAL":
+            values = player, _goal(e["v1"]), e["v2"] and _goal(e["v2"])
+        else:
+            values = player, _bounded(e["v1"], MAX_SCORE)
+            if values[1] is None:
+                raise _NotRead
+        known = values, e.start("player")
+        if len(entry) <= _KEPT_TEXT and len(self.kept[kind]) < _KEPT_ITEMS:
+            self.kept[kind][entry] = known
         return known
 
     def _name(self, text: str) -> str:
@@ -677,6 +671,7 @@ class _LineReader:
 
 
 _PASS = object()  # a move read as 'pass', while the reader looks for more
+_ENTRY_TYPES = {"VOTE": Ballot, "REVEAL": RevealEntry, "SCORE": ScoreEntry}  # the entries of each kind of list
 
 
 def _lines(text: str):
