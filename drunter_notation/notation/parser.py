@@ -93,7 +93,7 @@ MAX_TALLY = 999
 MAX_SCORE = 99_999
 MAX_LINE_CHARS = 100_000
 MAX_LIST_ITEMS = 1000  # tags, tiles in a hand line, cards in a ballot ... (_LIST_WORDS)
-# What is kept from one line for later ones at most: short texts, a few thousand of them (below a megabyte).
+# What is kept from one line for later ones at most: short texts, a few thousand of each kind (2 MB at most each).
 _KEPT_TEXT, _KEPT_ITEMS = 64, 4096
 
 
@@ -468,7 +468,8 @@ class _LineReader:
                 return f"(?P<{key}>{body})" if named else f"(?:{body})"
             before = f"{g}{group('player', name)}{g}{lit(':')}"
             return {"VOTE": before + group("cards", f"(?:{g}{slot('CARD')})++"),
-                    "REVEAL": f"{before}{g}{group('v1', slot('GOAL'))}(?:{g}{lit('/')}{g}{group('v2', slot('GOAL'))})?+",
+                    "REVEAL": f"{before}{g}{group('v1', slot('GOAL'))}"
+                              f"(?:{g}{lit('/')}{g}{group('v2', slot('GOAL'))})?+",
                     "SCORE": f"{before}{g}{group('v1', slot('INT'))}"}
         listed = entries(False)
 
