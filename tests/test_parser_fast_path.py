@@ -25,11 +25,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis.extra.lark import from_lark
+from hypothesis.strategies import from_regex
 from lark import Lark, Token
 
 from drunter_notation.errors import DnError
 from drunter_notation.notation import parser
-from drunter_notation.notation.model import Ballot, Card, Choose, Outcome, Placement, Tile, Vote
+from drunter_notation.notation.model import Ballot, Card, Choose, HandTile, Outcome, Placement, Tile, Vote
 from drunter_notation.notation.parser import START_SYMBOLS, RecordBuilder, grammar_text, parse_move, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,6 +57,50 @@ def test_fast_path_is_in_use(monkeypatch):
     for move in MOVES:
         parse_move(move)
 
+
+
+# --- the slots' analysis: which terminals may start with the same character ------------
+
+def _starts_with(first, char: str) -> bool:
+    chars, tests = first
+    return char in chars or any(t(char) for t in tests)
+
+
+@pytest.mark.parametrize("terminal", [t.name for t in parser._parser().lark.terminals])
+def test_first_chars_are_never_too_few(terminal):
+    """Every text a terminal matches starts with a character its first-character answer
+    holds (the slots leave out an earlier terminal only when the two cannot share one),
+    and its regex without captures (the reader's) matches it too."""
+    t = next(t for t in parser._parser().lark.terminals if t.name == terminal)
+    regexp = t.pattern.to_regexp()
+    first = parser._first_chars(regexp, 0)
+    assert first is not None
+    uncaptured = re.compile(parser._uncaptured(regexp))
+    assert uncaptured.groups == 0
+
+    @settings(max_examples=200, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(from_regex(regexp, fullmatch=True))
+    def check(text):
+        if text:
+            assert _starts_with(first, text[0]), text
+        assert uncaptured.fullmatch(text), text
+    check()
+
+
+def test_uncaptured_leaves_escapes_classes_and_named_groups():
+    assert parser._uncaptured(r"(a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(k)[^]()]") == \
+        r"(?:a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(?:k)[^]()]"
+
+
+def test_first_chars_of_classes():
+    name = parser._first_chars(r"[^\W\d_][\w-]*", 0)
+    assert all(_starts_with(name, c) for c in "aZéЖ") and not any(_starts_with(name, c) for c in " 1_-#\"")
+    assert parser._first_chars(r"[0-9]+|\?", 0) == (frozenset("0123456789?"), ())
+    assert parser._first_chars(r"x?", 0) is None and parser._first_chars(r".y", 0) is None
+    assert not parser._may_start_alike(name, parser._first_chars(r"[ \t]+", 0))
+    assert parser._may_start_alike(name, parser._first_chars(r"[a-z][1-9]", 0))
+    assert parser._may_start_alike(name, parser._first_chars(r"\w", 0))  # two classes: not compared
 
 # --- parse_move ---------------------------------------------------------------------
 
@@ -343,6 +388,53 @@ def test_every_line_kind(monkeypatch):
             read += len(fell_back) == before
     assert not disagreements, f"{len(disagreements)} differ; the first: {disagreements[0]!r}"
     assert valid > 500 and read > 0.99 * valid, (valid, read)
+
+
+def test_ballots_kept_for_later_votes_are_placed_anew():
+    """A ballot read once is kept by its text (parser._LineReader._entry) and serves
+    later votes at their own lines and columns -- lists parted at their commas, or by
+    their regex where a quoted name may hold a comma; names that are keywords, and
+    texts over the bound, are never kept and still read as Lark reads them."""
+    reference = LarkOnly()
+    long_cards = " JA" * 40
+    text = ('[Players "A, B"]\n1. A W1 a2 vote { A: JA NE, "B, b": JEIN = yes }\n'
+            '2. B W1 b2   vote {"B, b": JEIN = yes, A: JA NE} -> accepted\n'
+            '3. A W1 c2 vote { A: JA NE, B:? }\n4. B W1 d2 vote {B:?, A: JA NE,A: JA NE}\n'
+            f'5. A W1 e2 vote {{ A:{long_cards}, B:{long_cards} }}\n6. B W1 f2 vote {{ B:{long_cards} }}\n')
+    for case in (text, text.replace('"B, b"', "pass"), text.replace("A: JA NE", "vote: JA NE")):
+        fast, slow = _both(reference, case, "start")
+        assert fast == slow
+    assert _both(reference, text, "start")[0][0] == "ok"
+    kept = parser._parser().reader.kept["VOTE"]
+    assert {" A: JA NE", ', "B, b": JEIN = yes', " A: JA NE"} <= set(kept)
+    assert not any(long_cards in entry for entry in kept)
+
+
+def test_reveal_and_score_entries_kept_for_later_lines_are_placed_anew():
+    """Reveal and score entries are kept by their text as ballots are (and a score over
+    its limit is never kept): read as Lark reads them, wherever they stand."""
+    reference = LarkOnly()
+    head = '[Players "A, B"]\n1. A pass\n'
+    for reveal, score in [("reveal A: museum, B: kirche/one-each", "score A: 3, B: 12"),
+                          ('reveal  B: kirche/one-each,A: museum', 'score "B, b": 12 , A: 3'),
+                          ("reveal A: museum, pass: church", "score A: 3, B: 100000"),
+                          ("reveal A:museum,B:kirche / one-each", "score A: 3,B: 12")]:
+        text = f"{head}{reveal}\n{score}\n"
+        fast, slow = _both(reference, text, "start")
+        assert fast == slow
+    assert " A: 3" in parser._parser().reader.kept["SCORE"]
+
+
+def test_hand_tiles_kept_by_their_text():
+    """Hand tiles are kept by their text (parser._HAND_TILES): counts written with leading
+    zeros, at and over the limit, read as Lark reads them, before and after being kept."""
+    reference = LarkOnly()
+    text = '[Players "A, B"]\nhand A: W2x04 W2x4 W2x004 S1x0 R3x099 R3x99 W1\n'
+    for case in (text, text, text.replace("R3x99", "R3x100"), text.replace("W2x004", "W2x" + "0" * 80 + "5")):
+        fast, slow = _both(reference, case, "start")
+        assert fast == slow
+    assert _both(reference, text, "start")[0][0] == "ok"
+    assert parser._HAND_TILES["W2x004"] == HandTile(Tile("W", 2), 4)
 
 
 @pytest.mark.slow

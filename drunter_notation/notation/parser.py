@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -82,6 +82,7 @@ def _unquote(text: str) -> str:
 _TILES = {f"{kind}{length}": Tile(kind, length) for kind in "WSR" for length in (1, 2, 3)}
 _CARDS = {**{name: Card(name) for name in CARD_NAMES}, "JEIN=yes": Card("JEIN", "yes"), "JEIN=no": Card("JEIN", "no")}
 _SQUARES: dict[str, tuple[int, int]] = {}  # at most 26 x 99 entries: the SQUARE terminal allows no more
+_HAND_TILES: dict[str, HandTile] = {}  # a hand line's TILE text -> its value (HandTile has no position)
 
 
 # The largest number each place in a record may hold: bounded where it is read, so a
@@ -92,6 +93,8 @@ MAX_TALLY = 999
 MAX_SCORE = 99_999
 MAX_LINE_CHARS = 100_000
 MAX_LIST_ITEMS = 1000  # tags, tiles in a hand line, cards in a ballot ... (_LIST_WORDS)
+# What is kept from one line for later ones at most: short texts, a few thousand of each kind (2 MB at most each).
+_KEPT_TEXT, _KEPT_ITEMS = 64, 4096
 
 
 def _bounded(digits: str, limit: int) -> int | None:
@@ -122,11 +125,20 @@ def _square(text: str):
 
 
 def _hand_tile(text: str) -> HandTile | None:
-    """A TILE of a hand line (``W2x4``) as a HandTile; None if its count is over the limit."""
-    if "x" not in text:
-        return HandTile(_TILES[text], 1)
-    count = _bounded(text[3:], MAX_TILE_COUNT)
-    return None if count is None else HandTile(_TILES[text[:2]], count)
+    """A TILE of a hand line (``W2x4``) as a HandTile, kept in :data:`_HAND_TILES`; None if
+    its count is over the limit."""
+    tile = _HAND_TILES.get(text)
+    if tile is None:
+        if "x" not in text:
+            tile = HandTile(_TILES[text], 1)
+        else:
+            count = _bounded(text[3:], MAX_TILE_COUNT)
+            if count is None:
+                return None
+            tile = HandTile(_TILES[text[:2]], count)
+        if len(text) <= _KEPT_TEXT and len(_HAND_TILES) < _KEPT_ITEMS:
+            _HAND_TILES[text] = tile
+    return tile
 
 
 def _card(text: str) -> Card:
@@ -296,53 +308,93 @@ def _syntax_error(tok: Token, message: str, hint: str) -> _Syntax:
     return _Syntax(tok.line, tok.column, message, hint)
 
 
-def _first_chars(regexp: str, flags: int) -> frozenset[str] | None:
-    """The characters a match of ``regexp`` can start with, or None for "maybe any":
-    read from the parsed regex (CPython's own parser); anything but literals, small
-    character sets, groups, repeats and zero-width assertions gives None, so the
-    answer may be too large, never too small."""
+def _first_chars(regexp: str, flags: int) -> tuple[frozenset[str], tuple] | None:
+    r"""What a match of ``regexp`` can start with: (characters, tests of one character
+    -- for classes too large to list, like [^\W\d_]), or None for "maybe any". Read
+    from the parsed regex (CPython's own parser); anything but literals, character
+    classes, groups, repeats and zero-width assertions gives None, so the answer may
+    be too large, never too small."""
     try:
         from re import _constants as sre, _parser as sre_parse  # CPython's, since 3.11
         tree = sre_parse.parse(regexp, flags)
     except Exception:  # pragma: no cover - another Python
         return None
     repeats = (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None))
+    categories = {sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_NOT_DIGIT: r"\D", sre.CATEGORY_SPACE: r"\s",
+                  sre.CATEGORY_NOT_SPACE: r"\S", sre.CATEGORY_WORD: r"\w", sre.CATEGORY_NOT_WORD: r"\W"}
 
-    def sequence(items) -> tuple[set[str] | None, bool]:  # (first characters, whether it can match empty)
-        out: set[str] = set()
+    def test(items):  # a class [...] as a test of one character, or None if it holds anything else
+        negate = items[0][0] is sre.NEGATE
+        parts = []
+        for op, av in items[negate:]:
+            if op is sre.LITERAL:
+                parts.append(re.escape(chr(av)))
+            elif op is sre.RANGE:
+                parts.append(f"{re.escape(chr(av[0]))}-{re.escape(chr(av[1]))}")
+            elif op is sre.CATEGORY and av in categories:
+                parts.append(categories[av])
+            else:
+                return None
+        return re.compile(f"[{'^' * negate}{''.join(parts)}]", flags).fullmatch
+
+    def sequence(items) -> tuple[set[str], set, bool] | None:  # (first characters, tests, can match empty)
+        chars, tests = set(), set()
         for op, av in items:
             if op in (sre.ASSERT, sre.ASSERT_NOT, sre.AT):  # zero width: what follows decides
                 continue
+            empty = False
             if op is sre.LITERAL:
-                chars, empty = {chr(av)}, False
+                chars.add(chr(av))
             elif op is sre.IN and all(o is sre.LITERAL or (o is sre.RANGE and a[1] - a[0] < 256) for o, a in av):
-                chars = {chr(c) for o, a in av for c in ([a] if o is sre.LITERAL else range(a[0], a[1] + 1))}
-                empty = False
-            elif op is sre.BRANCH:
-                branches = [sequence(b) for b in av[1]]
-                if any(c is None for c, _ in branches):
-                    return None, False
-                chars, empty = set().union(*(c for c, _ in branches)), any(e for _, e in branches)
-            elif op is sre.SUBPATTERN and not av[1] & (re.IGNORECASE | re.VERBOSE):
-                chars, empty = sequence(av[3])
-            elif op in repeats:
-                chars, empty = sequence(av[2])
-                empty = empty or av[0] == 0
-            elif op is getattr(sre, "ATOMIC_GROUP", None):
-                chars, empty = sequence(av)
-            else:  # a negated or Unicode class, any character, a reference ...
-                return None, False
-            if chars is None:
-                return None, False
-            out |= chars
+                chars.update(chr(c) for o, a in av for c in ([a] if o is sre.LITERAL else range(a[0], a[1] + 1)))
+            elif op is sre.IN and (one := test(av)) is not None:
+                tests.add(one)
+            else:
+                if op is sre.BRANCH:
+                    parts = [sequence(b) for b in av[1]]
+                elif op is sre.SUBPATTERN and not av[1] & (re.IGNORECASE | re.VERBOSE):
+                    parts = [sequence(av[3])]
+                elif op in repeats:
+                    parts = [sequence(av[2])]
+                    empty = av[0] == 0
+                elif op is getattr(sre, "ATOMIC_GROUP", None):
+                    parts = [sequence(av)]
+                else:  # any character, a reference ...
+                    return None
+                if None in parts:
+                    return None
+                for c, t, e in parts:
+                    chars |= c
+                    tests |= t
+                    empty = empty or e
             if not empty:
-                return out, False
-        return out, True
+                return chars, tests, False
+        return chars, tests, True
 
     if flags & re.IGNORECASE:
         return None
-    chars, empty = sequence(tree)
-    return None if empty or chars is None else frozenset(chars)
+    first = sequence(tree)
+    return None if first is None or first[2] else (frozenset(first[0]), tuple(first[1]))
+
+
+def _may_start_alike(a, b) -> bool:
+    """Whether two :func:`_first_chars` answers may share a first character (two tests
+    are not compared: they may)."""
+    if a is None or b is None:
+        return True
+    (chars_a, tests_a), (chars_b, tests_b) = a, b
+    return bool(chars_a & chars_b or (tests_a and tests_b) or any(t(c) for t in tests_a for c in chars_b)
+                or any(t(c) for t in tests_b for c in chars_a))
+
+
+# An unnamed group, found outside escapes and character classes (a ']' first in a class is literal).
+_UNNAMED_GROUP = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]|\((?!\?)")
+
+
+def _uncaptured(regexp: str) -> str:
+    """``regexp`` with its unnamed groups made non-capturing: the reader reads only its own
+    named groups, and each capture costs the regex engine time."""
+    return _UNNAMED_GROUP.sub(lambda m: "(?:" if m[0] == "(" else m[0], regexp)
 
 
 class _NotRead(Exception):
@@ -372,7 +424,7 @@ class _LineReader:
 
     def __init__(self, lark: Lark):
         flags = lark.options.g_regex_flags
-        regexp = {t.name: t.pattern.to_regexp() for t in lark.terminals}
+        regexp = {t.name: _uncaptured(t.pattern.to_regexp()) for t in lark.terminals}
         order = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
         self.words = {t.name: t.pattern.value for t in order if t.pattern.type == "str"}
         # keyword text -> its terminal: the strings NAME matches whole (the only host handled)
@@ -393,15 +445,21 @@ class _LineReader:
 
         def slot(name: str) -> str:  # an earlier terminal matters only if it may start with the same character
             earlier = "|".join(regexp[e] for e in scanned[:scanned.index(name)]
-                               if first[e] is None or first[name] is None or first[e] & first[name])
+                               if _may_start_alike(first[e], first[name]))
             return (f"(?!{earlier})" if earlier else "") + f"(?>{regexp[name]})"
 
         def lit(text: str) -> str:  # an anonymous terminal like ":" by its text
             return slot(next(name for name, word in self.words.items() if word == text))
 
-        g = f"(?:{slot('WS')})?"  # what may stand between two tokens
+        # What may stand between two tokens, taken whole: where its slot matches, Lark's lexer makes a WS
+        # token. A bare class repeated, "[...]+", is written "[...]*+": CPython's regex engine runs it fastest.
+        ws = slot("WS")
+        bare_class = ws == f"(?>{regexp['WS']})" and re.fullmatch(r"\[[^\]]*\]\+", regexp["WS"])
+        g = f"{regexp['WS'][:-1]}*+" if bare_class else f"(?:{ws})?+"
+        # Each optional part and repeat below is possessive (?+ *+ ++), as fast as CPython runs them: the
+        # token that starts it never starts what may follow it, so giving it back could not be read on.
         name = f"(?:{slot('NAME')}|{slot('STRING')})"
-        end = f"{g}(?P<comment>{slot('COMMENT')})?\\Z"
+        end = f"{g}(?P<comment>{slot('COMMENT')})?+\\Z"
         word = f"(?P<kw>{slot('NAME')})"
         compiled = lambda pattern: re.compile(pattern, flags)  # noqa: E731
 
@@ -409,29 +467,33 @@ class _LineReader:
             def group(key: str, body: str) -> str:
                 return f"(?P<{key}>{body})" if named else f"(?:{body})"
             before = f"{g}{group('player', name)}{g}{lit(':')}"
-            return {"VOTE": before + group("cards", f"(?:{g}{slot('CARD')})+"),
-                    "REVEAL": f"{before}{g}{group('v1', slot('GOAL'))}(?:{g}{lit('/')}{g}{group('v2', slot('GOAL'))})?",
+            return {"VOTE": before + group("cards", f"(?:{g}{slot('CARD')})++"),
+                    "REVEAL": f"{before}{g}{group('v1', slot('GOAL'))}"
+                              f"(?:{g}{lit('/')}{g}{group('v2', slot('GOAL'))})?+",
                     "SCORE": f"{before}{g}{group('v1', slot('INT'))}"}
         listed = entries(False)
 
         def many(kind: str) -> str:
-            return f"{listed[kind]}(?:{g}{lit(',')}{listed[kind]})*"
-        # a list, once its line is read whole, is taken apart entry by entry
-        self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in entries(True).items()}
-        self.cards, self.tiles = compiled(f"{g}({slot('CARD')})"), compiled(f"{g}({slot('TILE')})")
-        placement = (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?"
-                     f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?"
-                     f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{many('VOTE')}){g}{lit('}')})?"
+            return f"{listed[kind]}(?:{g}{lit(',')}{listed[kind]})*+"
+        # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
+        # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
+        self.each = {kind: compiled(f"(?:{g}{lit(',')})?+{e}") for kind, e in entries(True).items()}
+        self.kept: dict[str, dict[str, tuple[tuple, int]]] = {kind: {} for kind in self.each}  # see _entry
+        self.cards = compiled(f"{g}({slot('CARD')})")
+        placement = (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?+"
+                     f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?+"
+                     f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{many('VOTE')}){g}{lit('}')})?+"
                      f"(?:{g}(?P<arrow>{slot('ARROW')}){g}(?P<result>{slot('RESULT')})"
-                     f"(?:{g}(?P<tally>{slot('TALLY')}))?)?")
+                     f"(?:{g}(?P<tally>{slot('TALLY')}))?+)?+")
+        # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
         self.turn = compiled(f"{g}(?P<num>{slot('TURNNO')}){g}(?P<player>{name}){g}"
-                             f"(?:(?P<pass>{slot('NAME')})|{placement}){end}")
-        self.move = compiled(f"{g}(?:(?P<pass>{slot('NAME')})|{placement}){end}")
+                             f"(?:{placement}|(?P<pass>{slot('NAME')})){end}")
+        self.move_pattern = (f"{g}(?:{placement}|(?P<pass>{slot('NAME')})){end}", flags)
         self.blank = compiled(end)
         self.tag = compiled(f"{g}(?P<lb>{lit('[')}){g}(?P<key>{slot('NAME')}){g}(?P<value>{slot('STRING')})"
                             f"{g}{lit(']')}{end}")
         self.word = compiled(f"{g}{word}")
-        self.hand = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}(?P<items>(?:{g}{slot('TILE')})+){end}")
+        self.hand = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}(?P<items>(?:{g}{slot('TILE')})++){end}")
         self.goals = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}{g}(?P<g1>{slot('GOAL')}){g}{lit(',')}"
                               f"{g}(?P<g2>{slot('GOAL')}){end}")
         self.entries = {kind: compiled(f"{g}{word}(?P<items>{many(kind)}){end}") for kind in ("REVEAL", "SCORE")}
@@ -451,7 +513,7 @@ class _LineReader:
                     raise _NotRead
                 phase = 2
                 if m["pass"] is None:
-                    placement = self._placement(m, text, start, end, number)
+                    placement = self._placement(m, text, start, number)
                 elif m["pass"] == pass_word:
                     placement = None
                 else:
@@ -497,8 +559,11 @@ class _LineReader:
             player, column = self._name(m["player"]), m.start("kw") - start + 1
             if kind == "GOALS":
                 return m, Goals(player, (_goal(m["g1"]), _goal(m["g2"])), number, column), 1
-            tiles = tuple(map(_hand_tile, self.tiles.findall(text, m.start("items"), m.end("items"))))
-            if None in tiles or len(tiles) > MAX_LIST_ITEMS:
+            texts = m["items"].split()  # TILE tokens with only spaces between them
+            tiles = tuple(map(_HAND_TILES.get, texts))  # None for a text not kept yet; a HandTile is true
+            if not all(tiles):
+                tiles = tuple(map(_hand_tile, texts))
+            if not all(tiles) or len(tiles) > MAX_LIST_ITEMS:
                 raise _NotRead
             return m, Hand(player, tiles, number, column), 1
         if kind == "CHOOSE" and phase <= 2:
@@ -508,23 +573,12 @@ class _LineReader:
         if (kind == "REVEAL" and phase <= 2) or (kind == "SCORE" and phase <= 3):
             m = self.entries[kind].match(text, start, end)
             if m is not None:
-                return m, self._entries(kind, m, text, start, end, number), 3 if kind == "REVEAL" else 4
+                item = (Reveal if kind == "REVEAL" else Score)(self._list(kind, m, text, start, number), number,
+                                                               m.start("kw") - start + 1)
+                return m, item, 3 if kind == "REVEAL" else 4
         raise _NotRead
 
-    def _entries(self, kind: str, m: re.Match, text: str, start: int, end: int, number: int) -> Reveal | Score:
-        if kind == "REVEAL":
-            entries = tuple(RevealEntry(self._name(e["player"]), _goal(e["v1"]), e["v2"] and _goal(e["v2"]), number,
-                                        e.start("player") - start + 1) for e in self._each(kind, m, text, end))
-        else:
-            entries = tuple(ScoreEntry(self._name(e["player"]), _bounded(e["v1"], MAX_SCORE), number,
-                                       e.start("player") - start + 1) for e in self._each(kind, m, text, end))
-            if any(e.points is None for e in entries):
-                raise _NotRead
-        if len(entries) > MAX_LIST_ITEMS:
-            raise _NotRead
-        return (Reveal if kind == "REVEAL" else Score)(entries, number, m.start("kw") - start + 1)
-
-    def _placement(self, m: re.Match, text: str, start: int, end: int, number: int) -> Placement:
+    def _placement(self, m: re.Match, text: str, start: int, number: int) -> Placement:
         tile = m["tile"]
         if "x" in tile:
             raise _NotRead
@@ -532,12 +586,7 @@ class _LineReader:
         if m["vote"] is not None:
             if m["vote"] != self.words["VOTE"]:
                 raise _NotRead
-            cards = self.cards.findall
-            ballots = tuple(Ballot(self._name(e["player"]), tuple(map(_card, cards(text, e.start("cards"), e.end("cards")))),
-                                   number, e.start("player") - start + 1) for e in self._each("VOTE", m, text, end, "ballots"))
-            if len(ballots) > MAX_LIST_ITEMS or any(len(b.cards) > MAX_LIST_ITEMS for b in ballots):
-                raise _NotRead
-            vote = Vote(ballots, number, m.start("vote") - start + 1)
+            vote = Vote(self._list("VOTE", m, text, start, number, "ballots"), number, m.start("vote") - start + 1)
         if m["arrow"] is not None:
             yes = no = None
             if m["tally"] is not None:
@@ -549,14 +598,43 @@ class _LineReader:
         return Placement(_TILES[tile], _square(m["a"]), b and _square(b), corner and _square(corner), vote, outcome,
                          number, m.start("tile") - start + 1)
 
-    def _each(self, kind: str, m: re.Match, text: str, end: int, group: str = "items"):
-        """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``,
-        a line read whole that ends at ``end``."""
-        pos, stop, entry = m.start(group), m.end(group), self.each[kind].match
-        while pos < stop:
-            e = entry(text, pos, end)
-            pos = e.end()
-            yield e
+    def _list(self, kind: str, m: re.Match, text: str, start: int, number: int, group: str = "items") -> tuple:
+        """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``, each
+        made from the text of its entry."""
+        span, column = m[group], m.start(group) - start + 1
+        if '"' not in span:  # no quoted name (which may hold a comma): the commas part the entries
+            texts, comma = span.split(","), 1
+        else:  # the entries as the list's regex finds them, each but the first with its comma
+            texts, comma = [e[0] for e in self.each[kind].finditer(text, m.start(group), m.end(group))], 0
+        kept, make, entries = self.kept[kind], _ENTRY_TYPES[kind], []
+        for entry in texts:
+            values, offset = kept.get(entry) or self._entry(kind, entry)
+            entries.append(make(*values, number, column + offset))
+            column += len(entry) + comma
+        if len(entries) > MAX_LIST_ITEMS:
+            raise _NotRead
+        return tuple(entries)
+
+    def _entry(self, kind: str, entry: str) -> tuple[tuple, int]:
+        """What the text of an entry (spaces and a comma before it allowed) reads as: its
+        values but the position, and where its player starts. The same few entries recur
+        in a game: each is kept (up to a bound) for the next list."""
+        e = self.each[kind].match(entry)
+        player = self._name(e["player"])
+        if kind == "VOTE":
+            values = player, tuple(map(_card, self.cards.findall(e["cards"])))
+            if len(values[1]) > MAX_LIST_ITEMS:
+                raise _NotRead
+        elif kind == "REVEAL":
+            values = player, _goal(e["v1"]), e["v2"] and _goal(e["v2"])
+        else:
+            values = player, _bounded(e["v1"], MAX_SCORE)
+            if values[1] is None:
+                raise _NotRead
+        known = values, e.start("player")
+        if len(entry) <= _KEPT_TEXT and len(self.kept[kind]) < _KEPT_ITEMS:
+            self.kept[kind][entry] = known
+        return known
 
     def _name(self, text: str) -> str:
         if text[0] == '"':
@@ -564,6 +642,11 @@ class _LineReader:
         if text in self.keywords:  # Lark reads it as the keyword, not as a name
             raise _NotRead
         return text
+
+    @cached_property
+    def move(self) -> re.Pattern:
+        """The regex of a move alone, compiled when first used (3 ms: records need none)."""
+        return re.compile(*self.move_pattern)
 
     def parse_move(self, text: str) -> Placement | Choose | None:
         """One move (comments dropped): a placement, None for ``pass``, or a Choose."""
@@ -576,7 +659,7 @@ class _LineReader:
                 raise _NotRead
             word = m["pass"]
             if word is None:
-                move = self._placement(m, text, start, end, number)
+                move = self._placement(m, text, start, number)
             elif word == self.words["PASS"]:
                 move = _PASS
             elif word == self.words["CHOOSE"]:
@@ -589,6 +672,7 @@ class _LineReader:
 
 
 _PASS = object()  # a move read as 'pass', while the reader looks for more
+_ENTRY_TYPES = {"VOTE": Ballot, "REVEAL": RevealEntry, "SCORE": ScoreEntry}  # the entries of each kind of list
 
 
 def _lines(text: str):
