@@ -71,6 +71,12 @@ class Board:
                 for c in range(self.width) for r in range(self.height)}
 
     @cached_property
+    def neighbours(self) -> dict[Square, frozenset[Square]]:
+        """Square -> the squares next to it that a tile may cover (on the board, not a
+        corner): the first squares of its :attr:`exits` that have a ray."""
+        return {sq: frozenset(start for _, start, ray in exits if ray is not None) for sq, exits in self.exits.items()}
+
+    @cached_property
     def memo(self) -> dict:
         """A cache the engine fills with values that depend on this board alone (the
         placements a gang could make from a square), so a playout builds each once."""
