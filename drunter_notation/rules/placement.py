@@ -86,49 +86,53 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     if isinstance(shaped, Violation):
         return shaped
     squares, direction = shaped
-    facts = {"tile": tile, "squares": squares}
     for sq in squares:  # A003
         if not board.on_board(sq):
-            return Violation("A003", "A3", "off-board", {**facts, "square": sq,
-                                                          "last": (board.width - 1, board.height - 1)})
+            return Violation("A003", "A3", "off-board", _facts(tile, squares, square=sq,
+                                                               last=(board.width - 1, board.height - 1)))
     kind = KINDS[tile.kind]
     gangs = state.gangs
     if corner is not None:  # A006: an explicit @corner must name a live track of the tile's kind
         problem = _bad_corner(state, kind, corner)
         if problem is not None:
-            return Violation("A006", "A2", problem, {**facts, "corner": corner, "kind": kind,
-                                                     "corners": tuple(state.track_kind),
-                                                     "track_kind": state.track_kind.get(corner),
-                                                     "removed_on": state.removed_on.get(corner)})
+            return Violation("A006", "A2", problem, _facts(tile, squares, corner=corner, kind=kind,
+                                                           corners=tuple(state.track_kind),
+                                                           track_kind=state.track_kind.get(corner),
+                                                           removed_on=state.removed_on.get(corner)))
     # (list comprehensions, not generators, on this per-turn path: no frame resumed per item)
-    live = tuple([c for c, k in state.track_kind.items() if k == kind and gangs[c] is not None])
-    candidates = live if corner is None else (corner,)
+    live = [c for c, k in state.track_kind.items() if k == kind and gangs[c] is not None]
     limit = bridge_limit(state)
     fits, too_far = [], None
     for c in live:  # A001: a gang of this kind reaches the anchor, the tile running away from it
         for d, passed in reaches(state, gangs[c], anchor, direction):
             if passed <= limit:
                 fits.append((c, d, passed))
-            elif c in candidates:
+            elif corner is None or c == corner:
                 too_far = (c, d, passed)
-    mine = [f for f in fits if f[0] in candidates]
+    mine = fits if corner is None else [f for f in fits if f[0] == corner]
     if not mine:
-        return _no_fit(state, tile, squares, direction, candidates, too_far, [f[0] for f in fits])
+        return _no_fit(state, tile, squares, direction, tuple(live) if corner is None else (corner,), too_far,
+                       [f[0] for f in fits])
     for sq in squares:  # A005 (rule A7): corners are never covered
         if sq in board.corners:
-            return Violation("A005", "A7", "corner", {**facts, "square": sq})
+            return Violation("A005", "A7", "corner", _facts(tile, squares, square=sq))
     covered = state.covered
     for sq in squares:  # A004: no overlap
         if sq in covered:
             laid = state.tiles[covered[sq]]
-            return Violation("A004", "A3", "overlap", {**facts, "square": sq, "laid": laid})
+            return Violation("A004", "A3", "overlap", _facts(tile, squares, square=sq, laid=laid))
     if len(mine) > 1:  # A006: only one track may fit (two wall gangs can both touch a single's square)
-        return Violation("A006", "A2", "two-tracks", {**facts, "fits": tuple(c for c, _, _ in mine),
-                                                      "kinds": tuple(state.track_kind[c] for c, _, _ in mine)})
+        return Violation("A006", "A2", "two-tracks", _facts(tile, squares, fits=tuple(c for c, _, _ in mine),
+                                                            kinds=tuple(state.track_kind[c] for c, _, _ in mine)))
     c, d, passed = mine[0]
     toilets = tuple([sq for sq in squares if sq in board.toilets])
     return Move(tile, squares, c, d, toilets, passed, gangs[c], len(fits) > 1,
                 bool(toilets) and state.toilet_votes)
+
+
+def _facts(tile: Tile, squares: tuple[Square, ...], **more) -> dict:
+    """A placement finding's facts: the tile, its squares and what else the finding names."""
+    return {"tile": tile, "squares": squares, **more}
 
 
 def _bad_corner(state: State, kind: str, corner: Square) -> str | None:
