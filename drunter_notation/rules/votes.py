@@ -5,10 +5,10 @@ checks (B2, B4, B7) and spending the cards played (B7).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
-from drunter_notation.notation.model import Vote
+from drunter_notation.notation.model import Card, Vote
 from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
 from drunter_notation.rules.state import State, Violation, take
 
@@ -30,9 +30,9 @@ class Counted(NamedTuple):
     value: int
 
 
-@dataclass(frozen=True)
-class Tally:
-    """The count of one vote, card by card in ballot order."""
+class Tally(NamedTuple):
+    """The count of one vote, card by card in ballot order. (A tuple, not a dataclass:
+    one is made per vote.)"""
 
     yes: int
     no: int
@@ -45,18 +45,24 @@ def tally(vote: Vote) -> Tally:
     yes = no = 0
     cards = []
     for ballot in vote.ballots:
+        player = ballot.player
         for card in ballot.cards:
-            side, value = CARD_VALUES[card.name]
-            if side == "declared":
-                side = card.declared  # None for a bare JEIN (B004)
-            if side == "yes":
-                yes += value
-            elif side == "no":
-                no += value
-            else:
-                value = 0
-            cards.append(Counted(ballot.player, str(card), side, value))
+            counted = _count(player, card)
+            if counted.side == "yes":
+                yes += counted.value
+            elif counted.side == "no":
+                no += counted.value
+            cards.append(counted)
     return Tally(yes, no, tuple(cards))
+
+
+@lru_cache(maxsize=1024)  # a game has a few players and ten kinds of card: each pair is counted once
+def _count(player: str, card: Card) -> Counted:
+    """``player``'s ``card`` as counted: its side, and its votes (0 unless yes or no)."""
+    side, value = CARD_VALUES[card.name]
+    if side == "declared":
+        side = card.declared  # None for a bare JEIN (B004)
+    return Counted(player, str(card), side, value if side in ("yes", "no") else 0)
 
 
 def vote_outcome(t: Tally, options: Options) -> bool:
