@@ -49,12 +49,11 @@ def must_place(state: State, player: str) -> bool:
 
 def game_over(state: State) -> bool:
     """E1: no player can place (counted as for Legezwang). Without hands: no tile of
-    any kind fits at any live track; that answer is kept until a tile is laid or taken
+    any kind fits at any live track. The answer is kept until a tile is laid or taken
     back (a run of passes asks once)."""
-    if state.hands is not None:
-        return not any(must_place(state, p) for p in state.players)
     if state.over is None:
-        state.over = not must_place(state, state.players[0])
+        players = state.players if state.hands is not None else state.players[:1]  # without hands all are alike
+        state.over = not any(must_place(state, p) for p in players)
     return state.over
 
 

@@ -104,7 +104,7 @@ class State:
         self.due = due
         self.chosen = chosen
         self.example = None  # (a placement some tile could make,), kept while no tile is laid or taken back
-        self.over: bool | None = None  # E1 when hands are not recorded, kept as long as example
+        self.over: bool | None = None  # E1 (game.game_over), kept as long as example
 
     def copy(self) -> State:
         """An independent snapshot: shallow copies of every mutable container
