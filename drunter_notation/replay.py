@@ -14,6 +14,7 @@ import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.findings import citation, hint, sentence
@@ -30,10 +31,10 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ONCE = ("Players", "Board", "Rules", "Variant", "Result", "Date")  # tags that may stand only once
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """What one event did: the engine's ``decision`` (None for ``choose``) and the
-    position after it (``state``, kept only on request)."""
+    position after it (``state``, kept only on request). (A tuple, not a dataclass:
+    one is made per turn.)"""
 
     event: Turn | Choose
     decision: turn.Decision | None = None
@@ -291,8 +292,8 @@ class _Replayer:
         missing = turn.choose_missing(st, ended=True)
         if missing is not None:
             self.error(Violation(missing.code, missing.rule, missing.why, {**missing.facts, "at_reveal": True}), *here)
-        if st.hands is not None:
-            who = next((p for p in st.players if game.must_place(st, p)), None)
+        if st.hands is not None:  # an ended game (E1, kept from the last pass) has nobody who must place
+            who = None if game.game_over(st) else next((p for p in st.players if game.must_place(st, p)), None)
             if who is not None:
                 self.error(_v("E002", "E1", "not-over", player=who), *here)
         elif not game.game_over(st):
