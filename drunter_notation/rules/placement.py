@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
+from drunter_notation.rules.board import DIRECTIONS
 from drunter_notation.rules.geometry import bridge_limit, bridges_between, has_way, past_bridges, reaches
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
@@ -86,10 +87,15 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     if isinstance(shaped, Violation):
         return shaped
     squares, direction = shaped
-    for sq in squares:  # A003
-        if not board.on_board(sq):
-            return Violation("A003", "A3", "off-board", _facts(tile, squares, square=sq,
-                                                               last=(board.width - 1, board.height - 1)))
+    n = len(squares)
+    # the board's ray from the anchor stops at the edge and at corners (a single's: any direction)
+    ray = board.rays.get((anchor, direction or DIRECTIONS[0]))
+    clear = ray is not None and len(ray) >= n  # so A003 and A005 pass
+    if not clear:
+        for sq in squares:  # A003
+            if not board.on_board(sq):
+                return Violation("A003", "A3", "off-board", _facts(tile, squares, square=sq,
+                                                                   last=(board.width - 1, board.height - 1)))
     kind = KINDS[tile.kind]
     gangs = state.gangs
     if corner is not None:  # A006: an explicit @corner must name a live track of the tile's kind
@@ -113,9 +119,10 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     if not mine:
         return _no_fit(state, tile, squares, direction, tuple(live) if corner is None else (corner,), too_far,
                        [f[0] for f in fits])
-    for sq in squares:  # A005 (rule A7): corners are never covered
-        if sq in board.corners:
-            return Violation("A005", "A7", "corner", _facts(tile, squares, square=sq))
+    if not clear:
+        for sq in squares:  # A005 (rule A7): corners are never covered
+            if sq in board.corners:
+                return Violation("A005", "A7", "corner", _facts(tile, squares, square=sq))
     covered = state.covered
     for sq in squares:  # A004: no overlap
         if sq in covered:
@@ -125,7 +132,7 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
         return Violation("A006", "A2", "two-tracks", _facts(tile, squares, fits=tuple(c for c, _, _ in mine),
                                                             kinds=tuple(state.track_kind[c] for c, _, _ in mine)))
     c, d, passed = mine[0]
-    toilets = tuple([sq for sq in squares if sq in board.toilets])
+    squares, toilets = ray[n - 1]  # clear here, else A003 or A005 was found; the ray lists the toilets too
     return Move(tile, squares, c, d, toilets, passed, gangs[c], len(fits) > 1,
                 bool(toilets) and state.toilet_votes)
 
