@@ -80,20 +80,21 @@ def rank_players(board: Board, covered, players, chosen: dict[str, str], cards: 
     -> shared. Precondition: ``chosen`` (and ``other``) name a valid goal for every
     player in ``players``."""
     standing = uncovered_buildings(board, covered)  # the same for every player's cards
-    unranked = [Standing(p, _score(standing, chosen[p]), None if other is None else _score(standing, other[p]),
-                         votes_left(cards[p]), 0) for p in players]
+    # (player, score, second, votes left) rows, each made a Standing once its rank is known
+    rows = [(p, _score(standing, chosen[p]), None if other is None else _score(standing, other[p]),
+             votes_left(cards[p])) for p in players]
     key = _key_of(other is not None)
-    unranked.sort(key=key, reverse=True)  # stable: seat order among equals
+    rows.sort(key=key, reverse=True)  # stable: seat order among equals
     standings: list[Standing] = []
-    for i, s in enumerate(unranked):
-        tied = bool(standings) and key(standings[-1]) == key(s)
-        standings.append(Standing(s.player, s.score, s.second, s.votes_left, standings[-1].rank if tied else i + 1))
+    for i, row in enumerate(rows):
+        tied = i > 0 and key(rows[i - 1]) == key(row)
+        standings.append(Standing(*row, standings[-1].rank if tied else i + 1))
     winners = tuple(s.player for s in standings if s.rank == 1)
     return Ranking(tuple(standings), winners, other is not None)
 
 
 def _key_of(expert: bool):
-    # The tie-break order: X3 (second card, then votes) or E3 (votes).
+    # The tie-break order of (player, score, second, votes left) rows: X3 (second card, then votes) or E3 (votes).
     if expert:
-        return lambda s: (s.score, s.second, s.votes_left)
-    return lambda s: (s.score, s.votes_left)
+        return lambda row: (row[1], row[2], row[3])
+    return lambda row: (row[1], row[3])

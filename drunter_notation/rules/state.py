@@ -16,6 +16,7 @@ from drunter_notation.notation.model import CARD_NAMES, KIND_LETTER, Square, Til
 from drunter_notation.rules.options import Options
 
 LENGTHS = (3, 2, 1)  # the order of board.box entries: triples, doubles, singles
+_ONE_SET = Counter(CARD_NAMES)  # S2: the vote cards each player starts with (copied, never handed out)
 
 
 class LaidTile(NamedTuple):
@@ -126,7 +127,7 @@ class State:
         return self.variant == "base" or self.options.expert_voting
 
 
-def _copy_counter(c: Counter) -> Counter:
+def _copy_counter(c: dict) -> Counter:
     # Counter's __init__ only calls update(), which goes through the Mapping ABC check;
     # an empty instance filled by dict.update is the same Counter, four times faster.
     new = Counter.__new__(Counter)
@@ -149,11 +150,11 @@ def new_state(board: Board, options: Options, players, hands: dict[str, Counter]
     """The opening position: gangs on their corners (S4), one set of vote cards
     each (S2), ``players[0]`` to move. ``hands`` are copied (the caller's counters
     are never changed); None means the record has no hands."""
-    own_hands = None if hands is None else {p: Counter({t: n for t, n in h.items() if n > 0})
+    own_hands = None if hands is None else {p: _copy_counter({t: n for t, n in h.items() if n > 0})
                                             for p, h in hands.items()}
     return State(board, options, tuple(players), variant, [], {}, set(),
                  {c: c for c in board.corners}, dict(board.corners), own_hands,
-                 {p: Counter(CARD_NAMES) for p in players}, 0, {}, {})
+                 {p: _copy_counter(_ONE_SET) for p in players}, 0, {}, {})
 
 
 def box_tiles(board: Board) -> Counter:
