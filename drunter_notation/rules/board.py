@@ -43,6 +43,14 @@ class Board:
         return out
 
     @cached_property
+    def tracks_of(self) -> dict[str, tuple[Square, ...]]:
+        """Track kind -> the corners its tracks start from, in corner order (S4)."""
+        out: dict[str, tuple[Square, ...]] = {}
+        for corner, kind in self.corners.items():
+            out[kind] = out.get(kind, ()) + (corner,)
+        return out
+
+    @cached_property
     def rays(self) -> dict[tuple[Square, Square], tuple[tuple[tuple[Square, ...], tuple[Square, ...]], ...]]:
         """(square, direction) -> the squares a tile of length 1, 2, 3 laid from there
         would cover, each with the toilets among them; a ray stops at the edge and at

@@ -105,11 +105,11 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
                                                            corners=tuple(state.track_kind),
                                                            track_kind=state.track_kind.get(corner),
                                                            removed_on=state.removed_on.get(corner)))
-    # (list comprehensions, not generators, on this per-turn path: no frame resumed per item)
-    live = [c for c, k in state.track_kind.items() if k == kind and gangs[c] is not None]
     limit = bridge_limit(state)
     fits, too_far = [], None
-    for c in live:  # A001: a gang of this kind reaches the anchor, the tile running away from it
+    for c in board.tracks_of.get(kind, ()):  # A001: a gang of this kind reaches the anchor, running away from it
+        if gangs[c] is None:
+            continue
         for d, passed in reaches(state, gangs[c], anchor, direction):
             if passed <= limit:
                 fits.append((c, d, passed))
@@ -117,7 +117,8 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
                 too_far = (c, d, passed)
     mine = fits if corner is None else [f for f in fits if f[0] == corner]
     if not mine:
-        return _no_fit(state, tile, squares, direction, tuple(live) if corner is None else (corner,), too_far,
+        live = tuple([c for c in board.tracks_of.get(kind, ()) if gangs[c] is not None])
+        return _no_fit(state, tile, squares, direction, live if corner is None else (corner,), too_far,
                        [f[0] for f in fits])
     if not clear:
         for sq in squares:  # A005 (rule A7): corners are never covered

@@ -66,7 +66,8 @@ class State:
     * ``bridges``: bridge fields of laid triples (A6).
     * ``gangs``: corner -> the gang's square, None once removed (A5); initially the
       corner itself. ``removed_on``: corner -> turn of removal.
-    * ``track_kind``: corner -> "wall"/"street"/"river" (never changes, shared by copies).
+    * ``track_kind``: corner -> "wall"/"street"/"river": the board's corners (never
+      changes, shared by copies; ``Board.tracks_of`` groups them by kind).
     * ``hands``: player -> tiles held, or None when the record has no hands.
     * ``cards``: player -> vote cards held (entries at 0 are deleted);
       ``spent_on``: (player, card) -> turn of the vote it was spent in.
