@@ -78,6 +78,9 @@ def voting_order(state: State, placer: str) -> tuple[str, ...]:
     return state.players[i:] + state.players[:i]
 
 
+_BARE_JEIN = Card("JEIN")  # a JEIN not declared yes or no
+
+
 def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
     """The first problem with the ballots, in this order: B002 a ballot from a
     non-player, a player voting twice or not at all, an empty ballot, or (under
@@ -95,18 +98,16 @@ def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
         if not ballot.cards:
             return Violation("B002", "B2", "empty-ballot", {"player": ballot.player})
         seen.add(ballot.player)
-    missing = tuple([p for p in players if p not in seen])
-    if missing:
-        return Violation("B002", "B2", "missing-voter", {"missing": missing})
+    if len(seen) < len(players):  # seen holds players only, each once
+        return Violation("B002", "B2", "missing-voter", {"missing": tuple([p for p in players if p not in seen])})
     if state.options.ballot_order is BallotOrder.PLACER_FIRST_CLOCKWISE:
         expected = voting_order(state, placer)
-        actual = tuple(b.player for b in vote.ballots)
+        actual = tuple([b.player for b in vote.ballots])
         if actual != expected:
             return Violation("B002", "B2", "order", {"actual": actual, "expected": expected})
     for ballot in vote.ballots:
-        for card in ballot.cards:
-            if card.name == "JEIN" and card.declared is None:
-                return Violation("B004", "B4", "bare-jein", {"player": ballot.player})
+        if _BARE_JEIN in ballot.cards:
+            return Violation("B004", "B4", "bare-jein", {"player": ballot.player})
     for ballot in vote.ballots:
         held = state.cards[ballot.player]
         laid: dict[str, int] = {}  # card -> times laid; a plain dict, as Counter(...) costs µs per ballot
