@@ -19,7 +19,8 @@ from typing import NamedTuple
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.scoring import tie_break
-from drunter_notation.notation.model import BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn, near_known_tag
+from drunter_notation.notation.model import (BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Tile, Turn,
+                                             near_known_tag)
 from drunter_notation.rules import game, scoring, turn
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import ExpertDeal, Ruleset
@@ -195,7 +196,7 @@ class _Replayer:
 
     def setup(self) -> State:
         rec, names = self.record, self.t.players
-        hands: dict[str, Counter] = {}
+        hands: dict[str, dict[Tile, int]] = {}  # plain dicts: check_deal reads them, new_game copies them
         goals: dict[str, Goals] = {}
         for item in rec.setup:
             if isinstance(item, Hand):
@@ -203,10 +204,10 @@ class _Replayer:
                     self.error(_v("D001", "S1", "hand-not-player", player=item.player), item.line, item.column)
                 if item.player in hands:
                     self.error(_v("D001", "S1", "hand-twice", player=item.player), item.line, item.column)
-                c = Counter()
+                held: dict[Tile, int] = {}
                 for ht in item.tiles:
-                    c[ht.tile] += ht.count
-                hands[item.player] = c
+                    held[ht.tile] = held.get(ht.tile, 0) + ht.count
+                hands[item.player] = held
             else:
                 if self.t.variant != "expert":
                     self.error(_v("X001", "X1", "goals-in-base"), item.line, item.column)

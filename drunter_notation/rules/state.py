@@ -146,7 +146,7 @@ def take(counter: Counter, key) -> None:
         dict.__delitem__(counter, key)
 
 
-def new_state(board: Board, options: Options, players, hands: dict[str, Counter] | None = None,
+def new_state(board: Board, options: Options, players, hands: dict[str, dict[Tile, int]] | None = None,
               variant: str = "base") -> State:
     """The opening position: gangs on their corners (S4), one set of vote cards
     each (S2), ``players[0]`` to move. ``hands`` are copied (the caller's counters
@@ -179,7 +179,7 @@ def deal_for(board: Board, n_players: int) -> dict[int, int] | None:
     return {length: n // n_players for length, n in totals.items()}
 
 
-def check_deal(board: Board, hands: dict[str, Counter]) -> list[tuple[str | None, Violation]]:
+def check_deal(board: Board, hands: dict[str, dict[Tile, int]]) -> list[tuple[str | None, Violation]]:
     """S1: problems with the recorded hands, each with the player it concerns (None
     for the hands as a whole): D002 per player whose counts per length differ from
     :func:`deal_for` (or once when the box cannot be dealt evenly); D003 per tile type

@@ -11,10 +11,9 @@ present iff needed, B002 ballots, B004 jokers, B003 cards, B005 the claim.
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import NamedTuple
 
-from drunter_notation.notation.model import Outcome, Placement, Square, Vote
+from drunter_notation.notation.model import Outcome, Placement, Square, Tile, Vote
 from drunter_notation.rules import game, votes
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
@@ -75,7 +74,7 @@ class Decision(NamedTuple):
         return self.move is not None and self.accepted is not False
 
 
-def new_game(board: Board, options: Options, players, hands: dict[str, Counter] | None = None,
+def new_game(board: Board, options: Options, players, hands: dict[str, dict[Tile, int]] | None = None,
              variant: str = "base") -> State:
     """The opening position (:func:`state.new_state`); in an expert game the choice
     (X2) is due at once when a track is finished from the start."""
