@@ -76,7 +76,7 @@ def has_way(state: State, gang: Square) -> bool:
     """A5: a gang on ``gang`` has a free square to go on to (under bridge fields too,
     within the ruleset's limit)."""
     board, covered = state.board, state.covered
-    if not covered.keys() >= board.neighbours[gang]:  # a free square next to it (never a bridge field: those are covered)
+    if not covered.keys() >= board.neighbours[gang]:  # a free square next to it (bridge fields are covered)
         return True
     bridges = state.bridges
     for d, start, _ in board.exits[gang]:

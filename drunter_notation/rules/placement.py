@@ -299,12 +299,11 @@ def a5_remove_trapped_gangs(state: State, turn: int) -> list[tuple[Square, Squar
     ``removed_on``; returns the gangs removed as (corner, square it stood on), in board
     corner order."""
     board = state.board
-    last_col, last_row = board.width - 1, board.height - 1
     removed = []
     for corner, gang in state.gangs.items():
         if gang is None or has_way(state, gang):
             continue
-        if not state.options.trap_counts_edge and (gang[0] in (0, last_col) or gang[1] in (0, last_row)):
+        if not state.options.trap_counts_edge and (gang[0] in (0, board.width - 1) or gang[1] in (0, board.height - 1)):
             continue
         removed.append((corner, gang))
     for corner, _ in removed:
