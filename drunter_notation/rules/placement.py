@@ -18,6 +18,7 @@ ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
 _BY_KIND = tuple((KINDS[k], tuple(Tile(k, n) for n in (1, 2, 3))) for k in KINDS)  # shortest first
 _TILES_OF = dict(_BY_KIND)
 DIRECTION_NAMES = {(0, 1): "north", (1, 0): "east", (0, -1): "south", (-1, 0): "west"}
+_UNIT_STEP = {d: d for d in DIRECTIONS}  # the one tuple per direction, kept by every Move (not one each)
 
 
 class Move(NamedTuple):
@@ -67,7 +68,7 @@ def _shape(tile: Tile, anchor: Square, end: Square | None) -> tuple[tuple[Square
     dc, dr = end[0] - anchor[0], end[1] - anchor[1]
     if (dc and dr) or abs(dc + dr) != length - 1:
         return Violation("A002", "A3", "not-straight", {"tile": tile, "anchor": anchor, "end": end})
-    direction = ((dc > 0) - (dc < 0), (dr > 0) - (dr < 0))
+    direction = _UNIT_STEP[(dc > 0) - (dc < 0), (dr > 0) - (dr < 0)]
     if length == 2:
         return (anchor, end), direction
     return (anchor, (anchor[0] + direction[0], anchor[1] + direction[1]), end), direction

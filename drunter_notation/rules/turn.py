@@ -294,6 +294,7 @@ def _pass_decision(state: State, number: int, player: str, hands_known: bool) ->
                     hand_empty=not any(state.hands[player].values()))
 
 
+_RULES: dict[tuple[str, ...], tuple[str, ...]] = {}
 _PLACED = ("T1", "A1", "A2", "A3")
 _UNDER_A_BRIDGE = ("T1", "A1", "A2", "A6", "A3")
 
@@ -343,6 +344,7 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
             rules += ("A5",)
     if destroyed:
         rules += ("X3",) if expert else ("E2",)
+    rules = _RULES.setdefault(rules, rules)  # the few combinations are shared: fewer objects for the GC to walk
     return Decision(number, player, move, hands_known, rules, vote, unvoted, near, destroyed, removed,
                     stuck, expert=expert)
 
