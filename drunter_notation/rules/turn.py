@@ -199,6 +199,7 @@ def _called_by(state: State) -> str:
 
 
 def _b001(state: State, move: Move, why: str) -> Violation:
+    """B001: a vote held or missing against what the placement needs (B1, X5)."""
     return Violation("B001", _called_by(state), why, {"tile": move.tile, "squares": move.squares,
                                                       "toilets": move.toilets})
 
@@ -294,7 +295,7 @@ def _pass_decision(state: State, number: int, player: str, hands_known: bool) ->
                     hand_empty=not any(state.hands[player].values()))
 
 
-_RULES: dict[tuple[str, ...], tuple[str, ...]] = {}
+_RULES: dict[tuple[str, ...], tuple[str, ...]] = {}  # each combination of rules applied, shared by its decisions
 _PLACED = ("T1", "A1", "A2", "A3")
 _UNDER_A_BRIDGE = ("T1", "A1", "A2", "A6", "A3")
 
@@ -315,7 +316,7 @@ def vote_rules(vote: VoteDecision) -> tuple[str, ...]:
     """The rules a vote held applies, in order: what called it (B1, X5), B2, B3, B4 when
     a joker was played, B5, B6 when the tile is rejected, B7."""
     rules = (vote.called_by, "B2", "B3")
-    if any([c.card.startswith("JEIN") for c in vote.tally.cards]):
+    if any(c.card.startswith("JEIN") for c in vote.tally.cards):
         rules += ("B4",)
     return rules + (("B5", "B7") if vote.accepted else ("B5", "B6", "B7"))
 
@@ -344,7 +345,7 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
             rules += ("A5",)
     if destroyed:
         rules += ("X3",) if expert else ("E2",)
-    rules = _RULES.setdefault(rules, rules)  # the few combinations are shared: fewer objects for the GC to walk
+    rules = _RULES.setdefault(rules, rules)  # one tuple per combination: fewer objects for the GC to walk
     return Decision(number, player, move, hands_known, rules, vote, unvoted, near, destroyed, removed,
                     stuck, expert=expert)
 
