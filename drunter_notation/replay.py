@@ -14,11 +14,13 @@ import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.scoring import tie_break
-from drunter_notation.notation.model import BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Turn, near_known_tag
+from drunter_notation.notation.model import (BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Tile, Turn,
+                                             near_known_tag)
 from drunter_notation.rules import game, scoring, turn
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import ExpertDeal, Ruleset
@@ -30,10 +32,10 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ONCE = ("Players", "Board", "Rules", "Variant", "Result", "Date")  # tags that may stand only once
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """What one event did: the engine's ``decision`` (None for ``choose``) and the
-    position after it (``state``, kept only on request)."""
+    position after it (``state``, kept only on request). (A tuple, not a dataclass:
+    one is made per turn.)"""
 
     event: Turn | Choose
     decision: turn.Decision | None = None
@@ -194,7 +196,7 @@ class _Replayer:
 
     def setup(self) -> State:
         rec, names = self.record, self.t.players
-        hands: dict[str, Counter] = {}
+        hands: dict[str, dict[Tile, int]] = {}  # plain dicts: check_deal reads them, new_game copies them
         goals: dict[str, Goals] = {}
         for item in rec.setup:
             if isinstance(item, Hand):
@@ -202,10 +204,10 @@ class _Replayer:
                     self.error(_v("D001", "S1", "hand-not-player", player=item.player), item.line, item.column)
                 if item.player in hands:
                     self.error(_v("D001", "S1", "hand-twice", player=item.player), item.line, item.column)
-                c = Counter()
+                held: dict[Tile, int] = {}
                 for ht in item.tiles:
-                    c[ht.tile] += ht.count
-                hands[item.player] = c
+                    held[ht.tile] = held.get(ht.tile, 0) + ht.count
+                hands[item.player] = held
             else:
                 if self.t.variant != "expert":
                     self.error(_v("X001", "X1", "goals-in-base"), item.line, item.column)
@@ -291,8 +293,8 @@ class _Replayer:
         missing = turn.choose_missing(st, ended=True)
         if missing is not None:
             self.error(Violation(missing.code, missing.rule, missing.why, {**missing.facts, "at_reveal": True}), *here)
-        if st.hands is not None:
-            who = next((p for p in st.players if game.must_place(st, p)), None)
+        if st.hands is not None:  # an ended game (E1, kept from the last pass) has nobody who must place
+            who = None if game.game_over(st) else next((p for p in st.players if game.must_place(st, p)), None)
             if who is not None:
                 self.error(_v("E002", "E1", "not-over", player=who), *here)
         elif not game.game_over(st):

@@ -349,6 +349,18 @@ def test_tally_with_abstention_and_a_bare_joker():
     assert card_lines(t) == ("Anna: JEIN=yes = 2 yes", "Anna: ? = 0", "Ben: JEIN = 0 (not declared)")
 
 
+def test_tally_counts_each_players_card_as_that_players():
+    """The same card laid by different players, and JEIN declared both ways, counted
+    again in a second vote: each card keeps its own player, side and votes."""
+    vote = Vote((ballot("Anna", "JA", "JEIN=yes"), ballot("Ben", "JA", "JEIN=no"), ballot("Cleo", "JEIN")))
+    for _ in range(2):
+        t = tally(vote)
+        assert (t.yes, t.no) == (4, 2)
+        assert [tuple(c) for c in t.cards] == [("Anna", "JA", "yes", 1), ("Anna", "JEIN=yes", "yes", 2),
+                                               ("Ben", "JA", "yes", 1), ("Ben", "JEIN=no", "no", 2),
+                                               ("Cleo", "JEIN", None, 0)]
+
+
 def test_vote_outcome_under_both_rules():
     webley = WEBLEY
     for yes, no, hig, web in ((1, 1, True, False), (0, 0, True, True), (2, 1, True, True), (1, 2, False, False)):

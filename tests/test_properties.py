@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from drunter_notation.rules import game
+from drunter_notation.rules import game, turn
 from drunter_notation.rules import placement as pl
 from drunter_notation.rules import votes
 from drunter_notation.rules.board import Board
@@ -38,7 +38,7 @@ from drunter_notation.rules.options import Options, Ruleset
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.deal import PLAYER_NAMES
 from drunter_notation.simulate import simulate_game
-from drunter_notation.rules.state import new_state
+from drunter_notation.rules.state import Violation, new_state
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY_PATH = ROOT / "replays" / "boards" / "tiny.toml"
@@ -554,3 +554,27 @@ def test_a_board_file_is_named_relative_to_the_output_folder(tmp_path):
     assert (out / record.tag("Board").value).resolve() == TINY_PATH
     assert judge_record(record, str(out / "game-3-1.dn")).diagnostics == []
 
+
+
+@settings(max_examples=60, deadline=None)
+@given(params(), st.booleans())
+def test_game_over_is_no_player_able_to_place_at_every_position(p, with_hands):
+    """E1 asked once per track over all hands, and kept across a run of passes, is E1
+    asked player by player (T2's must_place) at every position of a simulated game;
+    without hands too."""
+    g = play(p)
+    state = turn.new_game(g.board, g.ruleset.options, g.record.players, dealt(g.record) if with_hands else None,
+                          "expert" if is_expert(g.record) else "base")
+
+    def check():
+        fresh = state.copy()  # nothing kept
+        expected = not any(game.must_place(fresh, q) for q in fresh.players)
+        assert game.game_over(state) is expected and game.game_over(fresh) is expected
+
+    for ev in g.record.events:
+        check()
+        if isinstance(ev, Choose):
+            turn.play_choose(state)
+        else:
+            assert not isinstance(turn.play_turn(state, ev.number, ev.player, ev.placement), Violation)
+    check()

@@ -43,6 +43,14 @@ class Board:
         return out
 
     @cached_property
+    def tracks_of(self) -> dict[str, tuple[Square, ...]]:
+        """Track kind -> the corners its tracks start from, in corner order (S4)."""
+        out: dict[str, tuple[Square, ...]] = {}
+        for corner, kind in self.corners.items():
+            out[kind] = out.get(kind, ()) + (corner,)
+        return out
+
+    @cached_property
     def rays(self) -> dict[tuple[Square, Square], tuple[tuple[tuple[Square, ...], tuple[Square, ...]], ...]]:
         """(square, direction) -> the squares a tile of length 1, 2, 3 laid from there
         would cover, each with the toilets among them; a ray stops at the edge and at
@@ -69,6 +77,12 @@ class Board:
         rays = self.rays
         return {(c, r): tuple((d, (c + d[0], r + d[1]), rays.get(((c + d[0], r + d[1]), d))) for d in DIRECTIONS)
                 for c in range(self.width) for r in range(self.height)}
+
+    @cached_property
+    def neighbours(self) -> dict[Square, frozenset[Square]]:
+        """Square -> the squares next to it that a tile may cover (on the board, not a
+        corner): the first squares of its :attr:`exits` that have a ray."""
+        return {sq: frozenset(start for _, start, ray in exits if ray is not None) for sq, exits in self.exits.items()}
 
     @cached_property
     def memo(self) -> dict:

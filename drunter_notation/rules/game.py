@@ -48,13 +48,14 @@ def must_place(state: State, player: str) -> bool:
 
 
 def game_over(state: State) -> bool:
-    """E1: no player can place (counted as for Legezwang). Without hands: no tile of
-    any kind fits at any live track; that answer is kept until a tile is laid or taken
-    back (a run of passes asks once)."""
-    if state.hands is not None:
-        return not any(must_place(state, p) for p in state.players)
+    """E1: no player can place (counted as for Legezwang), i.e. no track can be
+    extended by a tile any player holds -- one question per track over all hands, as
+    a player who can place is one whose shortest tile of a kind fits. Without hands:
+    no tile of any kind fits at any live track. The answer is kept until a tile is
+    laid or taken back (a run of passes asks once)."""
     if state.over is None:
-        state.over = not must_place(state, state.players[0])
+        hands = None if state.hands is None else tuple(state.hands.values())
+        state.over = not any(can_extend(state, corner, hands) for corner in state.gangs)
     return state.over
 
 

@@ -75,12 +75,15 @@ def free_length(state: State, ray, cap: int, dry: bool = False) -> int:
 def has_way(state: State, gang: Square) -> bool:
     """A5: a gang on ``gang`` has a free square to go on to (under bridge fields too,
     within the ruleset's limit)."""
-    board, bridges, covered = state.board, state.bridges, state.covered
-    for d, start, ray in board.exits[gang]:
+    board, covered = state.board, state.covered
+    if not covered.keys() >= board.neighbours[gang]:  # a free square next to it (bridge fields are covered)
+        return True
+    bridges = state.bridges
+    for d, start, _ in board.exits[gang]:
         if start in bridges:
             ray = board.rays.get((past_bridges(state, start, d)[0], d))
-        if ray is not None and ray[0][0][0] not in covered:
-            return True
+            if ray is not None and ray[0][0][0] not in covered:
+                return True
     return False
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
+from drunter_notation.rules.board import DIRECTIONS
 from drunter_notation.rules.geometry import bridge_limit, bridges_between, has_way, past_bridges, reaches
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
@@ -17,6 +18,7 @@ ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
 _BY_KIND = tuple((KINDS[k], tuple(Tile(k, n) for n in (1, 2, 3))) for k in KINDS)  # shortest first
 _TILES_OF = dict(_BY_KIND)
 DIRECTION_NAMES = {(0, 1): "north", (1, 0): "east", (0, -1): "south", (-1, 0): "west"}
+_UNIT_STEP = {d: d for d in DIRECTIONS}  # the one tuple per direction, kept by every Move (not one each)
 
 
 class Move(NamedTuple):
@@ -66,7 +68,7 @@ def _shape(tile: Tile, anchor: Square, end: Square | None) -> tuple[tuple[Square
     dc, dr = end[0] - anchor[0], end[1] - anchor[1]
     if (dc and dr) or abs(dc + dr) != length - 1:
         return Violation("A002", "A3", "not-straight", {"tile": tile, "anchor": anchor, "end": end})
-    direction = ((dc > 0) - (dc < 0), (dr > 0) - (dr < 0))
+    direction = _UNIT_STEP[(dc > 0) - (dc < 0), (dr > 0) - (dr < 0)]
     if length == 2:
         return (anchor, end), direction
     return (anchor, (anchor[0] + direction[0], anchor[1] + direction[1]), end), direction
@@ -86,49 +88,60 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     if isinstance(shaped, Violation):
         return shaped
     squares, direction = shaped
-    facts = {"tile": tile, "squares": squares}
-    for sq in squares:  # A003
-        if not board.on_board(sq):
-            return Violation("A003", "A3", "off-board", {**facts, "square": sq,
-                                                          "last": (board.width - 1, board.height - 1)})
+    n = len(squares)
+    # the board's ray from the anchor stops at the edge and at corners (a single's: any direction)
+    ray = board.rays.get((anchor, direction or DIRECTIONS[0]))
+    clear = ray is not None and len(ray) >= n  # so A003 and A005 pass
+    if not clear:
+        for sq in squares:  # A003
+            if not board.on_board(sq):
+                return Violation("A003", "A3", "off-board", _facts(tile, squares, square=sq,
+                                                                   last=(board.width - 1, board.height - 1)))
     kind = KINDS[tile.kind]
     gangs = state.gangs
     if corner is not None:  # A006: an explicit @corner must name a live track of the tile's kind
         problem = _bad_corner(state, kind, corner)
         if problem is not None:
-            return Violation("A006", "A2", problem, {**facts, "corner": corner, "kind": kind,
-                                                     "corners": tuple(state.track_kind),
-                                                     "track_kind": state.track_kind.get(corner),
-                                                     "removed_on": state.removed_on.get(corner)})
-    # (list comprehensions, not generators, on this per-turn path: no frame resumed per item)
-    live = tuple([c for c, k in state.track_kind.items() if k == kind and gangs[c] is not None])
-    candidates = live if corner is None else (corner,)
+            return Violation("A006", "A2", problem, _facts(tile, squares, corner=corner, kind=kind,
+                                                           corners=tuple(state.track_kind),
+                                                           track_kind=state.track_kind.get(corner),
+                                                           removed_on=state.removed_on.get(corner)))
     limit = bridge_limit(state)
     fits, too_far = [], None
-    for c in live:  # A001: a gang of this kind reaches the anchor, the tile running away from it
+    for c in board.tracks_of.get(kind, ()):  # A001: a gang of this kind reaches the anchor, running away from it
+        if gangs[c] is None:
+            continue
         for d, passed in reaches(state, gangs[c], anchor, direction):
             if passed <= limit:
                 fits.append((c, d, passed))
-            elif c in candidates:
+            elif corner is None or c == corner:
                 too_far = (c, d, passed)
-    mine = [f for f in fits if f[0] in candidates]
+    mine = fits if corner is None else [f for f in fits if f[0] == corner]
     if not mine:
-        return _no_fit(state, tile, squares, direction, candidates, too_far, [f[0] for f in fits])
-    for sq in squares:  # A005 (rule A7): corners are never covered
-        if sq in board.corners:
-            return Violation("A005", "A7", "corner", {**facts, "square": sq})
+        live = tuple([c for c in board.tracks_of.get(kind, ()) if gangs[c] is not None])
+        return _no_fit(state, tile, squares, direction, live if corner is None else (corner,), too_far,
+                       [f[0] for f in fits])
+    if not clear:
+        for sq in squares:  # A005 (rule A7): corners are never covered
+            if sq in board.corners:
+                return Violation("A005", "A7", "corner", _facts(tile, squares, square=sq))
     covered = state.covered
     for sq in squares:  # A004: no overlap
         if sq in covered:
             laid = state.tiles[covered[sq]]
-            return Violation("A004", "A3", "overlap", {**facts, "square": sq, "laid": laid})
+            return Violation("A004", "A3", "overlap", _facts(tile, squares, square=sq, laid=laid))
     if len(mine) > 1:  # A006: only one track may fit (two wall gangs can both touch a single's square)
-        return Violation("A006", "A2", "two-tracks", {**facts, "fits": tuple(c for c, _, _ in mine),
-                                                      "kinds": tuple(state.track_kind[c] for c, _, _ in mine)})
+        return Violation("A006", "A2", "two-tracks", _facts(tile, squares, fits=tuple(c for c, _, _ in mine),
+                                                            kinds=tuple(state.track_kind[c] for c, _, _ in mine)))
     c, d, passed = mine[0]
-    toilets = tuple([sq for sq in squares if sq in board.toilets])
+    squares, toilets = ray[n - 1]  # clear here, else A003 or A005 was found; the ray lists the toilets too
     return Move(tile, squares, c, d, toilets, passed, gangs[c], len(fits) > 1,
                 bool(toilets) and state.toilet_votes)
+
+
+def _facts(tile: Tile, squares: tuple[Square, ...], **more) -> dict:
+    """A placement finding's facts: the tile, its squares and what else the finding names."""
+    return {"tile": tile, "squares": squares, **more}
 
 
 def _bad_corner(state: State, kind: str, corner: Square) -> str | None:
@@ -287,12 +300,11 @@ def a5_remove_trapped_gangs(state: State, turn: int) -> list[tuple[Square, Squar
     ``removed_on``; returns the gangs removed as (corner, square it stood on), in board
     corner order."""
     board = state.board
-    last_col, last_row = board.width - 1, board.height - 1
     removed = []
     for corner, gang in state.gangs.items():
         if gang is None or has_way(state, gang):
             continue
-        if not state.options.trap_counts_edge and (gang[0] in (0, last_col) or gang[1] in (0, last_row)):
+        if not state.options.trap_counts_edge and (gang[0] in (0, board.width - 1) or gang[1] in (0, board.height - 1)):
             continue
         removed.append((corner, gang))
     for corner, _ in removed:

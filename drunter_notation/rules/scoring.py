@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from drunter_notation.rules.board import Board
@@ -23,8 +23,12 @@ def goal_score(board: Board, covered, goal: str) -> int:
     type its lowest-valued uncovered building (a type with none left adds 0).
     ``one-each``: 1 per uncovered building. Toilets are not buildings and score
     nothing. Raises ValueError for an unknown goal (the replay reports E001 first)."""
+    return _score(uncovered_buildings(board, covered), goal)
+
+
+def _score(standing: list[tuple[Square, str, int]], goal: str) -> int:
+    """:func:`goal_score` over the ``standing`` (uncovered) buildings."""
     goal = BUILDING_ALIASES.get(goal, goal)
-    standing = uncovered_buildings(board, covered)
     if goal in BUILDINGS:
         return sum(value for _, kind, value in standing if kind == goal)
     if goal == "all-threes":
@@ -75,21 +79,22 @@ def rank_players(board: Board, covered, players, chosen: dict[str, str], cards: 
     the second card's score, then by votes left; without, by votes left; still tied
     -> shared. Precondition: ``chosen`` (and ``other``) name a valid goal for every
     player in ``players``."""
-    unranked = [Standing(p, goal_score(board, covered, chosen[p]),
-                         None if other is None else goal_score(board, covered, other[p]),
-                         votes_left(cards[p]), 0) for p in players]
+    standing = uncovered_buildings(board, covered)  # the same for every player's cards
+    # (player, score, second, votes left) rows, each made a Standing once its rank is known
+    rows = [(p, _score(standing, chosen[p]), None if other is None else _score(standing, other[p]),
+             votes_left(cards[p])) for p in players]
     key = _key_of(other is not None)
-    unranked.sort(key=key, reverse=True)  # stable: seat order among equals
+    rows.sort(key=key, reverse=True)  # stable: seat order among equals
     standings: list[Standing] = []
-    for i, s in enumerate(unranked):
-        tied = bool(standings) and key(standings[-1]) == key(s)
-        standings.append(replace(s, rank=standings[-1].rank if tied else i + 1))
+    for i, row in enumerate(rows):
+        tied = i > 0 and key(rows[i - 1]) == key(row)
+        standings.append(Standing(*row, standings[-1].rank if tied else i + 1))
     winners = tuple(s.player for s in standings if s.rank == 1)
     return Ranking(tuple(standings), winners, other is not None)
 
 
 def _key_of(expert: bool):
-    # The tie-break order: X3 (second card, then votes) or E3 (votes).
+    # The tie-break order of (player, score, second, votes left) rows: X3 (second card, then votes) or E3 (votes).
     if expert:
-        return lambda s: (s.score, s.second, s.votes_left)
-    return lambda s: (s.score, s.votes_left)
+        return lambda row: (row[1], row[2], row[3])
+    return lambda row: (row[1], row[3])

@@ -16,6 +16,7 @@ from drunter_notation.notation.model import CARD_NAMES, KIND_LETTER, Square, Til
 from drunter_notation.rules.options import Options
 
 LENGTHS = (3, 2, 1)  # the order of board.box entries: triples, doubles, singles
+_ONE_SET = Counter(CARD_NAMES)  # S2: the vote cards each player starts with (copied, never handed out)
 
 
 class LaidTile(NamedTuple):
@@ -65,7 +66,8 @@ class State:
     * ``bridges``: bridge fields of laid triples (A6).
     * ``gangs``: corner -> the gang's square, None once removed (A5); initially the
       corner itself. ``removed_on``: corner -> turn of removal.
-    * ``track_kind``: corner -> "wall"/"street"/"river" (never changes, shared by copies).
+    * ``track_kind``: corner -> "wall"/"street"/"river": the board's corners (never
+      changes, shared by copies; ``Board.tracks_of`` groups them by kind).
     * ``hands``: player -> tiles held, or None when the record has no hands.
     * ``cards``: player -> vote cards held (entries at 0 are deleted);
       ``spent_on``: (player, card) -> turn of the vote it was spent in.
@@ -104,7 +106,7 @@ class State:
         self.due = due
         self.chosen = chosen
         self.example = None  # (a placement some tile could make,), kept while no tile is laid or taken back
-        self.over: bool | None = None  # E1 when hands are not recorded, kept as long as example
+        self.over: bool | None = None  # E1 (game.game_over), kept as long as example
 
     def copy(self) -> State:
         """An independent snapshot: shallow copies of every mutable container
@@ -126,7 +128,7 @@ class State:
         return self.variant == "base" or self.options.expert_voting
 
 
-def _copy_counter(c: Counter) -> Counter:
+def _copy_counter(c: dict) -> Counter:
     # Counter's __init__ only calls update(), which goes through the Mapping ABC check;
     # an empty instance filled by dict.update is the same Counter, four times faster.
     new = Counter.__new__(Counter)
@@ -144,16 +146,16 @@ def take(counter: Counter, key) -> None:
         dict.__delitem__(counter, key)
 
 
-def new_state(board: Board, options: Options, players, hands: dict[str, Counter] | None = None,
+def new_state(board: Board, options: Options, players, hands: dict[str, dict[Tile, int]] | None = None,
               variant: str = "base") -> State:
     """The opening position: gangs on their corners (S4), one set of vote cards
     each (S2), ``players[0]`` to move. ``hands`` are copied (the caller's counters
     are never changed); None means the record has no hands."""
-    own_hands = None if hands is None else {p: Counter({t: n for t, n in h.items() if n > 0})
+    own_hands = None if hands is None else {p: _copy_counter({t: n for t, n in h.items() if n > 0})
                                             for p, h in hands.items()}
     return State(board, options, tuple(players), variant, [], {}, set(),
                  {c: c for c in board.corners}, dict(board.corners), own_hands,
-                 {p: Counter(CARD_NAMES) for p in players}, 0, {}, {})
+                 {p: _copy_counter(_ONE_SET) for p in players}, 0, {}, {})
 
 
 def box_tiles(board: Board) -> Counter:
@@ -177,7 +179,7 @@ def deal_for(board: Board, n_players: int) -> dict[int, int] | None:
     return {length: n // n_players for length, n in totals.items()}
 
 
-def check_deal(board: Board, hands: dict[str, Counter]) -> list[tuple[str | None, Violation]]:
+def check_deal(board: Board, hands: dict[str, dict[Tile, int]]) -> list[tuple[str | None, Violation]]:
     """S1: problems with the recorded hands, each with the player it concerns (None
     for the hands as a whole): D002 per player whose counts per length differ from
     :func:`deal_for` (or once when the box cannot be dealt evenly); D003 per tile type
@@ -189,20 +191,21 @@ def check_deal(board: Board, hands: dict[str, Counter]) -> list[tuple[str | None
         problems.append((None, Violation("D002", "S1", "uneven-box", {"players": n})))
     else:
         for player, hand in hands.items():
-            held = Counter()
+            held: dict[int, int] = {}  # plain dicts here: a Counter costs µs per hand
             for tile, k in hand.items():
-                held[tile.length] += k
-            wrong = [length for length in LENGTHS if held[length] != deal[length]]
+                held[tile.length] = held.get(tile.length, 0) + k
+            wrong = [length for length in LENGTHS if held.get(length, 0) != deal[length]]
             if wrong:
                 problems.append((player, Violation("D002", "S1", "wrong-deal", {
-                    "player": player, "players": n, "held": {k: held[k] for k in wrong},
+                    "player": player, "players": n, "held": {k: held.get(k, 0) for k in wrong},
                     "deal": {k: deal[k] for k in wrong}})))
     box = box_tiles(board)
-    total = Counter()
+    total: dict[Tile, int] = {}
     for hand in hands.values():
-        total.update(hand)
+        for tile, k in hand.items():
+            total[tile] = total.get(tile, 0) + k
     for tile in sorted(box.keys() | total.keys(), key=Tile.order):
-        if total[tile] != box[tile]:
+        if total.get(tile, 0) != box[tile]:
             problems.append((None, Violation("D003", "S1", "box-mismatch",
-                                             {"tile": tile, "held": total[tile], "box": box[tile]})))
+                                             {"tile": tile, "held": total.get(tile, 0), "box": box[tile]})))
     return problems

@@ -11,10 +11,9 @@ present iff needed, B002 ballots, B004 jokers, B003 cards, B005 the claim.
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import NamedTuple
 
-from drunter_notation.notation.model import Outcome, Placement, Square, Vote
+from drunter_notation.notation.model import Outcome, Placement, Square, Tile, Vote
 from drunter_notation.rules import game, votes
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
@@ -75,7 +74,7 @@ class Decision(NamedTuple):
         return self.move is not None and self.accepted is not False
 
 
-def new_game(board: Board, options: Options, players, hands: dict[str, Counter] | None = None,
+def new_game(board: Board, options: Options, players, hands: dict[str, dict[Tile, int]] | None = None,
              variant: str = "base") -> State:
     """The opening position (:func:`state.new_state`); in an expert game the choice
     (X2) is due at once when a track is finished from the start."""
@@ -172,16 +171,14 @@ def judge_vote(state: State, mover: str, move: Move, vote: Vote | None, outcome:
     """B1-B5 for a legal placement ``move``: a vote is held iff it is needed, the
     ballots are in order, the claimed outcome (if any) matches the count. Returns the
     vote's decision, None when no vote is held, or the first violation."""
-    called_by = "X5" if state.variant == "expert" else "B1"
-    facts = {"tile": move.tile, "squares": move.squares, "toilets": move.toilets}
     if vote is None:
         if move.needs_vote:
-            return Violation("B001", called_by, "vote-missing", facts)
+            return _b001(state, move, "vote-missing")
         if outcome is not None:
-            return Violation("B001", called_by, "claim-without-vote", facts)
+            return _b001(state, move, "claim-without-vote")
         return None
     if not move.needs_vote:
-        return Violation("B001", called_by, "no-vote-in-expert" if move.toilets else "no-toilet", facts)
+        return _b001(state, move, "no-vote-in-expert" if move.toilets else "no-toilet")
     problem = votes.check_ballots(state, mover, vote)
     if problem is not None:
         return problem
@@ -192,7 +189,19 @@ def judge_vote(state: State, mover: str, move: Move, vote: Vote | None, outcome:
                                 or (outcome.yes is not None and (outcome.yes, outcome.no) != (t.yes, t.no))):
         return Violation("B005", "B5", "claim", {"claim": claim, "yes": t.yes, "no": t.no, "accepted": accepted,
                                                  "tally": t})
-    return VoteDecision(t, accepted, state.options.vote_outcome, state.options.ballot_order, called_by, claim)
+    return VoteDecision(t, accepted, state.options.vote_outcome, state.options.ballot_order, _called_by(state),
+                        claim)
+
+
+def _called_by(state: State) -> str:
+    """The rule that puts a placement to a vote: B1, or X5 in the expert variant."""
+    return "X5" if state.variant == "expert" else "B1"
+
+
+def _b001(state: State, move: Move, why: str) -> Violation:
+    """B001: a vote held or missing against what the placement needs (B1, X5)."""
+    return Violation("B001", _called_by(state), why, {"tile": move.tile, "squares": move.squares,
+                                                      "toilets": move.toilets})
 
 
 def play_turn(state: State, number: int, player: str, placement: Placement | None) -> Decision | Violation:
@@ -286,64 +295,58 @@ def _pass_decision(state: State, number: int, player: str, hands_known: bool) ->
                     hand_empty=not any(state.hands[player].values()))
 
 
+_RULES: dict[tuple[str, ...], tuple[str, ...]] = {}  # each combination of rules applied, shared by its decisions
 _PLACED = ("T1", "A1", "A2", "A3")
 _UNDER_A_BRIDGE = ("T1", "A1", "A2", "A6", "A3")
 
 
-def placement_rules(state: State, move: Move) -> tuple[list[str], tuple[Square, ...]]:
+def placement_rules(state: State, move: Move) -> tuple[tuple[str, ...], tuple[Square, ...]]:
     """The rules a legal placement applies before any vote -- T1, A1, A2, A6 when it
     passes under a bridge, A3, A7 when a corner lies next to it -- and those corners."""
-    rules = list(_UNDER_A_BRIDGE if move.bridges_passed else _PLACED)
+    rules = _UNDER_A_BRIDGE if move.bridges_passed else _PLACED
     next_to = state.board.corners_next_to
-    near = ()
-    if any(sq in next_to for sq in move.squares):  # rarely: most squares have no corner next to them
-        near = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
-                            key=lambda c: (c[1], c[0])))
-        if near:
-            rules.append("A7")
-    return rules, near
+    if next_to.keys().isdisjoint(move.squares):  # mostly: most squares have no corner next to them
+        return rules, ()
+    near = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
+                        key=lambda c: (c[1], c[0])))
+    return (rules + ("A7",) if near else rules), near
 
 
-def vote_rules(vote: VoteDecision) -> list[str]:
+def vote_rules(vote: VoteDecision) -> tuple[str, ...]:
     """The rules a vote held applies, in order: what called it (B1, X5), B2, B3, B4 when
     a joker was played, B5, B6 when the tile is rejected, B7."""
-    rules = [vote.called_by, "B2", "B3"]
+    rules = (vote.called_by, "B2", "B3")
     if any(c.card.startswith("JEIN") for c in vote.tally.cards):
-        rules.append("B4")
-    rules.append("B5")
-    if not vote.accepted:
-        rules.append("B6")
-    rules.append("B7")
-    return rules
+        rules += ("B4",)
+    return rules + (("B5", "B7") if vote.accepted else ("B5", "B6", "B7"))
 
 
 def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision | None, ballots: Vote | None,
          hands_known: bool, expert: bool) -> Decision:
-    board = state.board
     rules, near = placement_rules(state, move)
-    unvoted = bool(move.toilets) and vote is None
+    unvoted = vote is None and bool(move.toilets)
     if vote is not None:
         rules += vote_rules(vote)
         votes.spend_cards(state, ballots, number)
+        if not vote.accepted:
+            return Decision(number, player, move, hands_known, rules, vote, unvoted, near, expert=expert)
     elif unvoted:
-        rules.append("X5")
-    if vote is not None and not vote.accepted:
-        return Decision(number, player, move, hands_known, tuple(rules), vote, unvoted, near, expert=expert)
-    buildings = board.buildings
-    destroyed = tuple([(sq, *buildings[sq]) for sq in move.squares if sq in buildings])
+        rules += ("X5",)
+    buildings = state.board.buildings
+    destroyed = () if buildings.keys().isdisjoint(move.squares) else \
+        tuple([(sq, *buildings[sq]) for sq in move.squares if sq in buildings])
     stuck_before = _stuck(state) if not state.options.trap_counts_edge else None
     removed = tuple(apply_move(state, move, number, player))
-    rules.append("A4")
-    if removed:
-        rules.append("A5")
+    rules += ("A4", "A5") if removed else ("A4",)
     stuck = ()
     if stuck_before is not None:
         stuck = tuple((c, state.gangs[c]) for c in sorted(_stuck(state) - stuck_before, key=lambda c: (c[1], c[0])))
-        if stuck and "A5" not in rules:
-            rules.append("A5")
+        if stuck and not removed:
+            rules += ("A5",)
     if destroyed:
-        rules.append("X3" if expert else "E2")
-    return Decision(number, player, move, hands_known, tuple(rules), vote, unvoted, near, destroyed, removed,
+        rules += ("X3",) if expert else ("E2",)
+    rules = _RULES.setdefault(rules, rules)  # one tuple per combination: fewer objects for the GC to walk
+    return Decision(number, player, move, hands_known, rules, vote, unvoted, near, destroyed, removed,
                     stuck, expert=expert)
 
 

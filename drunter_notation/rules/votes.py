@@ -5,10 +5,10 @@ checks (B2, B4, B7) and spending the cards played (B7).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
-from drunter_notation.notation.model import Vote
+from drunter_notation.notation.model import Card, Vote
 from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
 from drunter_notation.rules.state import State, Violation, take
 
@@ -30,9 +30,9 @@ class Counted(NamedTuple):
     value: int
 
 
-@dataclass(frozen=True)
-class Tally:
-    """The count of one vote, card by card in ballot order."""
+class Tally(NamedTuple):
+    """The count of one vote, card by card in ballot order. (A tuple, not a dataclass:
+    one is made per vote.)"""
 
     yes: int
     no: int
@@ -45,18 +45,24 @@ def tally(vote: Vote) -> Tally:
     yes = no = 0
     cards = []
     for ballot in vote.ballots:
+        player = ballot.player
         for card in ballot.cards:
-            side, value = CARD_VALUES[card.name]
-            if side == "declared":
-                side = card.declared  # None for a bare JEIN (B004)
-            if side == "yes":
-                yes += value
-            elif side == "no":
-                no += value
-            else:
-                value = 0
-            cards.append(Counted(ballot.player, str(card), side, value))
+            counted = _count(player, card)
+            if counted.side == "yes":
+                yes += counted.value
+            elif counted.side == "no":
+                no += counted.value
+            cards.append(counted)
     return Tally(yes, no, tuple(cards))
+
+
+@lru_cache(maxsize=1024)  # a game has a few players and ten kinds of card: each pair is counted once
+def _count(player: str, card: Card) -> Counted:
+    """``player``'s ``card`` as counted: its side, and its votes (0 unless yes or no)."""
+    side, value = CARD_VALUES[card.name]
+    if side == "declared":
+        side = card.declared  # None for a bare JEIN (B004)
+    return Counted(player, str(card), side, value if side in ("yes", "no") else 0)
 
 
 def vote_outcome(t: Tally, options: Options) -> bool:
@@ -70,6 +76,9 @@ def voting_order(state: State, placer: str) -> tuple[str, ...]:
     """B2: the placer, then the others clockwise (seat order)."""
     i = state.players.index(placer)
     return state.players[i:] + state.players[:i]
+
+
+_BARE_JEIN = Card("JEIN")  # a JEIN not declared yes or no
 
 
 def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
@@ -89,18 +98,16 @@ def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
         if not ballot.cards:
             return Violation("B002", "B2", "empty-ballot", {"player": ballot.player})
         seen.add(ballot.player)
-    missing = tuple([p for p in players if p not in seen])
-    if missing:
-        return Violation("B002", "B2", "missing-voter", {"missing": missing})
+    if len(seen) < len(players):  # seen holds players only, each once
+        return Violation("B002", "B2", "missing-voter", {"missing": tuple([p for p in players if p not in seen])})
     if state.options.ballot_order is BallotOrder.PLACER_FIRST_CLOCKWISE:
         expected = voting_order(state, placer)
-        actual = tuple(b.player for b in vote.ballots)
+        actual = tuple([b.player for b in vote.ballots])
         if actual != expected:
             return Violation("B002", "B2", "order", {"actual": actual, "expected": expected})
     for ballot in vote.ballots:
-        for card in ballot.cards:
-            if card.name == "JEIN" and card.declared is None:
-                return Violation("B004", "B4", "bare-jein", {"player": ballot.player})
+        if _BARE_JEIN in ballot.cards:
+            return Violation("B004", "B4", "bare-jein", {"player": ballot.player})
     for ballot in vote.ballots:
         held = state.cards[ballot.player]
         laid: dict[str, int] = {}  # card -> times laid; a plain dict, as Counter(...) costs µs per ballot
