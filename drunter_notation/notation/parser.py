@@ -452,14 +452,13 @@ class _LineReader:
             return slot(next(name for name, word in self.words.items() if word == text))
 
         # What may stand between two tokens, taken whole: where its slot matches, Lark's lexer makes a WS
-        # token. A bare class repeated, "[...]+", is written "[...]*+": CPython's regex engine runs it fastest.
+        # token. A bare class repeated, "[...]+", is written "[...]*+" (fastest). No possessive quantifier over a
+        # group: CPython 3.11 before 3.11.5 (Debian 12's 3.11.2) matches some of them wrongly.
         ws = slot("WS")
         bare_class = ws == f"(?>{regexp['WS']})" and re.fullmatch(r"\[[^\]]*\]\+", regexp["WS"])
-        g = f"{regexp['WS'][:-1]}*+" if bare_class else f"(?:{ws})?+"
-        # Each optional part and repeat below is possessive (?+ *+ ++), as fast as CPython runs them: the
-        # token that starts it never starts what may follow it, so giving it back could not be read on.
+        g = f"{regexp['WS'][:-1]}*+" if bare_class else f"(?:{ws})?"
         name = f"(?:{slot('NAME')}|{slot('STRING')})"
-        end = f"{g}(?P<comment>{slot('COMMENT')})?+\\Z"
+        end = f"{g}(?P<comment>{slot('COMMENT')})?\\Z"
         word = f"(?P<kw>{slot('NAME')})"
         compiled = lambda pattern: re.compile(pattern, flags)  # noqa: E731
 
@@ -467,24 +466,24 @@ class _LineReader:
             def group(key: str, body: str) -> str:
                 return f"(?P<{key}>{body})" if named else f"(?:{body})"
             before = f"{g}{group('player', name)}{g}{lit(':')}"
-            return {"VOTE": before + group("cards", f"(?:{g}{slot('CARD')})++"),
+            return {"VOTE": before + group("cards", f"(?:{g}{slot('CARD')})+"),
                     "REVEAL": f"{before}{g}{group('v1', slot('GOAL'))}"
-                              f"(?:{g}{lit('/')}{g}{group('v2', slot('GOAL'))})?+",
+                              f"(?:{g}{lit('/')}{g}{group('v2', slot('GOAL'))})?",
                     "SCORE": f"{before}{g}{group('v1', slot('INT'))}"}
         listed = entries(False)
 
         def many(kind: str) -> str:
-            return f"{listed[kind]}(?:{g}{lit(',')}{listed[kind]})*+"
+            return f"{listed[kind]}(?:{g}{lit(',')}{listed[kind]})*"
         # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
         # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
-        self.each = {kind: compiled(f"(?:{g}{lit(',')})?+{e}") for kind, e in entries(True).items()}
+        self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in entries(True).items()}
         self.kept: dict[str, dict[str, tuple[tuple, int]]] = {kind: {} for kind in self.each}  # see _entry
         self.cards = compiled(f"{g}({slot('CARD')})")
-        placement = (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?+"
-                     f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?+"
-                     f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{many('VOTE')}){g}{lit('}')})?+"
+        placement = (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?"
+                     f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?"
+                     f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{many('VOTE')}){g}{lit('}')})?"
                      f"(?:{g}(?P<arrow>{slot('ARROW')}){g}(?P<result>{slot('RESULT')})"
-                     f"(?:{g}(?P<tally>{slot('TALLY')}))?+)?+")
+                     f"(?:{g}(?P<tally>{slot('TALLY')}))?)?")
         # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
         self.turn = compiled(f"{g}(?P<num>{slot('TURNNO')}){g}(?P<player>{name}){g}"
                              f"(?:{placement}|(?P<pass>{slot('NAME')})){end}")
@@ -493,7 +492,7 @@ class _LineReader:
         self.tag = compiled(f"{g}(?P<lb>{lit('[')}){g}(?P<key>{slot('NAME')}){g}(?P<value>{slot('STRING')})"
                             f"{g}{lit(']')}{end}")
         self.word = compiled(f"{g}{word}")
-        self.hand = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}(?P<items>(?:{g}{slot('TILE')})++){end}")
+        self.hand = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}(?P<items>(?:{g}{slot('TILE')})+){end}")
         self.goals = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}{g}(?P<g1>{slot('GOAL')}){g}{lit(',')}"
                               f"{g}(?P<g2>{slot('GOAL')}){end}")
         self.entries = {kind: compiled(f"{g}{word}(?P<items>{many(kind)}){end}") for kind in ("REVEAL", "SCORE")}
