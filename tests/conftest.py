@@ -14,6 +14,10 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
+# The expected outputs are English unless a test asks for a language: the machine's own
+# locale must not change them (a test of the environment's choice sets its own variables).
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+    os.environ.pop(_name, None)
 # Tests never time things: no hypothesis deadline (a busy machine made it flake).
 settings.register_profile("drunter", deadline=None)
 settings.load_profile("drunter")

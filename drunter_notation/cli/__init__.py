@@ -12,24 +12,26 @@ import sys
 import click
 
 from drunter_notation.cli.common import run_group
+from drunter_notation.cli.language import TranslatedGroup, install_click_words, lang_option, localize, start
+from drunter_notation.i18n import N_, _
 
 # name -> (module, one line for ``drunter --help``)
 COMMANDS = {
-    "adjudicate": ("drunter_notation.cli.adjudicate", "Judge one turn (or a what-if move) under one or all rulesets."),
-    "analyze": ("drunter_notation.cli.analyze", "Who protects which building, win chances and turning points."),
-    "board": ("drunter_notation.cli.board", "Show, check or start a board file."),
-    "fmt": ("drunter_notation.cli.fmt", "Print, check or rewrite records in the canonical form."),
-    "play": ("drunter_notation.cli.play", "Record and referee games at the table, live, in the browser."),
-    "position": ("drunter_notation.cli.position", "Print the one-line position string of a record, at any turn."),
-    "report": ("drunter_notation.cli.report", "Write an HTML page per record to step through the game."),
-    "rules": ("drunter_notation.cli.rules", "List, show and compare the rulesets."),
-    "simulate": ("drunter_notation.cli.simulate", "Play random legal games and write them as records."),
-    "tournament": ("drunter_notation.cli.tournament", "Bots play many games: win rates, 95 % intervals, seats."),
-    "validate": ("drunter_notation.cli.validate", "Check records move by move against the rules."),
+    "adjudicate": ("drunter_notation.cli.adjudicate", N_("Judge one turn (or a what-if move) under one or all rulesets.")),
+    "analyze": ("drunter_notation.cli.analyze", N_("Who protects which building, win chances and turning points.")),
+    "board": ("drunter_notation.cli.board", N_("Show, check or start a board file.")),
+    "fmt": ("drunter_notation.cli.fmt", N_("Print, check or rewrite records in the canonical form.")),
+    "play": ("drunter_notation.cli.play", N_("Record and referee games at the table, live, in the browser.")),
+    "position": ("drunter_notation.cli.position", N_("Print the one-line position string of a record, at any turn.")),
+    "report": ("drunter_notation.cli.report", N_("Write an HTML page per record to step through the game.")),
+    "rules": ("drunter_notation.cli.rules", N_("List, show and compare the rulesets.")),
+    "simulate": ("drunter_notation.cli.simulate", N_("Play random legal games and write them as records.")),
+    "tournament": ("drunter_notation.cli.tournament", N_("Bots play many games: win rates, 95 % intervals, seats.")),
+    "validate": ("drunter_notation.cli.validate", N_("Check records move by move against the rules.")),
 }
 
 
-class LazyGroup(click.Group):
+class LazyGroup(TranslatedGroup):
     """A group whose subcommands are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -38,17 +40,22 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
-        return getattr(importlib.import_module(COMMANDS[name][0]), name)
+        return localize(getattr(importlib.import_module(COMMANDS[name][0]), name))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        with formatter.section("Commands"):
-            formatter.write_dl([(name, COMMANDS[name][1]) for name in self.list_commands(ctx)])
+        with formatter.section(_("Commands")):
+            formatter.write_dl([(name, _(COMMANDS[name][1])) for name in self.list_commands(ctx)])
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="drunter-notation", prog_name="drunter")
-def cli():
-    """drunter: rules checker, replay engine and reports for Drunter & Drueber (DN records)."""
+def cli() -> None:
+    pass
+
+
+cli.help = N_("drunter: rules checker, replay engine and reports for Drunter & Drueber (DN records).")
+cli.params.append(lang_option())
+install_click_words()
 
 
 # Allocations between two collections of the young generation (CPython's default: 700).
@@ -57,7 +64,8 @@ def cli():
 YOUNG_THRESHOLD = 10_000
 
 
-def main():
+def main() -> None:
+    start(sys.argv[1:])
     gc.disable()  # the modules loaded now live as long as the process: no collection need walk them
     name = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
     if name in COMMANDS:

@@ -1,0 +1,172 @@
+"""The translation catalogs, with Babel: extract the words, update the languages,
+compile them, check them.
+
+    python scripts/catalogs.py update     extract drunter.pot, merge it into every
+                                          language's drunter.po, compile drunter.mo
+    python scripts/catalogs.py compile    only compile the .po files
+    python scripts/catalogs.py check      exit 1 if drunter.pot is out of date, an entry
+                                          is untranslated or fuzzy, a placeholder differs
+                                          from its msgid's, or a .mo is out of date
+    python scripts/catalogs.py init LANG  start a new language (docs/i18n.md)
+
+Click's own words (Usage, Options, Error, ...) are extracted from the installed click
+too, so that they come from the same catalogs.
+"""
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import read_mo, write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "drunter_notation" / "locale"
+DOMAIN = "drunter"
+TEMPLATE = LOCALE / f"{DOMAIN}.pot"
+CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils")
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|%\([A-Za-z_][A-Za-z0-9_]*\)[sd]")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # babel_toml, the rulesets' extractor
+
+
+def languages() -> list[str]:
+    return sorted(p.name for p in LOCALE.iterdir() if (p / "LC_MESSAGES" / f"{DOMAIN}.po").exists())
+
+
+def extract() -> Catalog:
+    catalog = Catalog(project="drunter-notation", domain=DOMAIN, charset="utf-8")
+    with open(ROOT / "babel.cfg") as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    for filename, lineno, message, comments, context in extract_from_dir(
+            str(ROOT), method_map, options_map, strip_comment_tags=True, comment_tags=("TRANSLATORS:",)):
+        catalog.add(message, None, [(filename, 0)], auto_comments=comments, context=context)
+    import click
+    click_dir = Path(click.__file__).parent
+    for name in CLICK_MODULES:
+        with open(click_dir / f"{name}.py", "rb") as f:
+            from babel.messages.extract import extract as run
+            for lineno, message, comments, context in run("python", f):
+                catalog.add(message, None, [(f"click/{name}.py", 0)], context=context)
+    return catalog
+
+
+def _po_bytes(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, sort_output=True, include_lineno=False, omit_header=False)
+    return out.getvalue()
+
+
+def _read_po(path: Path) -> Catalog:
+    with open(path, "rb") as f:
+        return read_po(f)
+
+
+def compile_all() -> None:
+    for lang in languages():
+        folder = LOCALE / lang / "LC_MESSAGES"
+        catalog = _read_po(folder / f"{DOMAIN}.po")
+        with open(folder / f"{DOMAIN}.mo", "wb") as f:
+            write_mo(f, catalog, use_fuzzy=False)
+
+
+def _entries(catalog: Catalog) -> list[tuple[object, object, object]]:
+    return sorted((repr(m.id), repr(m.context), repr(sorted(m.locations))) for m in catalog if m.id)
+
+
+def _template_current(template: Catalog) -> bool:
+    return TEMPLATE.exists() and _entries(_read_po(TEMPLATE)) == _entries(template)
+
+
+def update() -> None:
+    template = extract()
+    if not _template_current(template):  # the header's date changes only with the words
+        TEMPLATE.write_bytes(_po_bytes(template))
+    for lang in languages():
+        path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        catalog = _read_po(path)
+        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+        for key in list(catalog.obsolete):  # a msgid no longer used is dropped, not kept commented
+            del catalog.obsolete[key]
+        path.write_bytes(_po_bytes(catalog))
+    compile_all()
+
+
+def init(lang: str) -> None:
+    folder = LOCALE / lang / "LC_MESSAGES"
+    folder.mkdir(parents=True, exist_ok=True)
+    catalog = Catalog(locale=Locale.parse(lang), project="drunter-notation", domain=DOMAIN, charset="utf-8",
+                      last_translator="drunter-notation developers", language_team=lang)
+    catalog.fuzzy = False  # the header carries Plural-Forms: a fuzzy one would not be compiled
+    (folder / f"{DOMAIN}.po").write_bytes(_po_bytes(catalog))
+    update()
+
+
+def problems() -> list[str]:
+    """Everything that keeps the catalogs from being complete and current."""
+    found = []
+    template = extract()
+    if not _template_current(template):
+        found.append(f"{TEMPLATE.relative_to(ROOT)} is out of date: run python scripts/catalogs.py update")
+    wanted = {m.id if isinstance(m.id, str) else m.id[0]: m for m in template if m.id}
+    for lang in languages():
+        folder = LOCALE / lang / "LC_MESSAGES"
+        catalog = _read_po(folder / f"{DOMAIN}.po")
+        have = {(m.id if isinstance(m.id, str) else m.id[0]): m for m in catalog if m.id}
+        for key in wanted.keys() - have.keys():
+            found.append(f"{lang}: not in the catalog: {key!r}")
+        for key, m in have.items():
+            strings = m.string if isinstance(m.string, (list, tuple)) else (m.string,)
+            ids = m.id if isinstance(m.id, (list, tuple)) else (m.id,)
+            if m.fuzzy:
+                found.append(f"{lang}: fuzzy: {key!r}")
+            if not all(strings):
+                found.append(f"{lang}: untranslated: {key!r}")
+                continue
+            expected = set(PLACEHOLDER.findall(ids[-1])) | set(PLACEHOLDER.findall(ids[0]))
+            for s in strings:
+                if set(PLACEHOLDER.findall(s)) - expected or set(PLACEHOLDER.findall(ids[0])) - set(
+                        PLACEHOLDER.findall(s)) - {"{n}", "{count}"}:
+                    found.append(f"{lang}: placeholders differ: {key!r} -> {s!r}")
+                    break
+        mo = folder / f"{DOMAIN}.mo"
+        if not mo.exists():
+            found.append(f"{lang}: {mo.relative_to(ROOT)} is missing: run python scripts/catalogs.py compile")
+        else:
+            with open(mo, "rb") as f:
+                compiled = {(m.id if isinstance(m.id, str) else m.id[0]): m.string for m in read_mo(f) if m.id}
+            current = {k: m.string for k, m in have.items() if not m.fuzzy and all(
+                m.string if isinstance(m.string, (list, tuple)) else (m.string,))}
+            if compiled != current:
+                found.append(f"{lang}: {mo.relative_to(ROOT)} is out of date: run python scripts/catalogs.py compile")
+    return found
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["update"]:
+        update()
+    elif argv == ["compile"]:
+        compile_all()
+    elif argv == ["check"]:
+        found = problems()
+        for line in found[:200]:
+            print(line)
+        if len(found) > 200:
+            print(f"... and {len(found) - 200} more")
+        return 1 if found else 0
+    elif len(argv) == 2 and argv[0] == "init":
+        init(argv[1])
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
