@@ -97,7 +97,7 @@ def test_a_vote_is_one_step_per_card_then_the_end_of_the_ballot():
     while t.phase is not Phase.BALLOT:  # play until some placement is put to a vote
         legal = t.legal_actions()
         voted = [a for a in legal if a < t.enc.passing and next(
-            m for m in t.game.legal_moves() if t._action(m) == a).needs_vote]
+            m for m in t.game.legal_moves() if t.action_of(m) == a).needs_vote]
         e.step(voted[0] if voted else int(rng.choice(legal)))
     voter = e.agent_selection
     assert e.observe(voter)["action_mask"][t.enc.end_ballot] == 0  # at least one card

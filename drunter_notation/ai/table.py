@@ -177,7 +177,7 @@ class Table:
         enc, game = self.enc, self.game
         if self.phase is Phase.PLACE:
             moves = game.legal_moves()
-            out = sorted(self._action(m) for m in moves)
+            out = sorted(self.action_of(m) for m in moves)
             if not moves or (all(m.toilets for m in moves) and not must_place(game.state, game.to_move)):
                 out.append(enc.passing)  # T2: nothing that counts for Legezwang
             return out
@@ -193,7 +193,8 @@ class Table:
             return sorted(enc.keep + GOALS.index(g) for g in game.cards[game.players[self.current()]])
         return []
 
-    def _action(self, move: Move) -> int:
+    def action_of(self, move: Move) -> int:
+        """The action number of the placement ``move``."""
         return self.enc.placement(self.corners.index(move.corner), DIRECTIONS.index(move.direction),
                                   move.tile.length)
 
@@ -211,7 +212,7 @@ class Table:
             if action == enc.passing:
                 game.push("pass")
             else:
-                move = next(m for m in game.legal_moves() if self._action(m) == action)
+                move = next(m for m in game.legal_moves() if self.action_of(m) == action)
                 words = str(move)
                 if move.needs_vote:
                     self.vote_start = len(self.log)
