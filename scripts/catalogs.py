@@ -76,8 +76,18 @@ def compile_all() -> None:
             write_mo(f, catalog, use_fuzzy=False)
 
 
-def _entries(catalog: Catalog) -> list[tuple[object, object, object]]:
-    return sorted((repr(m.id), repr(m.context), repr(sorted(m.locations))) for m in catalog if m.id)
+def _entries(catalog: Catalog) -> list[tuple[str, str, str]]:
+    """What a template says, apart from its header and line numbers (not written)."""
+    return sorted((repr(_norm(m.id)), repr(_norm(m.context)), repr(sorted({f for f, _ in m.locations})))
+                  for m in catalog if m.id)
+
+
+def _norm(value: object) -> object:
+    """One spelling of a catalog value, whether read from a .po or a .mo: plural
+    forms as a tuple, texts as str."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_norm(v) for v in value)
+    return value.decode("utf-8") if isinstance(value, bytes) else value
 
 
 def _template_current(template: Catalog) -> bool:
@@ -140,8 +150,8 @@ def problems() -> list[str]:
             found.append(f"{lang}: {mo.relative_to(ROOT)} is missing: run python scripts/catalogs.py compile")
         else:
             with open(mo, "rb") as f:
-                compiled = {(m.id if isinstance(m.id, str) else m.id[0]): m.string for m in read_mo(f) if m.id}
-            current = {k: m.string for k, m in have.items() if not m.fuzzy and all(
+                compiled = {(_norm(m.id), _norm(m.context)): _norm(m.string) for m in read_mo(f) if m.id}
+            current = {(_norm(m.id), _norm(m.context)): _norm(m.string) for m in have.values() if not m.fuzzy and all(
                 m.string if isinstance(m.string, (list, tuple)) else (m.string,))}
             if compiled != current:
                 found.append(f"{lang}: {mo.relative_to(ROOT)} is out of date: run python scripts/catalogs.py compile")

@@ -53,7 +53,7 @@ def test_version_imports_no_subcommand():
             " or m in ('lark', 'jinja2', 'tqdm')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
-    assert out.stdout.splitlines() == ["drunter, version 0.1.0", "['drunter_notation.cli.common']"]
+    assert out.stdout.splitlines() == ["drunter, version 0.1.0", "['drunter_notation.cli.common', 'drunter_notation.cli.language']"]
 
 
 def test_board_new_writes_a_valid_commented_template(tmp_path, monkeypatch):
