@@ -808,7 +808,7 @@ def _explain_move(e: UnexpectedInput, text: str, source: str) -> DnError:
         line, column = tok.line, tok.column
     else:
         return _explain(e, text, source, "move")
-    return fail("P001", message, path=source, line=line, column=column, hint=_(_TEXT_KINDS["move"].hint),
+    return fail("P001", message, path=source, line=line, column=column, hint=_(MOVE_HINT),
                 context=_line_of(text, line))
 
 
@@ -928,6 +928,8 @@ _LOOKALIKE_DASHES = {"\u2010": N_("a hyphen"), "\u2011": N_("a non-breaking hyph
                      "\uff0d": N_("a full-width hyphen-minus")}
 
 SYNTAX_HINT = N_("see docs/notation.md for the DN syntax")
+MOVE_HINT = N_("write a placement like W3 b1-d1 (with @corner, vote { ... } and -> accepted as needed), or 'pass',"
+               " or 'choose'")
 
 
 @dataclass(frozen=True)
@@ -941,9 +943,7 @@ class TextKind:
 
 _TEXT_KINDS = {
     "start": TextKind(N_("the end of the record"), N_("the record ends too early; expected {expected}"), SYNTAX_HINT),
-    "move": TextKind(N_("the end of the move"), N_("the move ends too early; expected {expected}"),
-                     N_("write a placement like W3 b1-d1 (with @corner, vote { ... } and -> accepted as needed), or"
-                        " 'pass', or 'choose'")),
+    "move": TextKind(N_("the end of the move"), N_("the move ends too early; expected {expected}"), MOVE_HINT),
 }
 
 
