@@ -164,7 +164,8 @@ def _progress(total: int):
     if not sys.stderr.isatty():
         return contextlib.nullcontext()
     from tqdm import tqdm
-    return tqdm(total=total, unit=pgettext("progress bar: files per second", "file"), file=sys.stderr, delay=PROGRESS_DELAY, leave=False, dynamic_ncols=True)
+    return tqdm(total=total, unit=pgettext("progress bar: files per second", "file"), file=sys.stderr,
+                delay=PROGRESS_DELAY, leave=False, dynamic_ncols=True)
 
 
 def _write(line: str, file) -> None:

@@ -204,7 +204,8 @@ class RecordBuilder(Transformer):
         for tok in tiles:
             tile = _hand_tile(str(tok))
             if tile is None:
-                _number(tok, str(tok)[3:], MAX_TILE_COUNT, N_("tile count {number} is too large (at most {limit})"))  # raises: the count is too large
+                # raises: the count is too large
+                _number(tok, str(tok)[3:], MAX_TILE_COUNT, N_("tile count {number} is too large (at most {limit})"))
             out.append(tile)
         return Hand(str(player), tuple(out), kw.line, kw.column)
 
@@ -259,7 +260,8 @@ class RecordBuilder(Transformer):
             yes, no = _tally(str(c[2]))
             for part, value in zip(str(c[2]).split(":"), (yes, no)):
                 if value is None:
-                    _number(c[2], part.strip(), MAX_TALLY, N_("tally {number} is too large (at most {limit})"))  # raises: this side is too large
+                    # raises: this side is too large
+                    _number(c[2], part.strip(), MAX_TALLY, N_("tally {number} is too large (at most {limit})"))
         return Outcome(str(result) == "accepted", yes, no, arrow.line, arrow.column)
 
     def reveal(self, c):
