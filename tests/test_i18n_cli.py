@@ -203,3 +203,23 @@ def test_board_check_in_german_and_czech():
         f"{board}: in Ordnung — Schilda, 15x15, 30 Gebäude, 23 Toilettenhäuschen\n"
     assert invoke("board", "check", "--lang", "cs", str(board)).output == \
         f"{board}: v pořádku — Schilda, 15x15, 30 budov, 23 kadibudek\n"
+
+
+def test_the_board_legend_in_german_keeps_the_map():
+    english, german = invoke("board", "show", "--lang", "en").output, invoke("board", "show", "--lang", "de").output
+    assert german.split("\n\n")[1] == english.split("\n\n")[1]  # the map itself: letters and squares only
+    assert "  F Feuerwache j6=5 e11=4 l11=3 c6=2 i1=1  (Summe 15)" in german.splitlines()
+    assert "Ecken: a1 Straße (*S), o1 Mauer (*W), a15 Mauer (*W), o15 Fluss (*R)" in german.splitlines()
+
+
+def test_board_file_and_ruleset_errors_in_czech(tmp_path):
+    board = tmp_path / "club.toml"
+    board.write_text('format = "drunter-board/1"\nid = "club"\nname = "Club"\nwidth = 4\nheight = 200\n'
+                     'corners = {}\nbuildings = {}\n', encoding="utf-8")
+    result = invoke("board", "check", "--lang", "cs", str(board))
+    assert result.exit_code == 2
+    assert f"error[H003]: soubor s plánem {board}: height: musí být celé číslo od " in result.output
+    assert result.output.rstrip().endswith(", je však 200")
+    result = invoke("validate", "--lang", "de", "--rules", "nope", str(RECORD))
+    assert "error[H004]: unbekanntes Regelwerk 'nope'" in result.output
+    assert "bekannte Regelwerke: " in result.output and result.exit_code == 2
