@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drunter_notation.errors import DnError, fail
+from drunter_notation.i18n import N_, _, language, ngettext
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024  # a 200,000-turn record is about 5 MB
 MAX_BOARD_BYTES = 1024 * 1024  # a 26x99 board with every square named is far below this
@@ -30,27 +31,32 @@ MAX_BOARD_BYTES = 1024 * 1024  # a 26x99 board with every square named is far be
 
 @dataclass(frozen=True)
 class Kind:
-    """What is read, for the words of its errors."""
+    """What is read, for the words of its errors (English, marked with ``N_``,
+    translated when an error is made: whole sentences, since the noun's gender
+    changes the words around it)."""
 
     code: str  # I001 for a record, H003 for a board file
     limit: int  # bytes
-    noun: str  # "a DN record"
     missing: str  # the words for a file that does not exist
     missing_hint: str | None
+    directory: str  # "is a directory, not a DN record"
     directory_hint: str | None
+    special: str  # "is {what}, not a DN record; nothing was read"
 
 
-RECORD = Kind("I001", MAX_RECORD_BYTES, "a DN record", "no such file", "check the path",
-              "name a .dn file, or use a command that walks directories")
-BOARD = Kind("H003", MAX_BOARD_BYTES, "a board file", "file not found", None, None)
+RECORD = Kind("I001", MAX_RECORD_BYTES, N_("no such file"), N_("check the path"),
+              N_("is a directory, not a DN record"), N_("name a .dn file, or use a command that walks directories"),
+              N_("is {what}, not a DN record; nothing was read"))
+BOARD = Kind("H003", MAX_BOARD_BYTES, N_("file not found"), None, N_("is a directory, not a board file"), None,
+             N_("is {what}, not a board file; nothing was read"))
 
-_SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-            (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+_SPECIAL = ((stat.S_ISFIFO, N_("a FIFO (named pipe)")), (stat.S_ISSOCK, N_("a socket")),
+            (stat.S_ISCHR, N_("a character device")), (stat.S_ISBLK, N_("a block device")))
 
 
 def _special(mode: int) -> str:
     """What a file that is neither regular nor a directory is, in words."""
-    return next((name for test, name in _SPECIAL if test(mode)), "not a regular file")
+    return _(next((name for test, name in _SPECIAL if test(mode)), N_("not a regular file")))
 
 
 def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing: str | None = None) -> bytes:
@@ -61,24 +67,28 @@ def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing
     def refuse(problem: str, hint: str | None = None) -> DnError:
         return fail(kind.code, f"{label}: {problem}" if label else problem, path=str(path), hint=hint)
 
+    def hint(text: str | None) -> str | None:
+        return _(text) if text else None
+
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise refuse(missing or kind.missing, kind.missing_hint) from None
+        raise refuse(missing or _(kind.missing), hint(kind.missing_hint)) from None
     except IsADirectoryError:
-        raise refuse(f"is a directory, not {kind.noun}", kind.directory_hint) from None
+        raise refuse(_(kind.directory), hint(kind.directory_hint)) from None
     except PermissionError:
-        raise refuse("cannot be read: permission denied") from None
+        raise refuse(_("cannot be read: permission denied")) from None
     except (OSError, ValueError) as e:  # name too long, a loop of links, a NUL in the name ...
-        raise refuse(f"cannot be read: {_reason(e)}") from None
+        raise refuse(_cannot_read(e)) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise refuse(f"is a directory, not {kind.noun}", kind.directory_hint)
+            raise refuse(_(kind.directory), hint(kind.directory_hint))
         if not stat.S_ISREG(info.st_mode):
-            raise refuse(f"is {_special(info.st_mode)}, not {kind.noun}; nothing was read", "give a regular file")
+            raise refuse(_(kind.special).format(what=_special(info.st_mode)), _("give a regular file"))
         if info.st_size > kind.limit:
-            raise refuse(f"is too large ({_size(info.st_size)}; at most {_size(kind.limit)} is read)")
+            raise refuse(_("is too large ({size}; at most {limit} is read)").format(size=_size(info.st_size),
+                                                                                   limit=_size(kind.limit)))
         chunks, total = [], 0
         while True:  # the size may have changed since fstat: stop at the limit whatever it says
             chunk = os.read(fd, min(1 << 20, kind.limit + 1 - total))
@@ -87,10 +97,10 @@ def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing
             chunks.append(chunk)
             total += len(chunk)
             if total > kind.limit:
-                raise refuse(f"is too large (more than {_size(kind.limit)})")
+                raise refuse(_("is too large (more than {limit})").format(limit=_size(kind.limit)))
         return b"".join(chunks)
     except OSError as e:
-        raise refuse(f"cannot be read: {_reason(e)}") from None
+        raise refuse(_cannot_read(e)) from None
     finally:
         os.close(fd)
 
@@ -108,9 +118,9 @@ def read_stream(stream, kind: Kind, label: str) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
     except OSError as e:
-        raise fail(kind.code, f"cannot be read: {_reason(e)}", path=label) from None
-    raise fail(kind.code, f"is too large (more than {_size(kind.limit)}); nothing was judged", path=label,
-               hint="give the record as a file of at most that size")
+        raise fail(kind.code, _cannot_read(e), path=label) from None
+    raise fail(kind.code, _("is too large (more than {limit}); nothing was judged").format(limit=_size(kind.limit)),
+               path=label, hint=_("give the record as a file of at most that size"))
 
 
 def read_record(path: str | Path) -> bytes:
@@ -118,12 +128,18 @@ def read_record(path: str | Path) -> bytes:
     return read_regular(path, RECORD)
 
 
-def _reason(e: BaseException) -> str:
-    return getattr(e, "strerror", None) or str(e) or type(e).__name__
+def _cannot_read(e: BaseException) -> str:
+    reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
+    return _("cannot be read: {reason}").format(reason=reason)
 
 
 def _size(n: int) -> str:
-    return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"
+    if n >= 1024 * 1024:
+        from babel.numbers import format_decimal  # only on this error's path
+
+        # no grouping of thousands, as ever; the decimal sign is the language's (16,0 MB)
+        return _("{size} MB").format(size=format_decimal(n / (1024 * 1024), format="0.0", locale=language()))
+    return ngettext("{n} byte", "{n} bytes", n).format(n=n)
 
 
 def fingerprint(path: str | Path) -> tuple | None:
@@ -150,9 +166,9 @@ def _refuse_special(path: Path) -> None:
         return
     if stat.S_ISREG(mode):
         return
-    what = "a directory" if stat.S_ISDIR(mode) else _special(mode)
-    raise NotRegularFile(errno.EEXIST, f"it is {what}, not a regular file; nothing was written, it is left as it is",
-                         str(path))
+    what = _("a directory") if stat.S_ISDIR(mode) else _special(mode)
+    raise NotRegularFile(errno.EEXIST, _("it is {what}, not a regular file; nothing was written, it is left as it"
+                                         " is").format(what=what), str(path))
 
 
 class FileChanged(Exception):

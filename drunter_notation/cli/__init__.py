@@ -12,7 +12,7 @@ import sys
 import click
 
 from drunter_notation.cli.common import run_group
-from drunter_notation.cli.language import TranslatedGroup, install_click_words, lang_option, localize, start
+from drunter_notation.cli.language import TranslatedGroup, install_click_words, localize, start
 from drunter_notation.i18n import N_, _
 
 # name -> (module, one line for ``drunter --help``)
@@ -54,7 +54,7 @@ def cli() -> None:
 
 
 cli.help = N_("drunter: rules checker, replay engine and reports for Drunter & Drueber (DN records).")
-cli.params.append(lang_option())
+localize(cli)  # --lang, and --version's help translated when shown
 install_click_words()
 
 

@@ -16,91 +16,93 @@ from drunter_notation.notation.model import square_name
 from drunter_notation.rules.board import DEFAULT_BOX
 from drunter_notation.cli.common import DiagnosticError
 from drunter_notation.files import write_atomic
+from drunter_notation.i18n import N_, _, ngettext
 
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}\Z")
 _SIZE_RE = re.compile(r"(\d{1,3})x(\d{1,3})\Z")
 
 
-@click.group("board")
+@click.group("board", help=N_("Show and check boards (built-in ids or board files ending in .toml), or start a"
+                               " board file."))
 def board() -> None:
-    """Show and check boards (built-in ids or board files ending in .toml), or start a board file."""
+    pass
 
 
-@board.command("show")
+@board.command("show", help=N_("Print a board with its map and legend.\n\n"
+                                "ID|PATH is a built-in board id or a board file ending in .toml (default:"
+                                " schilda)."))
 @click.argument("ref", default="schilda", metavar="[ID|PATH]")
 def show(ref: str) -> None:
-    """Print a board with its map and legend.
-
-    ID|PATH is a built-in board id or a board file ending in .toml (default: schilda).
-    """
     try:
         b = load_board(ref)
     except DnError as e:
         raise DiagnosticError(e, e.path or ref) from None
-    click.echo(printable(f"{b.name} (id {b.id}), {b.width}x{b.height}"))
+    click.echo(printable(_("{name} (id {id}), {width}x{height}").format(name=b.name, id=b.id, width=b.width,
+                                                                         height=b.height)))
     if b.note:
-        click.echo(printable_lines(textwrap.fill(b.note, width=78, initial_indent="Note: ", subsequent_indent="  ")))
+        click.echo(printable_lines(textwrap.fill(b.note, width=78, initial_indent=_("Note: "),
+                                                 subsequent_indent="  ")))
     click.echo("")
     click.echo(printable_lines(render_board(b)), nl=False)
 
 
-@board.command("check")
+@board.command("check", help=N_("Check a board file.\n\n"
+                                 "Prints a one-line summary and exits 0 when the file is a valid board; otherwise"
+                                 " prints error H003 on stderr and exits 2."))
 @click.argument("path", type=click.Path(dir_okay=True, path_type=str))
 def check(path: str) -> None:
-    """Check a board file.
-
-    Prints a one-line summary and exits 0 when the file is a valid board;
-    otherwise prints error H003 on stderr and exits 2.
-    """
     try:
         b = load_board_file(path, shown=path)
     except DnError as e:
         raise DiagnosticError(e, e.path or path) from None
-    click.echo(printable(f"{path}: ok — {b.name}, {b.width}x{b.height}, "
-                         f"{len(b.buildings)} buildings, {len(b.toilets)} toilets"))
+    buildings = ngettext("{n} building", "{n} buildings", len(b.buildings)).format(n=len(b.buildings))
+    toilets = ngettext("{n} toilet", "{n} toilets", len(b.toilets)).format(n=len(b.toilets))
+    click.echo(printable(_("{path}: ok — {name}, {width}x{height}, {buildings}, {toilets}").format(
+        path=path, name=b.name, width=b.width, height=b.height, buildings=buildings, toilets=toilets)))
 
 
 def _size(ctx, param, value: str) -> tuple[int, int]:
     m = _SIZE_RE.match(value)
     if not m:
-        raise click.BadParameter(f"{value!r} is not WIDTHxHEIGHT, like 15x15")
+        raise click.BadParameter(_("{value} is not WIDTHxHEIGHT, like 15x15").format(value=repr(value)))
     width, height = int(m.group(1)), int(m.group(2))
     if not (MIN_WIDTH <= width <= MAX_WIDTH and MIN_HEIGHT <= height <= MAX_HEIGHT):
-        raise click.BadParameter(f"a board is {MIN_WIDTH} to {MAX_WIDTH} columns wide and {MIN_HEIGHT} to"
-                                 f" {MAX_HEIGHT} rows high, not {width}x{height}")
+        raise click.BadParameter(_("a board is {min_width} to {max_width} columns wide and {min_height} to"
+                                   " {max_height} rows high, not {width}x{height}").format(
+            min_width=MIN_WIDTH, max_width=MAX_WIDTH, min_height=MIN_HEIGHT, max_height=MAX_HEIGHT, width=width,
+            height=height))
     return width, height
 
 
 def _board_id(ctx, param, value: str) -> str:
     if not _ID_RE.match(value):
-        raise click.BadParameter(f"{value!r}: an id is lower-case letters, digits, - and _ (up to 40), like"
-                                 " club-board")
+        raise click.BadParameter(_("{value}: an id is lower-case letters, digits, - and _ (up to 40), like"
+                                   " club-board").format(value=repr(value)))
     return value
 
 
-@board.command("new")
+@board.command("new", help=N_("Write a commented board-file template NAME.toml to fill in from a printed board.\n\n"
+                               "The template is already a valid board (corners set, no buildings or toilets): add"
+                               " the buildings and toilets of your board square by square, then run 'drunter board"
+                               " check' on it and name it in records with [Board \"NAME.toml\"]."))
 @click.argument("name", callback=_board_id)
 @click.option("--size", required=True, callback=_size, metavar="WxH",
-              help="Columns x rows of the printed board, e.g. 15x15.")
+              help=N_("Columns x rows of the printed board, e.g. 15x15."))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="The file to write (default: NAME.toml in this folder).")
-@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+              help=N_("The file to write (default: NAME.toml in this folder)."))
+@click.option("--force", is_flag=True, help=N_("Overwrite an existing file."))
 def new(name: str, size: tuple[int, int], output: Path | None, force: bool) -> None:
-    """Write a commented board-file template NAME.toml to fill in from a printed board.
-
-    The template is already a valid board (corners set, no buildings or toilets):
-    add the buildings and toilets of your board square by square, then run
-    'drunter board check' on it and name it in records with [Board "NAME.toml"].
-    """
     path = output or Path(f"{name}.toml")
     if path.exists() and not force:
-        raise DiagnosticError(fail("I005", "already exists; nothing was written", path=str(path),
-                                   hint="use --force to overwrite, or -o to name another file"))
+        raise DiagnosticError(fail("I005", _("already exists; nothing was written"), path=str(path),
+                                   hint=_("use --force to overwrite, or -o to name another file")))
     try:
         write_atomic(path, board_template(name, *size))
     except OSError as e:
-        raise DiagnosticError(fail("I005", f"cannot write the file: {e.strerror}", path=str(path))) from None
-    click.echo(f"wrote {path}: fill it in from your board, then run: drunter board check {path}", err=True)
+        raise DiagnosticError(fail("I005", _("cannot write the file: {reason}").format(reason=e.strerror),
+                                   path=str(path))) from None
+    click.echo(_("wrote {path}: fill it in from your board, then run: drunter board check {path}").format(
+        path=path), err=True)
 
 
 def board_template(board_id: str, width: int, height: int) -> str:

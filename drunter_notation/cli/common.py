@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from drunter_notation.errors import DnError, fail, printable
+from drunter_notation.i18n import _
 
 
 class DiagnosticError(click.ClickException):
@@ -30,7 +31,8 @@ class UsageLine(click.UsageError):
 
     def show(self, file=None) -> None:
         where = self.ctx.command_path if self.ctx is not None else "drunter"
-        click.echo(printable(f"{where}: error: {self.format_message().rstrip('.')}; see {where} --help"), err=True)
+        click.echo(printable(_("{command}: error: {message}; see {command} --help").format(
+            command=where, message=self.format_message().rstrip("."))), err=True)
 
 
 class OutputFailed(Exception):
@@ -100,7 +102,7 @@ def _run(group: click.Group) -> int:
         e.show()
         return e.exit_code
     except click.Abort:
-        click.echo("Aborted!", err=True)
+        click.echo(_("Aborted!"), err=True)
         return 1
     except DnError as e:  # pragma: no cover - commands catch their own; this is the last guard
         click.echo(e.format(), err=True)
@@ -111,8 +113,8 @@ def _run(group: click.Group) -> int:
 def _output_failed(e: OSError) -> int:
     """Say once, on stderr, that the output could not be written; exit status 2. Both
     streams then point at /dev/null, so nothing fails again when Python exits."""
-    error = fail("I005", f"cannot write the output: {e.strerror or type(e).__name__}", path="drunter",
-                 hint="check the disk or the program reading the output")
+    error = fail("I005", _("cannot write the output: {reason}").format(reason=e.strerror or type(e).__name__),
+                 path="drunter", hint=_("check the disk or the program reading the output"))
     devnull = os.open(os.devnull, os.O_WRONLY)
     for stream in (sys.__stdout__, sys.__stderr__):
         try:
@@ -158,14 +160,14 @@ def record_paths(args: tuple[str, ...]) -> tuple[list[str], int]:
         for folder, dirs, files in os.walk(a, onerror=problems.append):
             found += [Path(folder, f) for f in files if f.endswith(".dn")]
         for e in problems:
-            report_error(fail("I001", f"cannot read this folder: {e.strerror or e}; its records are not checked",
-                              path=str(e.filename or a)))
+            report_error(fail("I001", _("cannot read this folder: {reason}; its records are not checked").format(
+                reason=e.strerror or e), path=str(e.filename or a)))
             status = 2
         if not found and not problems:
-            click.echo(printable(f"{a}: warning: no *.dn files in this directory"), err=True)
+            click.echo(printable(_("{path}: warning: no *.dn files in this directory").format(path=a)), err=True)
         out.extend(str(f) for f in sorted(found))
     if not out and not status:
-        raise click.UsageError("no record files to work on")
+        raise click.UsageError(_("no record files to work on"))
     return out, status
 
 

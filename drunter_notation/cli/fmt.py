@@ -10,18 +10,18 @@ from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.cli.common import record_paths, report_error
 from drunter_notation.files import FileChanged, read_snapshot, write_atomic
+from drunter_notation.i18n import N_, _
 
 
-@click.command()
+@click.command(help=N_("Print FILES in the canonical DN form (directories are walked for *.dn)."))
 @click.argument("files", nargs=-1, required=True)
-@click.option("--check", is_flag=True, help="Exit 1 and name every file that is not canonical.")
+@click.option("--check", is_flag=True, help=N_("Exit 1 and name every file that is not canonical."))
 @click.option("--write", is_flag=True,
-              help="Rewrite files in place (atomically) when not canonical; a file changed since it was read is"
-                   " left alone, a symlink keeps pointing at the rewritten file.")
+              help=N_("Rewrite files in place (atomically) when not canonical; a file changed since it was read is"
+                      " left alone, a symlink keeps pointing at the rewritten file."))
 def fmt(files, check, write):
-    """Print FILES in the canonical DN form (directories are walked for *.dn)."""
     if check and write:
-        raise click.UsageError("--check and --write exclude each other")
+        raise click.UsageError(_("--check and --write exclude each other"))
     paths, status = record_paths(files)
     for path in paths:
         try:
@@ -34,23 +34,23 @@ def fmt(files, check, write):
         canonical = snapshot.data == text.encode("utf-8")
         if check:
             if not canonical:
-                click.echo(printable(f"{path}: not canonical (run: drunter fmt --write {path})"))
+                click.echo(printable(_("{path}: not canonical (run: drunter fmt --write {path})").format(path=path)))
                 status = max(status, 1)
         elif write:
             if not canonical:
                 try:
                     write_atomic(path, text, replaces=snapshot)
                 except FileChanged:
-                    report_error(fail("I005", "the file changed while it was being formatted; it is left as it"
-                                      " is now", path=path, hint="run drunter fmt --write on it again"))
+                    report_error(fail("I005", _("the file changed while it was being formatted; it is left as it"
+                                                " is now"), path=path, hint=_("run drunter fmt --write on it again")))
                     status = max(status, 2)
                     continue
                 except OSError as e:
-                    report_error(fail("I005", f"cannot rewrite the file ({e.strerror}); it is unchanged",
-                                      path=path))
+                    report_error(fail("I005", _("cannot rewrite the file ({reason}); it is unchanged").format(
+                        reason=e.strerror), path=path))
                     status = max(status, 2)
                     continue
-                click.echo(printable(f"{path}: reformatted"), err=True)
+                click.echo(printable(_("{path}: reformatted").format(path=path)), err=True)
         else:
             sys.stdout.write(text)
     sys.exit(status)

@@ -63,6 +63,9 @@ def _set_from_option(ctx: click.Context, param: click.Parameter, value: str | No
 LANG_HELP = N_("Language of the output: en, de or cs (default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG).")
 
 
+HELP_HELP = N_("Show this message and exit.")  # click's own words for --help
+
+
 def lang_option() -> click.Option:
     return TranslatedOption(["--lang"], metavar="LANG", expose_value=False, is_eager=True,
                             callback=_set_from_option, help=LANG_HELP)
@@ -93,6 +96,13 @@ class _TranslatedHelp:
             super().format_help_text(ctx, formatter)  # type: ignore[misc]  # click.Command's, by the MRO
         finally:
             self.help = original
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option: click.Option | None = super().get_help_option(ctx)  # type: ignore[misc]  # click.Command's
+        if option is not None and type(option) is click.Option:  # click words it once and keeps it
+            option.__class__ = TranslatedOption
+            option.help = HELP_HELP
+        return option
 
     def get_short_help_str(self, limit: int = 45) -> str:
         original = self.short_help, self.help

@@ -9,24 +9,22 @@ import click
 from drunter_notation.cli.common import DiagnosticError
 from drunter_notation.errors import DnError
 from drunter_notation.explain.adjudicate import turn_index
+from drunter_notation.i18n import N_
 from drunter_notation.load import judge
 from drunter_notation.notation.parser import parse_file
 from drunter_notation.position import format_position
 
 
-@click.command()
+@click.command(help=N_("Print the position string (dn1 ...) of FILE after its last turn, or before turn N:"
+                        " everything needed to judge the next move (docs/notation.md).\n\n"
+                        "The turns up to there are replayed and judged as validate judges them: an illegal one"
+                        " stops with its error line. Exit status: 0 the string was printed, 1 a syntax or rule"
+                        " error before that position, 2 an unreadable file, no such turn, unknown board or"
+                        " ruleset."))
 @click.argument("file")
 @click.option("--turn", "turn", type=click.IntRange(1, 999_999), metavar="N",
-              help="The position before turn N (default: after the last turn of the record).")
+              help=N_("The position before turn N (default: after the last turn of the record)."))
 def position(file, turn):
-    """Print the position string (dn1 ...) of FILE after its last turn, or before
-    turn N: everything needed to judge the next move (docs/notation.md).
-
-    The turns up to there are replayed and judged as validate judges them: an
-    illegal one stops with its error line. Exit status: 0 the string was printed,
-    1 a syntax or rule error before that position, 2 an unreadable file, no such
-    turn, unknown board or ruleset.
-    """
     try:
         record = parse_file(file)
         end = len(record.events) if turn is None else turn_index(record, file, turn, "--turn")

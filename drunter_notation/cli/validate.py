@@ -17,10 +17,12 @@ import click
 from drunter_notation.codes import CODES, Exit, exit_status
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation import i18n
 from drunter_notation.errors import Diagnostic, DnError, json_safe, printable
 from drunter_notation.files import RECORD, read_record, read_stream
 from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.load import judge as judge_record
+from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.replay import Timeline
 from drunter_notation.cli.common import DiagnosticError, cores, pool_size, record_paths
 
@@ -35,22 +37,30 @@ def summary_line(t: Timeline) -> str:
     """``valid: 58 turns, 3 votes, winner Ben 12 (hig-1991, schilda)`` and its invalid twin."""
     s = t.summary()
     rules = f"{s['ruleset'] or '?'}, {s['board'] or '?'}"
-    counts = f"{_n(s['turns'], 'turn')}, {_n(s['votes'], 'vote')}"
+    counts = ", ".join((ngettext("{n} turn", "{n} turns", s["turns"]).format(n=s["turns"]),
+                        ngettext("{n} vote", "{n} votes", s["votes"]).format(n=s["votes"])))
     if not t.valid:
         first = t.errors[0]
         if t.stopped_at:
-            return f"invalid: {first.code} at turn {t.stopped_at}; later turns are not judged ({rules})"
-        where = f" at line {first.line}" if first.line else ""
-        return f"invalid: {first.code}{where} ({rules})"
+            return _("invalid: {code} at turn {turn}; later turns are not judged ({rules})").format(
+                code=first.code, turn=t.stopped_at, rules=rules)
+        if first.line:
+            return _("invalid: {code} at line {line} ({rules})").format(code=first.code, line=first.line, rules=rules)
+        return _("invalid: {code} ({rules})").format(code=first.code, rules=rules)
     if t.scores is not None:
-        win = " and ".join(f"{w} {t.scores[w]}" for w in t.winners)
-        word = "winner" if len(t.winners) == 1 else "shared win"
-        return f"valid: {counts}, {word} {win} ({rules})"
-    return f"valid (partial record): {counts} ({rules})"
+        scores = [f"{w} {t.scores[w]}" for w in t.winners]
+        if len(scores) == 1:
+            return _("valid: {counts}, winner {winner} ({rules})").format(counts=counts, winner=scores[0],
+                                                                         rules=rules)
+        win = scores[0]
+        for score in scores[1:]:
+            win = _("{first} and {second}").format(first=win, second=score)
+        return _("valid: {counts}, shared win {winners} ({rules})").format(counts=counts, winners=win, rules=rules)
+    return _("valid (partial record): {counts} ({rules})").format(counts=counts, rules=rules)
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+def _files(count: int) -> str:
+    return ngettext("{n} file", "{n} files", count).format(n=count)
 
 
 def _json(path: str, t: Timeline | None, diags: list[Diagnostic]) -> dict:
@@ -64,7 +74,7 @@ def _json(path: str, t: Timeline | None, diags: list[Diagnostic]) -> dict:
     }
     if t is not None and not t.valid:
         out["stopped_at_turn"] = t.stopped_at
-        out["note"] = "replay stops at the first rule violation; later turns are not judged"
+        out["note"] = _("replay stops at the first rule violation; later turns are not judged")
     return out
 
 
@@ -109,8 +119,10 @@ def judge(job: Job) -> Outcome:
     if job.expect:
         declared, got = declared_verdict(data), verdict(errors)
         ok = declared == got
-        line = f"{job.path}: {'ok' if ok else 'MISMATCH'}: {got}" + (
-            "" if ok else f" (the header says: {declared or 'nothing'})")
+        # the verdicts stay as the header writes them (``valid``, ``error A001 line 9``): they are compared
+        line = (_("{path}: ok: {verdict}").format(path=job.path, verdict=got) if ok else
+                _("{path}: MISMATCH: {verdict} (the header says: {declared})").format(
+                    path=job.path, verdict=got, declared=declared or _("nothing")))
         return Outcome([(False, printable(line))], status, kind, ok)
     if job.fmt == "json":
         return Outcome([(False, json_safe(json.dumps(_json(job.path, t, diags), ensure_ascii=False)))], status,
@@ -124,7 +136,8 @@ def judge(job: Job) -> Outcome:
     if t is not None:
         lines.append((False, printable(f"{job.path}: {summary_line(t)}")))
     else:
-        lines.append((False, printable(f"{job.path}: invalid: {errors[0].code}, the record could not be read")))
+        lines.append((False, printable(_("{path}: invalid: {code}, the record could not be read").format(
+            path=job.path, code=errors[0].code))))
     return Outcome(lines, status, kind)
 
 
@@ -139,7 +152,9 @@ def judge_all(jobs: list[Job], workers: int):
 
     chunk = max(1, min(32, len(jobs) // (workers * 8)))
     judge(jobs[0])  # builds the parser and the board's tables once, here: forked workers inherit them
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # a worker started rather than forked (another start method) must still speak the process's language
+    with ProcessPoolExecutor(max_workers=workers, initializer=i18n.set_language,
+                             initargs=(i18n.language(),)) as pool:
         yield from pool.map(judge, jobs, chunksize=chunk)
 
 
@@ -149,7 +164,8 @@ def _progress(total: int):
     if not sys.stderr.isatty():
         return contextlib.nullcontext()
     from tqdm import tqdm
-    return tqdm(total=total, unit="file", file=sys.stderr, delay=PROGRESS_DELAY, leave=False, dynamic_ncols=True)
+    return tqdm(total=total, unit=pgettext("progress bar: files per second", "file"), file=sys.stderr,
+                delay=PROGRESS_DELAY, leave=False, dynamic_ncols=True)
 
 
 def _write(line: str, file) -> None:
@@ -164,25 +180,22 @@ def _check_option(kind: str, ref: str) -> None:
         raise DiagnosticError(e, kind, exit_code=Exit.CANNOT) from None
 
 
-@click.command()
+@click.command(help=N_("Check DN records move by move against the rules.\n\n"
+                        "FILES may be record files, directories (walked for *.dn) or - for standard input."
+                        " Several files end with a total line. Exit status: 0 every file valid (warnings"
+                        " allowed), 1 some file breaks a rule or does not parse, 2 unreadable file, unknown"
+                        " board or ruleset."))
 @click.argument("files", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="One line per finding and a summary per file, or one JSON object per file (JSON Lines).")
-@click.option("--rules", "rules", metavar="ID", help="Ruleset to judge by, overriding the record's Rules tag.")
-@click.option("--board", "board", metavar="ID|PATH", help="Board id or .toml file, overriding the Board tag.")
+              help=N_("One line per finding and a summary per file, or one JSON object per file (JSON Lines)."))
+@click.option("--rules", "rules", metavar="ID", help=N_("Ruleset to judge by, overriding the record's Rules tag."))
+@click.option("--board", "board", metavar="ID|PATH", help=N_("Board id or .toml file, overriding the Board tag."))
 @click.option("--expect", is_flag=True,
-              help="Compare each file's verdict with its '# expect: valid' or '# expect: error CODE line N'"
-                   " header comment; exit 0 only when every file gets its declared verdict.")
+              help=N_("Compare each file's verdict with its '# expect: valid' or '# expect: error CODE line N'"
+                      " header comment; exit 0 only when every file gets its declared verdict."))
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Worker processes (default: one per core). The output is the same for every N.")
+              help=N_("Worker processes (default: one per core). The output is the same for every N."))
 def validate(files, fmt, rules, board, expect, jobs):
-    """Check DN records move by move against the rules.
-
-    FILES may be record files, directories (walked for *.dn) or - for standard
-    input. Several files end with a total line. Exit status: 0 every file valid
-    (warnings allowed), 1 some file breaks a rule or does not parse, 2 unreadable
-    file, unknown board or ruleset.
-    """
     if rules is not None:
         _check_option("--rules", rules)
     if board is not None:
@@ -207,13 +220,25 @@ def validate(files, fmt, rules, board, expect, jobs):
             mismatches += not outcome.matches
             kinds[outcome.kind] += 1
     if expect:
-        which = f"{mismatches} of {_n(len(todo), 'file')} " + ("does not get its" if mismatches == 1 else
-                                                                 "do not get their")
-        click.echo(f"{which} declared verdict" if mismatches else "every file gets its declared verdict")
+        if mismatches:
+            of_files = ngettext("of {n} file", "of {n} files", len(todo)).format(n=len(todo))
+            click.echo(ngettext("{n} {of_files} does not get its declared verdict",
+                                "{n} {of_files} do not get their declared verdict", mismatches).format(
+                n=mismatches, of_files=of_files))
+        else:
+            click.echo(_("every file gets its declared verdict"))
         sys.exit(1 if mismatches else 0)
     if fmt == "text" and len(todo) > 1:
-        click.echo(f"{_n(len(todo), 'file')}: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items()))
+        click.echo(total_line(len(todo), kinds))
     sys.exit(status)
+
+
+def total_line(files: int, kinds: dict[str, int]) -> str:
+    """``64 files: 23 valid, 39 invalid, 2 unreadable`` (the counts agree with their words in every language)."""
+    valid, invalid, unreadable = kinds["valid"], kinds["invalid"], kinds["unreadable"]
+    return ", ".join((f"{_files(files)}: " + ngettext("{n} valid", "{n} valid", valid).format(n=valid),
+                      ngettext("{n} invalid", "{n} invalid", invalid).format(n=invalid),
+                      ngettext("{n} unreadable", "{n} unreadable", unreadable).format(n=unreadable)))
 
 
 _EXPECT = re.compile(r"^#\s*expect:\s*(.+?)\s*$", re.M)

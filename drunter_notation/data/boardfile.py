@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 from drunter_notation.rules.board import TRACK_KINDS, Board
 from drunter_notation.errors import did_you_mean, fail
 from drunter_notation.files import BOARD, read_regular
+from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
 
 FORMAT = "drunter-board/1"
@@ -70,15 +71,17 @@ def _builtin_board(ref: str) -> Board:
     ids = builtin_boards()
     if ref not in ids:
         shown = ref if len(ref) <= 40 else ref[:37] + "..."
-        raise fail("H003", f"unknown board {shown!r}{did_you_mean(ref, ids)}; built-in boards: {', '.join(ids)}",
-                   hint="a board file is named by a path ending in .toml")
+        raise fail("H003", _("unknown board {board}{suggestion}; built-in boards: {boards}").format(
+            board=repr(shown), suggestion=did_you_mean(ref, ids), boards=", ".join(ids)),
+                   hint=_("a board file is named by a path ending in .toml"))
     resource = _BUILTIN.joinpath(f"{ref}.toml")
-    label = f"built-in board {ref}"
+    label = _("built-in board {board}").format(board=ref)
     data = resource.read_bytes()  # listed by builtin_boards(): shipped with the package
     board = parse_board(data, label=label, path=None)
     if board.id != ref:
         # A packaging slip: the file name is the id users write in records.
-        _bad(label, None, "id", f"must be {ref!r}, the built-in file's name, got {_show_value(board.id)}")
+        _bad(label, None, "id", _("must be {expected}, the built-in file's name, got {value}").format(
+            expected=repr(ref), value=_show_value(board.id)))
     return board
 
 
@@ -89,9 +92,10 @@ def load_board_file(path: Path, shown: str | None = None) -> Board:
     ``DnError`` H003 (exit code 2) like :func:`load_board`.
     """
     path = Path(path)
-    label = f"board file {shown or path}"
-    looked_for = f" (looked for at {path})" if shown and shown != str(path) else ""
-    data = read_regular(path, BOARD, label=label, missing=f"file not found{looked_for}")
+    label = _("board file {path}").format(path=shown or path)
+    missing = (_("file not found (looked for at {path})").format(path=path) if shown and shown != str(path)
+               else _("file not found"))
+    data = read_regular(path, BOARD, label=label, missing=missing)
     return parse_board(data, label=label, path=str(path))
 
 
@@ -103,17 +107,18 @@ def parse_board(data: bytes, label: str = "board file", path: str | None = None)
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        _bad(label, path, None, f"not valid UTF-8 (byte 0x{data[e.start]:02x} on line {line})")
+        _bad(label, path, None, _("not valid UTF-8 (byte {byte} on line {line})").format(
+            byte=f"0x{data[e.start]:02x}", line=line))
     # A BOM is harmless and some editors write one; TOML itself forbids it.
     text = text.removeprefix("\ufeff")
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        _bad(label, path, None, f"invalid TOML: {_toml_reason(str(e))}")
+        _bad(label, path, None, _("invalid TOML: {reason}").format(reason=_toml_reason(str(e))))
     except ValueError:  # tomllib's int() of a number beyond Python's 4,300-digit limit
-        _bad(label, path, None, "invalid TOML: a number with thousands of digits")
+        _bad(label, path, None, _("invalid TOML: a number with thousands of digits"))
     except RecursionError:
-        _bad(label, path, None, "invalid TOML: arrays or tables nested too deeply")
+        _bad(label, path, None, _("invalid TOML: arrays or tables nested too deeply"))
     return _check(doc, label, path)
 
 
@@ -127,13 +132,14 @@ def _check(doc: dict[str, Any], label: str, path: str | None) -> Board:
 
     for key in doc:
         if key not in TOP_KEYS:
-            bad(_show_key(key), "unknown key", hint=f"known keys: {', '.join(TOP_KEYS)}")
+            bad(_show_key(key), _("unknown key"), hint=_("known keys: {keys}").format(keys=", ".join(TOP_KEYS)))
     for key in REQUIRED_KEYS:
         if key not in doc:
-            bad(key, "missing (required)")
+            bad(key, _("missing (required)"))
 
     if doc["format"] != FORMAT:
-        bad("format", f"must be {FORMAT!r}, got {_show_value(doc['format'])}")
+        bad("format", _("must be {expected}, got {value}").format(expected=repr(FORMAT),
+                                                                  value=_show_value(doc["format"])))
     board_id = _string(doc, "id", bad)
     name = _string(doc, "name", bad)
     note = _string(doc, "note", bad, allow_empty=True) if "note" in doc else ""
@@ -145,13 +151,15 @@ def _check(doc: dict[str, Any], label: str, path: str | None) -> Board:
     def square(text: Any, key: str) -> Square:
         """A valid, on-board square not named before."""
         if not isinstance(text, str) or not _SQUARE_RE.match(text):
-            bad(key, f"not a square name (a column letter and a row number, like c7), got {_show_value(text)}")
+            bad(key, _("not a square name (a column letter and a row number, like c7), got {value}").format(
+                value=_show_value(text)))
         sq = parse_square(text)
         if not (sq[0] < width and sq[1] < height):
-            bad(key, f"square {text} is off the {width}x{height} board "
-                     f"(columns a..{chr(ord('a') + width - 1)}, rows 1..{height})")
+            bad(key, _("square {square} is off the {width}x{height} board (columns a..{last}, rows 1..{height})"
+                       ).format(square=text, width=width, height=height, last=chr(ord("a") + width - 1)))
         if sq in used:
-            bad(key, f"square {text} is already used by {used[sq]}", hint="each square is used at most once")
+            bad(key, _("square {square} is already used by {key}").format(square=text, key=used[sq]),
+                hint=_("each square is used at most once"))
         used[sq] = key
         return sq
 
@@ -168,7 +176,7 @@ def _check(doc: dict[str, Any], label: str, path: str | None) -> Board:
 def _check_corners(table: Any, width: int, height: int, square, bad) -> dict[Square, str]:
     """The four corner squares, each with its track kind: one street, one river, two walls."""
     if not isinstance(table, dict):
-        bad("corners", f"must be a table of corner square = track kind, got {_kind_of(table)}")
+        bad("corners", _("must be a table of corner square = track kind, got {kind}").format(kind=_kind_of(table)))
     corner_squares = [(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)]
     names = ", ".join(square_name(sq) for sq in corner_squares)
     corners: dict[Square, str] = {}
@@ -176,48 +184,52 @@ def _check_corners(table: Any, width: int, height: int, square, bad) -> dict[Squ
         full = f"corners.{_show_key(key)}"
         sq = square(key, full)
         if sq not in corner_squares:
-            bad(full, f"{key} is not a corner square of the {width}x{height} board (corners: {names})")
+            bad(full, _("{square} is not a corner square of the {width}x{height} board (corners: {corners})").format(
+                square=key, width=width, height=height, corners=names))
         if kind not in TRACK_KINDS:
-            bad(full, f"track kind must be one of street, river, wall, got {_show_value(kind)}")
+            bad(full, _("track kind must be one of street, river, wall, got {value}").format(value=_show_value(kind)))
         corners[sq] = kind
     for sq in corner_squares:
         if sq not in corners:
-            bad(f"corners.{square_name(sq)}", f"missing: the four corners {names} each need a track kind")
+            bad(f"corners.{square_name(sq)}", _("missing: the four corners {corners} each need a track kind").format(
+                corners=names))
     counts = {k: sum(1 for v in corners.values() if v == k) for k in ("street", "river", "wall")}
     if counts != {"street": 1, "river": 1, "wall": 2}:
         got = ", ".join(f"{n} {k}" for k, n in counts.items())
-        bad("corners", f"must have one street, one river and two walls, got {got}")
+        bad("corners", _("must have one street, one river and two walls, got {counts}").format(counts=got))
     return corners
 
 
 def _check_toilets(value: Any, square, bad) -> list[Square]:
     """The toilet squares."""
     if not isinstance(value, list):
-        bad("toilets", f"must be an array of square names, got {_kind_of(value)}")
+        bad("toilets", _("must be an array of square names, got {kind}").format(kind=_kind_of(value)))
     return [square(item, f"toilets[{i}]") for i, item in enumerate(value)]
 
 
 def _check_buildings(table: Any, square, bad) -> dict[Square, tuple[str, int]]:
     """Square -> (English type, value) for every building; German type names are normalised."""
     if not isinstance(table, dict):
-        bad("buildings", f"must be a table of building type -> {{ square = value }}, got {_kind_of(table)}")
+        bad("buildings", _("must be a table of building type -> {{ square = value }}, got {kind}").format(
+            kind=_kind_of(table)))
     buildings: dict[Square, tuple[str, int]] = {}
     seen: dict[str, str] = {}  # English type -> the key that gave it
     for key, squares in table.items():
         full = f"buildings.{_show_key(key)}"
         btype = BUILDING_ALIASES.get(key, key)
         if btype not in BUILDINGS:
-            bad(full, "unknown building type", hint=f"building types: {', '.join(BUILDINGS)}")
+            bad(full, _("unknown building type"), hint=_("building types: {types}").format(types=", ".join(BUILDINGS)))
         if btype in seen:
-            bad(full, f"type {btype} is already given as {seen[btype]}")
+            bad(full, _("type {type} is already given as {key}").format(type=btype, key=seen[btype]))
         seen[btype] = full
         if not isinstance(squares, dict):
-            bad(full, f"must be a table of square = value, got {_kind_of(squares)}")
+            bad(full, _("must be a table of square = value, got {kind}").format(kind=_kind_of(squares)))
         for sq_name, value in squares.items():
             sq_key = f"{full}.{_show_key(sq_name)}"
             sq = square(sq_name, sq_key)
             if not _is_int(value) or not 1 <= value <= MAX_BUILDING_VALUE:
-                bad(sq_key, f"value must be an integer from 1 to {MAX_BUILDING_VALUE}, got {_show_value(value)}")
+                bad(sq_key, _("value must be an integer from 1 to {max}, got {value}").format(
+                    max=MAX_BUILDING_VALUE, value=_show_value(value)))
             buildings[sq] = (btype, value)
     return buildings
 
@@ -225,23 +237,24 @@ def _check_buildings(table: Any, square, bad) -> dict[Square, tuple[str, int]]:
 def _check_box(table: Any, bad) -> dict[str, tuple[int, int, int]]:
     """Kind -> (triples, doubles, singles); all three kinds must be given."""
     if not isinstance(table, dict):
-        bad("box", f"must be a table of track kind = [triples, doubles, singles], got {_kind_of(table)}")
+        bad("box", _("must be a table of track kind = [triples, doubles, singles], got {kind}").format(
+            kind=_kind_of(table)))
     for key in table:
         if key not in TRACK_KINDS:
-            bad(f"box.{_show_key(key)}", "unknown tile kind", hint="tile kinds: wall, street, river")
+            bad(f"box.{_show_key(key)}", _("unknown tile kind"), hint=_("tile kinds: wall, street, river"))
     box: dict[str, tuple[int, int, int]] = {}
     for kind in TRACK_KINDS:
         key = f"box.{kind}"
         if kind not in table:
-            bad(key, "missing: a box gives wall, street and river")
+            bad(key, _("missing: a box gives wall, street and river"))
         counts = table[kind]
         if not isinstance(counts, list) or len(counts) != 3:
-            what = f"an array of {len(counts)}" if isinstance(counts, list) else _kind_of(counts)
-            bad(key, f"must be an array of three counts [triples, doubles, singles], got {what}")
+            what = _("an array of {n}").format(n=len(counts)) if isinstance(counts, list) else _kind_of(counts)
+            bad(key, _("must be an array of three counts [triples, doubles, singles], got {kind}").format(kind=what))
         for i, n in enumerate(counts):
             if not _is_int(n) or not 0 <= n <= MAX_BOX_COUNT:
-                bad(f"{key}[{i}]", f"{BOX_LENGTHS[i]} count must be an integer from 0 to {MAX_BOX_COUNT},"
-                                   f" got {_show_value(n)}")
+                bad(f"{key}[{i}]", _("{length} count must be an integer from 0 to {max}, got {value}").format(
+                    length=BOX_LENGTHS[i], max=MAX_BOX_COUNT, value=_show_value(n)))
         box[kind] = (counts[0], counts[1], counts[2])
     return box
 
@@ -249,15 +262,16 @@ def _check_box(table: Any, bad) -> dict[str, tuple[int, int, int]]:
 def _string(doc: dict[str, Any], key: str, bad, allow_empty: bool = False) -> str:
     value = doc[key]
     if not isinstance(value, str):
-        bad(key, f"must be a string, got {_kind_of(value)}")
+        bad(key, _("must be a string, got {kind}").format(kind=_kind_of(value)))
     if not allow_empty and not value.strip():
-        bad(key, "must not be empty")
+        bad(key, _("must not be empty"))
     return value
 
 
 def _int_in(value: Any, key: str, lo: int, hi: int, bad) -> int:
     if not _is_int(value) or not lo <= value <= hi:
-        bad(key, f"must be an integer from {lo} to {hi}, got {_show_value(value)}")
+        bad(key, _("must be an integer from {low} to {high}, got {value}").format(low=lo, high=hi,
+                                                                                  value=_show_value(value)))
     return value
 
 
@@ -281,8 +295,10 @@ def _toml_reason(text: str) -> str:
     if m is None:
         return text
     reason = text[: m.start()].rstrip()
-    where = f"line {m.group(1)}, column {m.group(2)}" if m.group(1) else "end of file"
-    return f"{reason} (at {where})"
+    if m.group(1):
+        return _("{reason} (at line {line}, column {column})").format(reason=reason, line=m.group(1),
+                                                                      column=m.group(2))
+    return _("{reason} (at end of file)").format(reason=reason)
 
 
 def _show_key(key: str) -> str:
@@ -307,18 +323,18 @@ def _show_value(value: Any) -> str:
 
 def _kind_of(value: Any) -> str:
     if isinstance(value, bool):
-        return "a boolean"
+        return _("a boolean")
     if isinstance(value, int):
-        return "an integer"
+        return _("an integer")
     if isinstance(value, float):
-        return "a float"
+        return _("a float")
     if isinstance(value, str):
-        return f"a string of {len(value)} characters"
+        return ngettext("a string of {n} character", "a string of {n} characters", len(value)).format(n=len(value))
     if isinstance(value, list):
-        return "an array"
+        return _("an array")
     if isinstance(value, dict):
-        return "a table"
-    return "a date/time"
+        return _("a table")
+    return _("a date/time")
 
 
 __all__ = ["FORMAT", "builtin_boards", "load_board", "load_board_file", "parse_board"]

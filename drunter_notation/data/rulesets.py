@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drunter_notation.errors import DnError, did_you_mean, fail
+from drunter_notation.i18n import _
 from drunter_notation.rules.options import BallotOrder, ExpertDeal, Options, Ruleset, VoteOutcome
 
 
@@ -91,7 +92,7 @@ def _broken(filename: str, key: str | None, what: str) -> DnError:
     """H004 for a shipped file that is wrong: a bug of the package, never of the user."""
     message = f"{key}: {what}" if key else what
     return fail("H004", message, path=f"rulesets/{filename}",
-                hint="the ruleset files ship with the package; this is a packaging bug")
+                hint=_("the ruleset files ship with the package; this is a packaging bug"))
 
 
 def _read_toml(filename: str) -> dict[str, Any]:
@@ -236,8 +237,9 @@ def load_ruleset(id: str) -> Ruleset:  # noqa: A002 - the id is what users write
     known = ruleset_ids()
     if id not in known:
         shown = id if len(id) <= 40 else id[:37] + "..."
-        raise fail("H004", f"unknown ruleset {shown!r}{did_you_mean(id, known)}",
-                   hint=f"known rulesets: {', '.join(known)}")
+        raise fail("H004", _("unknown ruleset {ruleset}{suggestion}").format(ruleset=repr(shown),
+                                                                             suggestion=did_you_mean(id, known)),
+                   hint=_("known rulesets: {rulesets}").format(rulesets=", ".join(known)))
     data, filename = _merged(id)
     sections, wording = data["sections"], data["wording"]
     for key, table in (("sections", sections), ("wording", wording)):

@@ -7,11 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from drunter_notation.i18n import N_, _
 from drunter_notation.rules.board import Board
 from drunter_notation.notation.model import BUILDINGS, Square, square_name
 
 BUILDING_LETTER = {"museum": "M", "tavern": "T", "school": "S", "townhall": "H", "firehouse": "F", "church": "C"}
 TRACK_LETTER = {"street": "S", "river": "R", "wall": "W"}
+# The words of the legend for the ids (translated when shown; the map's letters stay).
+BUILDING_NAMES = {"museum": N_("museum"), "tavern": N_("tavern"), "school": N_("school"), "townhall": N_("townhall"),
+                  "firehouse": N_("firehouse"), "church": N_("church")}
+TRACK_NAMES = {"street": N_("street"), "river": N_("river"), "wall": N_("wall")}
 PLAIN = "."
 TOILET = "wc"
 
@@ -65,17 +70,20 @@ def render_board(board: Board, covered: Mapping[Square, str] | None = None,
 
 def legend(board: Board) -> list[str]:
     """The legend lines: buildings per type (squares, values, total), toilets, corners."""
-    lines = ["Buildings (square=value, highest first):"]
+    lines = [_("Buildings (square=value, highest first):")]
+    names = {btype: _(BUILDING_NAMES[btype]) for btype in BUILDINGS}
+    width = max(9, *map(len, names.values()))
     for btype in BUILDINGS:
         here = sorted(((v, sq) for sq, (t, v) in board.buildings.items() if t == btype),
                       key=lambda item: (-item[0], item[1][1], item[1][0]))
         listed = " ".join(f"{square_name(sq)}={v}" for v, sq in here) or "-"
-        total = sum(v for v, _ in here)
-        lines.append(f"  {BUILDING_LETTER[btype]} {btype:<9} {listed}  (total {total})")
+        total = _("(total {total})").format(total=sum(v for v, _sq in here))
+        lines.append(f"  {BUILDING_LETTER[btype]} {names[btype]:<{width}} {listed}  {total}")
     toilets = sorted(board.toilets)
-    lines.append(f"Toilets (wc, {len(toilets)}): " + (" ".join(square_name(sq) for sq in toilets) or "-"))
+    lines.append(_("Toilets (wc, {n}): {squares}").format(
+        n=len(toilets), squares=" ".join(square_name(sq) for sq in toilets) or "-"))
     # By row, then column: a1, o1, a15, o15 -- the order boards list their corners in.
     corners = sorted(board.corners.items(), key=lambda item: (item[0][1], item[0][0]))
-    lines.append("Corners: " + ", ".join(f"{square_name(sq)} {kind} (*{TRACK_LETTER[kind]})"
-                                         for sq, kind in corners))
+    lines.append(_("Corners: {corners}").format(corners=", ".join(
+        f"{square_name(sq)} {_(TRACK_NAMES[kind])} (*{TRACK_LETTER[kind]})" for sq, kind in corners)))
     return lines

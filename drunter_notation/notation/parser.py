@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -29,21 +29,22 @@ from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput
 
 from drunter_notation.errors import DnError, fail
 from drunter_notation.files import read_record
+from drunter_notation.i18n import N_, _, format_number
 from drunter_notation.notation.model import (BUILDING_ALIASES, CARD_NAMES, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome, Placement,
                     Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Tile, Turn, Vote, parse_square)
 
-# What each terminal is, in words, for "expected ..." messages.
+# What each terminal is, in words, for "expected ..." messages (translated when shown).
 EXPECTED_WORDS = {
-    "SQUARE": "a square like c7",
-    "TILE": "a tile like W3",
-    "NAME": "a player name",
-    "STRING": 'a quoted string like "Anna"',
-    "CARD": "a vote card (JA, JAA, JAAA, NE, NEE, NEEE, JEIN=yes, JEIN=no or ?)",
-    "GOAL": "a building or goal card like museum",
-    "TURNNO": "a turn number like 12.",
-    "TALLY": "a tally like 3:2",
-    "INT": "a number",
-    "RESULT": "'accepted' or 'rejected'",
+    "SQUARE": N_("a square like c7"),
+    "TILE": N_("a tile like W3"),
+    "NAME": N_("a player name"),
+    "STRING": N_('a quoted string like "Anna"'),
+    "CARD": N_("a vote card (JA, JAA, JAAA, NE, NEE, NEEE, JEIN=yes, JEIN=no or ?)"),
+    "GOAL": N_("a building or goal card like museum"),
+    "TURNNO": N_("a turn number like 12."),
+    "TALLY": N_("a tally like 3:2"),
+    "INT": N_("a number"),
+    "RESULT": N_("'accepted' or 'rejected'"),
     "LBRACK": "'['",
     "HAND": "'hand'",
     "GOALS": "'goals'",
@@ -61,7 +62,7 @@ EXPECTED_WORDS = {
     "MINUS": "'-'",
     "SLASH": "'/'",
     "AT": "'@'",
-    "$END": "the end of the record",
+    "$END": N_("the end of the record"),
 }
 # Order in which expected alternatives are listed: the most telling first.
 _EXPECTED_ORDER = list(EXPECTED_WORDS)
@@ -106,14 +107,14 @@ def _bounded(digits: str, limit: int) -> int | None:
     return number if number <= limit else None
 
 
-def _number(tok: Token, text: str, limit: int, what: str) -> int:
-    """``text`` (digits, read from ``tok``) as an int of at most ``limit``; else P001 there."""
+def _number(tok: Token, text: str, limit: int, too_large: str) -> int:
+    """``text`` (digits, read from ``tok``) as an int of at most ``limit``; else P001
+    there, in the words of ``too_large`` (a message with ``{number}`` and ``{limit}``)."""
     number = _bounded(text, limit)
     if number is None:
         digits = text.lstrip("0")
-        shown = digits if len(digits) <= 12 else f"a {len(digits)}-digit number"
-        raise _syntax_error(tok, f"{what} {shown} is too large (at most {limit})",
-                            "see docs/notation.md for the DN syntax")
+        shown = digits if len(digits) <= 12 else _("a {n}-digit number").format(n=len(digits))
+        raise _syntax_error(tok, _(too_large).format(number=shown, limit=limit), _(SYNTAX_HINT))
     return number
 
 
@@ -161,9 +162,11 @@ def _turn_number(text: str) -> str:
 
 # A list's items -> their words in the P001 for more than MAX_LIST_ITEMS (the grammar's
 # many{...} and separated{...}): the parser holds a list until its item is built.
-_LIST_WORDS = {Tag: "tags", Hand: "hand and goals lines", Goals: "hand and goals lines",
-               "TILE": "tiles in one hand line", "CARD": "cards in one ballot", Ballot: "ballots in one vote",
-               RevealEntry: "entries in one reveal", ScoreEntry: "entries in one score line"}
+_LIST_WORDS = {Tag: N_("more than {max} tags"), Hand: N_("more than {max} hand and goals lines"),
+               Goals: N_("more than {max} hand and goals lines"), "TILE": N_("more than {max} tiles in one hand line"),
+               "CARD": N_("more than {max} cards in one ballot"), Ballot: N_("more than {max} ballots in one vote"),
+               RevealEntry: N_("more than {max} entries in one reveal"),
+               ScoreEntry: N_("more than {max} entries in one score line")}
 
 
 class RecordBuilder(Transformer):
@@ -184,8 +187,8 @@ class RecordBuilder(Transformer):
         items, item = c
         if len(items) >= MAX_LIST_ITEMS:
             words = _LIST_WORDS[item.type if isinstance(item, Token) else type(item)]
-            raise _Syntax(item.line, item.column, f"more than {MAX_LIST_ITEMS:,} {words}",
-                          "see docs/notation.md for the DN syntax")
+            raise _Syntax(item.line, item.column, _(words).format(max=format_number(MAX_LIST_ITEMS)),
+                          _(SYNTAX_HINT))
         items.append(item)
         return items
 
@@ -201,7 +204,8 @@ class RecordBuilder(Transformer):
         for tok in tiles:
             tile = _hand_tile(str(tok))
             if tile is None:
-                _number(tok, str(tok)[3:], MAX_TILE_COUNT, "tile count")  # raises: the count is too large
+                # raises: the count is too large
+                _number(tok, str(tok)[3:], MAX_TILE_COUNT, N_("tile count {number} is too large (at most {limit})"))
             out.append(tile)
         return Hand(str(player), tuple(out), kw.line, kw.column)
 
@@ -214,7 +218,8 @@ class RecordBuilder(Transformer):
 
     def turn(self, c):
         num, player, action = c
-        number = _number(num, _turn_number(str(num)), MAX_TURN, "turn number")
+        number = _number(num, _turn_number(str(num)), MAX_TURN,
+                         N_("turn number {number} is too large (at most {limit})"))
         placement = None if isinstance(action, Token) else action
         return Turn(number, str(player), placement, num.line, num.column)
 
@@ -222,8 +227,8 @@ class RecordBuilder(Transformer):
         tile_tok = c[0]
         text = str(tile_tok)
         if "x" in text:
-            raise _syntax_error(tile_tok, "a tile count like x4 belongs only in hand lines",
-                                "write the tile alone, e.g. W2")
+            raise _syntax_error(tile_tok, _("a tile count like x4 belongs only in hand lines"),
+                                _("write the tile alone, e.g. W2"))
         anchor = _square(str(c[1]))
         end = corner = vote = outcome = None
         for item in c[2:]:
@@ -255,7 +260,8 @@ class RecordBuilder(Transformer):
             yes, no = _tally(str(c[2]))
             for part, value in zip(str(c[2]).split(":"), (yes, no)):
                 if value is None:
-                    _number(c[2], part.strip(), MAX_TALLY, "tally")  # raises: this side is too large
+                    # raises: this side is too large
+                    _number(c[2], part.strip(), MAX_TALLY, N_("tally {number} is too large (at most {limit})"))
         return Outcome(str(result) == "accepted", yes, no, arrow.line, arrow.column)
 
     def reveal(self, c):
@@ -273,7 +279,8 @@ class RecordBuilder(Transformer):
 
     def score_entry(self, c):
         player, points = c
-        return ScoreEntry(str(player), _number(points, str(points), MAX_SCORE, "score"), player.line,
+        return ScoreEntry(str(player), _number(points, str(points), MAX_SCORE,
+                                               N_("score {number} is too large (at most {limit})")), player.line,
                           player.column)
 
     def start(self, c):
@@ -733,8 +740,8 @@ def parse_text(text: str, path: str = "<input>") -> Record:
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\x00" in text:
-        raise fail("I003", "this looks like a binary file, not a DN record", path=path,
-                   hint="give a DN text file")
+        raise fail("I003", _("this looks like a binary file, not a DN record"), path=path,
+                   hint=_("give a DN text file"))
     if len(text) > MAX_LINE_CHARS:
         _check_line_lengths(text, path)
     try:
@@ -746,8 +753,8 @@ def parse_text(text: str, path: str = "<input>") -> Record:
                    hint=e.hint, context=_line_of(text, e.line)) from None
     if not record.tags and not record.setup and not record.events and record.reveal is None:
         if not comments:
-            raise fail("I004", "the record is empty", path=path, line=1, column=1,
-                       hint="a DN record needs at least a [Players \"...\"] tag")
+            raise fail("I004", _("the record is empty"), path=path, line=1, column=1,
+                       hint=_("a DN record needs at least a [Players \"...\"] tag"))
     end_line, end_col = _end_position(text)
     record = replace(_attach_comments(record, comments, text), end_line=end_line, end_column=end_col)
     return record
@@ -794,15 +801,16 @@ def _explain_move(e: UnexpectedInput, text: str, source: str) -> DnError:
     # would also offer a turn number or 'reveal'. What the move itself allows is asked.
     e.expected = _expected_at(text, len(text) if tok.type == "$END" else tok.start_pos, "move") or e.expected
     if tok.type == "$END" and _end_position(text) == (1, 1):  # no code at all
-        message, line, column = "the move is empty", 1, 1
+        message, line, column = _("the move is empty"), 1, 1
     elif tok.type == "TURNNO" and _previous_token_text(text, tok.start_pos) is None:
-        message, line, column = "write the move without turn number and player", tok.line, tok.column
+        message, line, column = _("write the move without turn number and player"), tok.line, tok.column
     elif tok.type in _ANOTHER_MOVE and "$END" in e.expected:
-        message = f"a move is a single placement, 'pass' or 'choose', not more: found '{tok}' after its end"
+        message = _("a move is a single placement, 'pass' or 'choose', not more: found '{token}' after its"
+                    " end").format(token=tok)
         line, column = tok.line, tok.column
     else:
         return _explain(e, text, source, "move")
-    return fail("P001", message, path=source, line=line, column=column, hint=_TEXT_KINDS["move"][1],
+    return fail("P001", message, path=source, line=line, column=column, hint=_(MOVE_HINT),
                 context=_line_of(text, line))
 
 
@@ -815,9 +823,10 @@ def _check_line_lengths(text: str, path: str) -> None:
         nl = text.find("\n", start)
         stop = len(text) if nl < 0 else nl
         if stop - start > MAX_LINE_CHARS:
-            raise fail("P001", f"line {number} is {stop - start:,} characters long; a DN line may have at most"
-                       f" {MAX_LINE_CHARS:,}", path=path, line=number, column=MAX_LINE_CHARS + 1,
-                       hint="break the line: each tag, hand, turn, reveal and score goes on a line of its own")
+            raise fail("P001", _("line {line} is {length} characters long; a DN line may have at most {limit}").format(
+                line=number, length=format_number(stop - start), limit=format_number(MAX_LINE_CHARS)), path=path,
+                line=number, column=MAX_LINE_CHARS + 1,
+                hint=_("break the line: each tag, hand, turn, reveal and score goes on a line of its own"))
         if nl < 0:
             return
         start, number = nl + 1, number + 1
@@ -833,18 +842,19 @@ def parse_bytes(data: bytes, path: str = "<input>") -> Record:
     """Decode UTF-8 (BOM allowed) and parse; binary or non-UTF-8 data is a DnError."""
     encoding = _utf16_or_32(data)
     if encoding is not None:
-        raise fail("I002", f"this is {encoding} text, not UTF-8", path=path, line=1, column=1,
-                   hint=f"convert it, e.g. iconv -f {encoding.split()[0]} -t UTF-8 FILE > NEW.dn")
+        raise fail("I002", _("this is {encoding} text, not UTF-8").format(encoding=encoding), path=path, line=1,
+                   column=1, hint=_("convert it, e.g. iconv -f {encoding} -t UTF-8 FILE > NEW.dn").format(
+                       encoding=encoding.split()[0]))
     if b"\x00" in data:
-        raise fail("I003", "this looks like a binary file, not a DN record", path=path,
-                   hint="give a DN text file")
+        raise fail("I003", _("this looks like a binary file, not a DN record"), path=path,
+                   hint=_("give a DN text file"))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise fail("I002", f"not valid UTF-8 (byte 0x{data[e.start]:02x})", path=path, line=line,
-                   column=column, hint="save the record as UTF-8") from None
+        raise fail("I002", _("not valid UTF-8 (byte {byte})").format(byte=f"0x{data[e.start]:02x}"), path=path,
+                   line=line, column=column, hint=_("save the record as UTF-8")) from None
     return parse_text(text, path)
 
 
@@ -885,13 +895,16 @@ def _line_of(text: str, line: int) -> str | None:
     return text[start:end if end >= 0 else len(text)].rstrip("\r")
 
 
-def _describe(expected, whole: str = "record") -> str:
+def _describe(expected, kind: TextKind) -> str:
     names = sorted(set(expected), key=lambda n: _EXPECTED_ORDER.index(n) if n in _EXPECTED_ORDER else 99)
-    words = list(dict.fromkeys(f"the end of the {whole}" if n == "$END" else EXPECTED_WORDS.get(n, n.lower())
-                               for n in names))
+    words = list(dict.fromkeys(_(kind.end) if n == "$END" else _(EXPECTED_WORDS[n]) if n in EXPECTED_WORDS
+                               else n.lower() for n in names))
     if len(words) > 4:
         words = words[:4] + ["..."]
-    return " or ".join(words)
+    text = words[0]
+    for word in words[1:]:
+        text = _("{first} or {second}").format(first=text, second=word)
+    return text
 
 
 def _expected_at(text: str, pos: int, start: str = "start") -> set[str]:
@@ -904,60 +917,77 @@ def _expected_at(text: str, pos: int, start: str = "start") -> set[str]:
         return set()
 
 
-def _token_words(tok: Token, whole: str = "record") -> str:
+def _token_words(tok: Token, kind: TextKind) -> str:
     if tok.type == "$END":
-        return f"the end of the {whole}"
+        return _(kind.end)
     return f"'{tok}'"
 
 
 # Word processors and phones turn "b1-d1" into these; DN spans take the ASCII hyphen-minus only.
-_LOOKALIKE_DASHES = {"\u2010": "a hyphen", "\u2011": "a non-breaking hyphen", "\u2012": "a figure dash",
-                     "\u2013": "an en dash", "\u2014": "an em dash", "\u2015": "a horizontal bar",
-                     "\u2212": "a minus sign", "\ufe63": "a small hyphen-minus", "\uff0d": "a full-width hyphen-minus"}
+_LOOKALIKE_DASHES = {"\u2010": N_("a hyphen"), "\u2011": N_("a non-breaking hyphen"), "\u2012": N_("a figure dash"),
+                     "\u2013": N_("an en dash"), "\u2014": N_("an em dash"), "\u2015": N_("a horizontal bar"),
+                     "\u2212": N_("a minus sign"), "\ufe63": N_("a small hyphen-minus"),
+                     "\uff0d": N_("a full-width hyphen-minus")}
+
+SYNTAX_HINT = N_("see docs/notation.md for the DN syntax")
+MOVE_HINT = N_("write a placement like W3 b1-d1 (with @corner, vote { ... } and -> accepted as needed), or 'pass',"
+               " or 'choose'")
 
 
-# Per start symbol: what its text is called in messages, and the hint of its P001 errors.
+@dataclass(frozen=True)
+class TextKind:
+    """The words of P001 errors for one start symbol (translated when shown)."""
+
+    end: str  # the end of the text, as found or expected
+    too_early: str  # the text ends before it is whole; ``{expected}``
+    hint: str
+
+
 _TEXT_KINDS = {
-    "start": ("record", "see docs/notation.md for the DN syntax"),
-    "move": ("move", "write a placement like W3 b1-d1 (with @corner, vote { ... } and -> accepted "
-                     "as needed), or 'pass', or 'choose'"),
+    "start": TextKind(N_("the end of the record"), N_("the record ends too early; expected {expected}"), SYNTAX_HINT),
+    "move": TextKind(N_("the end of the move"), N_("the move ends too early; expected {expected}"), MOVE_HINT),
 }
 
 
 def _explain(e: UnexpectedInput, text: str, path: str, start: str = "start") -> DnError:
     """A P001 error in words: what was found, what was expected, after what."""
-    whole, hint = _TEXT_KINDS[start]
+    kind = _TEXT_KINDS[start]
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         if ch == '"':
-            message = "unterminated quoted string: the closing '\"' is missing on this line"
+            message = _("unterminated quoted string: the closing '\"' is missing on this line")
         elif ch in _LOOKALIKE_DASHES:
-            message = (f"{_LOOKALIKE_DASHES[ch]} {ch!r} (U+{ord(ch):04X}) where DN has a plain hyphen;"
-                       " use - (as in b1-d1 and ->)")
+            message = _("{dash} {char} ({code}) where DN has a plain hyphen; use - (as in b1-d1 and ->)").format(
+                dash=_(_LOOKALIKE_DASHES[ch]), char=repr(ch), code=f"U+{ord(ch):04X}")
         else:
-            message = f"unexpected character {ch!r}"
             prev = _previous_token_text(text, e.pos_in_stream)
-            if prev:
-                message += f" after '{prev}'"
             expected = _expected_at(text, e.pos_in_stream, start)
-            if expected:
-                message += f"; expected {_describe(expected, whole)}"
+            described = _describe(expected, kind) if expected else ""
+            if prev and expected:
+                message = _("unexpected character {char} after '{previous}'; expected {expected}")
+            elif prev:
+                message = _("unexpected character {char} after '{previous}'")
+            elif expected:
+                message = _("unexpected character {char}; expected {expected}")
+            else:
+                message = _("unexpected character {char}")
+            message = message.format(char=repr(ch), previous=prev, expected=described)
         line, column = e.line, e.column
     elif isinstance(e, UnexpectedToken):
         tok = e.token
         prev = _previous_token_text(text, len(text) if tok.type == "$END" else tok.start_pos)
-        message = f"expected {_describe(e.expected, whole)}"
-        if prev:
-            message += f" after '{prev}'"
-        message += f", found {_token_words(tok, whole)}"
+        message = (_("expected {expected} after '{previous}', found {found}") if prev else
+                   _("expected {expected}, found {found}")).format(
+            expected=_describe(e.expected, kind), previous=prev, found=_token_words(tok, kind))
         if tok.type == "$END":
             line, column = _end_position(text)
         else:
             line, column = tok.line, tok.column
     else:  # UnexpectedEOF
         line, column = _end_position(text)
-        message = f"the {whole} ends too early; expected {_describe(e.expected, whole)}"
-    return fail("P001", message, path=path, line=line, column=column, hint=hint, context=_line_of(text, line))
+        message = _(kind.too_early).format(expected=_describe(e.expected, kind))
+    return fail("P001", message, path=path, line=line, column=column, hint=_(kind.hint),
+                context=_line_of(text, line))
 
 
 _TOKEN = re.compile(r'"(?:[^"\\\n]++|\\.)*+"|[\w?]+(?:=\w+)?|->|\S')
