@@ -133,7 +133,7 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
     ]
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        await run_in_threadpool(pilot.start)
+        pilot.start()
         yield
         pilot.close()
         await run_in_threadpool(store.close)  # every journal written into its game's file

@@ -245,6 +245,7 @@ class Pilot:
     pool: Executor | None = None
 
     def start(self) -> None:
+        """On the event loop: the pool made (its processes start when first asked), the bots resumed."""
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         # not fork: the server has threads, and a forked child could inherit a held lock
