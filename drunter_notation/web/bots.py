@@ -143,7 +143,8 @@ def _with_hint(game: Game, player: str) -> None:
 @dataclass(frozen=True)
 class Job:
     """What one bot decision needs, and no more: the public record, the bot's own
-    cards (its kept goal first), which decision. Picklable, for the worker."""
+    cards (its kept goal first), which decision. Picklable, for the worker. A
+    decision is carried out only while the table still waits for this same job."""
 
     game: str
     kind: str  # move, lay, jein, choose
@@ -153,7 +154,6 @@ class Job:
     path: str  # the record's path: a board file is named relative to it
     cards: tuple[str, ...]
     turn: int
-    rev: str  # the table's rev when asked: a decision for an older game is discarded
     move: str | None = None  # the move voted on (lay, jein)
     ballots: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the ballots shown (jein)
 
@@ -358,7 +358,7 @@ def due(table: Table) -> Job | None:
         if kept is not None:
             cards = (kept,) + tuple(c for c in cards if c != kept)
         return Job(table.name, kind, player, bots[player], seats.public_dn(g, table.text), str(table.path),
-                   cards, g.turn, table.rev, **extra)
+                   cards, g.turn, **extra)
     v = seats.open_vote(table)
     if v is not None:
         if not v.shown:
