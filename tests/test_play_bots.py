@@ -290,3 +290,21 @@ def test_one_person_against_three_bots_to_the_end(tmp_path):
     assert '[Bots "-, greedy, cautious, ismcts:sims=12"]' in text and '[Hints "Anna 2"]' in text
     done = validate(path)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_table_of_bots_plays_itself_paused_and_resumed(tmp_path):
+    with TestClient(create_app(folder(tmp_path), bot_delay_ms=0, bot_workers=1), base_url=BASE) as c:
+        assert c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben", "Cleo"], "deal": "random",
+                                          "variant": "expert",
+                                          "bots": {p: "greedy" for p in ("Anna", "Ben", "Cleo")}}).status_code == 201
+        wait(lambda: c.get("/api/games/t").json()["turn"] > 3, "the bots played")
+        assert c.post("/api/games/t/autoplay", json={"paused": True}).json()["paused"]
+        pilot = c.app.pilot
+        wait(lambda: not pilot.tasks, "the bots stopped")
+        held = c.get("/api/games/t").json()
+        assert not held["over"] and not pilot.tasks  # asking for the game does not wake paused bots
+        assert c.get("/api/games/t").json()["turn"] == held["turn"]
+        assert not c.post("/api/games/t/autoplay", json={"paused": False, "delay_ms": 0}).json()["paused"]
+        wait(lambda: c.get("/api/games/t").json()["over"], "the game ended")
+    done = validate(tmp_path / "t.dn")
+    assert done.returncode == 0, done.stdout + done.stderr
