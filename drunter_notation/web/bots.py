@@ -35,7 +35,7 @@ from drunter_notation.analysis.record import walk
 from drunter_notation.bots import lean_move, make_bot
 from drunter_notation.errors import DnError
 from drunter_notation.game import Game
-from drunter_notation.i18n import N_, _
+from drunter_notation.i18n import _, format_number
 from drunter_notation.load import judge
 from drunter_notation.notation.model import Tag
 from drunter_notation.notation.parser import parse_text
@@ -48,7 +48,6 @@ log = logging.getLogger(__name__)
 
 # The new-game form's three strengths of "the computer"; strong answers in about a second (docs/play.md).
 LEVELS = {"easy": "greedy", "medium": "ismcts:sims=200", "strong": "ismcts:sims=800"}
-LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "strong": N_("strong")}
 PERSON = "-"  # a person's seat in the Bots tag
 FIELDS = frozenset({"name", "players", "board", "rules", "variant", "deal", "bots", "hints"})
 DELAY_MS = 600  # default pause before a bot acts, so the table can follow
@@ -391,7 +390,7 @@ def routes(store: Store, keys: seats.Keys, pilot: Pilot, endpoint: Callable) -> 
         if delay is not None and (not isinstance(delay, int) or isinstance(delay, bool)
                                   or not 0 <= delay <= MAX_DELAY_MS):
             raise Refused(400, _("delay_ms: the pause before each bot's action, 0 to {most} ms").format(
-                most=MAX_DELAY_MS))
+                most=format_number(MAX_DELAY_MS)))
         s = pilot.settings(name)
         if paused is not None:
             s.paused = paused
