@@ -419,7 +419,8 @@ def routes(store: Store, keys: seats.Keys, pilot: Pilot, endpoint: Callable) -> 
             return HintJob(seats.public_dn(g, table.text), str(table.path), player, tuple(g.cards[player]), g.turn)
 
     def count(name: str, job: HintJob) -> None:
-        store.change(store.table(name), job.turn, lambda g: _with_hint(g, job.player), lambda t: None)
+        table = store.table(name)  # a hint keeps the turns taken back, ready to replay
+        store.change(table, job.turn, lambda g: _with_hint(g, job.player), lambda t: None, taken_back=table.taken_back)
 
     async def hint(request: Request) -> Response:
         name = request.path_params["name"]
