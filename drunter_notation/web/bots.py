@@ -239,6 +239,7 @@ class Pilot:
     tasks: dict[str, asyncio.Task] = field(default_factory=dict)
     autoplay: dict[str, Autoplay] = field(default_factory=dict)
     seen: set[str] = field(default_factory=set)
+    again: set[str] = field(default_factory=set)  # games changed while their bots were looking
     thinking: dict[str, Job] = field(default_factory=dict)  # the decision each game waits for now
     discarded: int = 0  # decisions thrown away because their game changed meanwhile
     pool: Executor | None = None
@@ -275,6 +276,7 @@ class Pilot:
         task = self.tasks.get(name)
         if task is not None and not task.done():
             if not restart:
+                self.again.add(name)
                 return
             task.cancel()
             if name in self.thinking:
@@ -288,8 +290,11 @@ class Pilot:
         failed: Job | None = None
         try:
             while self.pool is not None and not self.settings(name).paused:
+                self.again.discard(name)
                 job = await run_in_threadpool(self._due, name)
                 if job is None or job == failed:
+                    if name in self.again:  # a change came while looking: look again
+                        continue
                     return
                 await asyncio.sleep(self.settings(name).delay_ms / 1000)
                 if self.settings(name).paused:
@@ -304,8 +309,6 @@ class Pilot:
                     failed = None
                 else:
                     failed = job
-        except asyncio.CancelledError:
-            raise
         except Exception as e:  # a bot that cannot go on stops; the table is unharmed
             log.warning("the bots of %s stopped: %s", name, type(e).__name__)
         finally:
