@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -247,6 +247,7 @@ def test_a_bot_to_move_goes_on_after_a_restart(tmp_path):
                                          "bots": {"Ben": "greedy"}}).status_code == 201
     assert made.get("/api/games/t").json()["turn"] == 1
     with TestClient(create_app(tmp_path, bot_delay_ms=0, bot_workers=1), base_url=BASE) as c:
+        assert isinstance(c.app.pilot.pool, ProcessPoolExecutor)  # the bots think off the server's loop
         game = wait(lambda: (g := c.get("/api/games/t").json())["turn"] == 2 and g, "Ben moved after the restart")
         assert game["events"][0]["player"] == "Ben" and game["to_move"] == "Anna"
 
