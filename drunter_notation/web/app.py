@@ -38,7 +38,7 @@ from drunter_notation.report import svg
 from drunter_notation.report.view import owner_tags, position_board
 from drunter_notation.rules import votes
 from drunter_notation.rules.scoring import votes_left
-from drunter_notation.web import seat_api, seats
+from drunter_notation.web import bots as bot_seats, seat_api, seats
 from drunter_notation.web.events import Hub
 from drunter_notation.web import mend
 from drunter_notation.web.guard import SameOrigin
@@ -56,10 +56,13 @@ SEAT_HEADERS = HEADERS | {"Content-Security-Policy": HEADERS["Content-Security-P
 COOKIE = "drunter_token"
 # A seat's page and API answer to the seat's own token instead of the host's (web/seat_api.py).
 SEAT_PATHS = ("/seat/", "/api/seat/", "/static/", "/board.css")
+# Changes after which what a bot was thinking is void: the game went back.
+TAKE_BACKS = ("/undo", "/takeback", "/replay", "/repair")
 
 
 def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.1",
-               port: int | None = None, links: tuple[str, ...] = ()) -> SameOrigin:
+               port: int | None = None, links: tuple[str, ...] = (), bot_delay_ms: int = bot_seats.DELAY_MS,
+               bot_workers: int | None = None) -> SameOrigin:
     """The app serving the games in ``root``; with ``token``, every request must
     carry it (``?token=``, the cookie the first such page view sets, or the
     ``X-Drunter-Token`` header) or gets 403, except a seat's page and API, which
@@ -67,10 +70,13 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
     ``Host`` it answers besides localhost (port None: any port); see :mod:`.guard`.
     ``links``: the base URLs other devices reach this server at
     (``http://192.0.2.2:8000/``), for the seats' links; without them, the host page's
-    own address."""
+    own address. ``bot_delay_ms``: the pause before a bot acts; ``bot_workers``: the
+    processes the bots think in (at most one per core)."""
     store = Store(root)
     keys = seats.Keys(store.root)
     hub = Hub()
+    actions: dict = {}  # the seat actions (web/seat_api.py), which the bots use as a person's page does
+    pilot = bot_seats.Pilot(store, keys, hub, actions, bot_delay_ms, bot_workers)
 
     async def page(request: Request) -> Response:
         response = FileResponse(STATIC / "play.html", headers=HEADERS)
@@ -95,6 +101,9 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
             response = await run_in_threadpool(_answer, call, store, name, body)
             if request.method == "POST" and response.status_code < 400 and isinstance(name, str):
                 hub.notify(name)
+                pilot.kick(name, restart=request.url.path.endswith(TAKE_BACKS))
+            elif response.status_code < 400 and isinstance(name, str):
+                pilot.look(name)
             return response
         return handle
 
@@ -112,7 +121,8 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
         Route("/api/games/{name}/tally", endpoint(tally), methods=["POST"]),
         Route("/api/games/{name}/reveal", endpoint(reveal), methods=["POST"]),
         Route("/api/games/{name}/adjudicate", endpoint(adjudicate), methods=["POST"]),
-        *seat_api.routes(store, keys, hub, links, endpoint, game_json, board_svg, seat_page),
+        *seat_api.routes(store, keys, hub, links, endpoint, game_json, board_svg, seat_page, actions),
+        *bot_seats.routes(store, keys, pilot, endpoint),
         Route("/api/games/{name}/takeback", endpoint(lambda st, n, b: mend.take_back(st, n, b, game_json)),
               methods=["POST"]),
         Route("/api/games/{name}/replay", endpoint(lambda st, n, b: mend.replay(st, n, b, game_json)),
@@ -123,13 +133,16 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
     ]
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        pilot.start()
         yield
+        pilot.close()
         await run_in_threadpool(store.close)  # every journal written into its game's file
 
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Refused: _refused, HTTPException: _http_error, Exception: _crash})
     outer = SameOrigin(Guard(app, token), host, port)
     outer.hub = hub  # the CLI ends the event streams when the server shuts down
+    outer.pilot = pilot
     return outer
 
 
@@ -255,6 +268,7 @@ def _game_json(table: Table) -> dict:
         "result": _result(g) if over else None,
         "vote": seats.vote_json(g, seats.open_vote(table)),
         "chosen": [p for p in g.players if p in choice.keep] if choice else [],
+        "bots": bot_seats.bots_of(g), "hints": bot_seats.hints_of(g),
         "last_vote": None if last is None or last.vote is None else
         {"turn": last.number, "dn": format_item(g.events[-1])} | seats.count_json(g, last.vote.tally, last.vote.accepted),
     }
@@ -348,7 +362,7 @@ def list_games(store: Store, name, body) -> dict:
 
 
 def create_game(store: Store, name, body) -> Response:
-    table = store.create(body)
+    table = store.create(body, bot_seats.new_game_tags(body))
     with table.lock:
         return JSONResponse(game_json(table), 201)
 

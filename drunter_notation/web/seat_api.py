@@ -17,14 +17,17 @@ from starlette.routing import Route
 
 from drunter_notation.errors import DnError
 from drunter_notation.web import seats
+from drunter_notation.web.bots import bots_of
 from drunter_notation.web.events import Hub
 from drunter_notation.web.store import Refused, Store, Table
 
 
 def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], endpoint: Callable,
-           view: Callable[[Table], dict], board: Callable[[Table], str], page: Callable) -> list[Route]:
+           view: Callable[[Table], dict], board: Callable[[Table], str], page: Callable,
+           actions: dict | None = None) -> list[Route]:
     """The routes; ``endpoint`` wraps a work function as app.py does, ``view`` is the
-    public game view, ``board`` its SVG, ``page`` serves a static page."""
+    public game view, ``board`` its SVG, ``page`` serves a static page. ``actions`` is
+    filled with the seat's acts by name (the bots' seats use them, web/bots.py)."""
 
     def me(table: Table, token: str | None, body: dict | None = None) -> str:
         """The seat ``token`` opens, checked against the table's game (with its lock held);
@@ -122,17 +125,21 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
         with table.lock:
             table.vote = None
 
+    if actions is not None:
+        actions.update(move=move, ballot=ballot, lay=lay, jein=jein, choose=choose)
+
     # -- the host's side ---------------------------------------------------------------
     def seat_links(store_, name, body, token=None, base: str = "") -> dict:
         table = store.table(name)
         with table.lock:
             g = store.playable(table)
             present = hub.present(name)
+            robots = bots_of(g)
             out = []
             for i, p in enumerate(g.players):
                 urls = [f"{b}seat/{quote(name)}#{keys.token(name, i, p)}" for b in (links or (base,))]
                 out.append({"player": p, "seat": i, "links": urls, "joined": p in present,
-                            "qr": qr_code(urls[0])})
+                            "qr": qr_code(urls[0]), "bot": robots.get(p)})
         return {"seats": out, "reachable": bool(links)}
 
     def host_ballot(store_, name, body) -> dict:

@@ -158,8 +158,9 @@ class Store:
         return table
 
     # -- changing games ----------------------------------------------------------------
-    def create(self, spec: dict) -> Table:
+    def create(self, spec: dict, tags: dict[str, str] | None = None) -> Table:
         """A new game from a request body (see docs/play.md); its file written before it is returned.
+        ``tags``: more tags for its record (the bots', web/bots.py).
         Its ``name`` may be any printable text: the file is named by :func:`file_id`, and a
         name that is not that id is kept as the record's ``Event`` tag."""
         title = spec.get("name")
@@ -191,8 +192,8 @@ class Store:
         elif deal is not None:
             raise Refused(400, "deal: \"random\", or {\"hands\": {...}, \"cards\": {...}} as dealt at the table")
         located = board.endswith(".toml")
-        if title != name:
-            options["tags"] = {"Event": title}
+        if title != name or tags:
+            options["tags"] = ({"Event": title} if title != name else {}) | (tags or {})
         game = Game.new(players, board=str(self.root / board) if located else board, **options)
         if located:  # the record names the board file relative to its own folder, as records do
             game.board_ref = game.board_tag = board

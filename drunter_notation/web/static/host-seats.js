@@ -22,6 +22,11 @@ window.Seats = (function () {
       ? "Each player scans their own code (or types the link) on their phone. A code opens that seat: show the codes only while the players join."
       : "This server listens on this machine only, so phones cannot reach it: start it with drunter play --host 0.0.0.0 to let them join, or pass this device round (Open here)."}));
     for (const s of links.seats) {
+      if (s.bot) {  // the computer's seat: no link to hand out
+        box.append(el("div", {class: "seat-link bot", "data-player": s.player}, el("b", {text: s.player}), " ",
+          el("span", {class: "muted", text: "the computer (" + s.bot + ")"})));
+        continue;
+      }
       box.append(el("div", {class: "seat-link", "data-player": s.player},
         el("div", {}, el("b", {text: s.player}), " ",
           el("span", {class: s.joined ? "joined" : "muted", text: s.joined ? "joined ✓" : "not joined"})),

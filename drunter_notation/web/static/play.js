@@ -104,7 +104,7 @@
   $("new-game").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const body = {name: $("ng-name").value.trim() || $("ng-name").placeholder, players: players(), board: $("ng-board").value,
-      rules: $("ng-rules").value, variant: $("ng-variant").value};
+      rules: $("ng-rules").value, variant: $("ng-variant").value, ...window.Bots.newGame()};
     const mode = dealMode();
     if (mode === "random") body.deal = "random";
     if (mode === "table") {
@@ -228,6 +228,7 @@
     $("takeback").hidden = true;
     $("dn").textContent = s.dn;
     window.Seats.show(s);
+    window.Bots.host(s);
     const voted = s.vote && s.legal.find((m) => m.move === s.vote.move);
     if (voted) marks(voted.squares);  // a secret ballot's tile, marked where it would lie
   }

@@ -72,6 +72,7 @@
     $("options").replaceChildren();
     $("pass").hidden = !(s.me.to_move && s.can_pass && !s.vote);
     $("my-cards").textContent = mine().cards.join(" ") || "none left";
+    window.Bots.seat(s, base, headers);
   }
 
   const mine = () => state.players[state.me.seat];
