@@ -30,13 +30,15 @@ from drunter_notation.errors import fail
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.files import Kind, read_regular
 from drunter_notation.game import Game
+from drunter_notation.i18n import N_
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.model import CARD_NAMES, Goals
 from drunter_notation.rules import votes
 from drunter_notation.web.store import Refused, Table
 
 KEY_FILE = ".drunter-seats.key"
-KEY = Kind("I001", 1024, "the seat key", "no such file", None, None)
+KEY = Kind("I001", 1024, N_("no such file"), None, N_("is a directory, not the seat key"), None,
+           N_("is {what}, not the seat key; nothing was read"))
 TOKEN_CHARS = 22  # 132 bits of the HMAC, base64url
 
 
