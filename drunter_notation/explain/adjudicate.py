@@ -28,7 +28,7 @@ from drunter_notation.explain.words import and_list, names
 from drunter_notation.load import resolve
 from drunter_notation.position import format_position
 from drunter_notation.notation.formatter import format_item, format_placement
-from drunter_notation.notation.model import CARD_NAMES, Choose, Record, Turn, square_name
+from drunter_notation.notation.model import CARD_NAMES, Choose, Record, Square, Turn, square_name
 from drunter_notation.notation.parser import parse_move
 from drunter_notation.replay import replay
 from drunter_notation.rules import turn as turns
@@ -58,21 +58,22 @@ _SAME_KIND = {"wall": N_("a wall tile extends the wall from {corner}"),
               "river": N_("a river tile extends the river from {corner}")}
 
 
-def track_name(kind: str, corner) -> str:
+def track_name(kind: str, corner: Square) -> str:
     """``"wall from a1"`` in the language in force."""
-    return _(_TRACKS[kind]).format(corner=square_name(corner)) if kind in _TRACKS else \
-        f"{kind} {square_name(corner)}"
+    return _(_TRACKS[kind]).format(corner=square_name(corner))
 
 
 def _building(btype: str) -> str:
+    """A building type's name in a sentence; the id (``firehouse``) stays in DN text."""
     # TRANSLATORS: a building type as a name in a sentence (museum, tavern, school, townhall, firehouse, church)
-    names_ = {"museum": pgettext("building", "museum"), "tavern": pgettext("building", "tavern"),
-              "school": pgettext("building", "school"), "townhall": pgettext("building", "townhall"),
-              "firehouse": pgettext("building", "firehouse"), "church": pgettext("building", "church")}
-    return names_.get(btype, btype)
+    words = {"museum": pgettext("building", "museum"), "tavern": pgettext("building", "tavern"),
+             "school": pgettext("building", "school"), "townhall": pgettext("building", "townhall"),
+             "firehouse": pgettext("building", "firehouse"), "church": pgettext("building", "church")}
+    return words.get(btype, btype)
 
 
 def _direction(name: str) -> str:
+    """``"north"`` as a tile runs (``nach Norden``, ``na sever``)."""
     words = {"north": pgettext("a tile runs", "north"), "east": pgettext("a tile runs", "east"),
              "south": pgettext("a tile runs", "south"), "west": pgettext("a tile runs", "west")}
     return words.get(name, name)
