@@ -19,47 +19,50 @@ from drunter_notation.cli.common import DiagnosticError, UsageLine
 from drunter_notation.codes import Exit
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError, json_safe, printable_lines
+from drunter_notation.i18n import N_, _
 from drunter_notation.explain.adjudicate import (adjudicate as judge, adjudicate_position, all_ruleset_ids,
                                                  as_json, as_text)
 from drunter_notation.notation.parser import parse_file
 from drunter_notation.position import parse_position
 
 
-@click.command()
+# The command's help (a module constant: one text, marked for the catalogs).
+_HELP = N_("""Judge turn N of FILE, or --move at a --position, under one or all rulesets.
+
+\b
+  drunter adjudicate game.dn --turn 12 --all-rulesets
+  drunter adjudicate game.dn --turn 12 --move "W3 b1-d1"
+  drunter adjudicate --position "dn1 schilda ..." --move "S2 c3-c4 vote {...}"
+
+Exit status: 0 the verdicts were given (legal or not), 1 a syntax error in the
+record, the position or --move, 2 a usage error, unreadable file, missing turn,
+unknown board or ruleset.""")
+
+
+@click.command(help=_HELP)
 @click.argument("file", required=False)
 @click.option("--turn", "turn", type=click.IntRange(1, 999_999), metavar="N",
-              help="The turn of FILE to judge (the position before it).")
+              help=N_("The turn of FILE to judge (the position before it)."))
 @click.option("--position", "position", metavar='"dn1 ..."',
-              help="Judge --move at this position string instead of a record's turn.")
-@click.option("--rules", "rules", metavar="ID", help="Judge under this ruleset (default: the record's or "
-                                                      "position's own).")
-@click.option("--all-rulesets", "all_rulesets", is_flag=True, help="Judge under every shipped ruleset.")
+              help=N_("Judge --move at this position string instead of a record's turn."))
+@click.option("--rules", "rules", metavar="ID", help=N_("Judge under this ruleset (default: the record's or "
+                                                         "position's own)."))
+@click.option("--all-rulesets", "all_rulesets", is_flag=True, help=N_("Judge under every shipped ruleset."))
 @click.option("--move", "move_text", metavar='"W3 b1-d1 [vote {...}]"',
-              help="A move to judge at the position (with FILE: a what-if instead of turn N as recorded).")
+              help=N_("A move to judge at the position (with FILE: a what-if instead of turn N as recorded)."))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def adjudicate(file, turn, position, rules, all_rulesets, move_text, fmt):
-    """Judge turn N of FILE, or --move at a --position, under one or all rulesets.
-
-    \b
-      drunter adjudicate game.dn --turn 12 --all-rulesets
-      drunter adjudicate game.dn --turn 12 --move "W3 b1-d1"
-      drunter adjudicate --position "dn1 schilda ..." --move "S2 c3-c4 vote {...}"
-
-    Exit status: 0 the verdicts were given (legal or not), 1 a syntax error in the
-    record, the position or --move, 2 a usage error, unreadable file, missing turn,
-    unknown board or ruleset.
-    """
     if rules and all_rulesets:
-        raise UsageLine("--rules and --all-rulesets exclude each other")
+        raise UsageLine(_("--rules and --all-rulesets exclude each other"))
     if (file is None) == (position is None):
-        raise UsageLine("give a record FILE with --turn N, or --position \"...\" with --move")
+        raise UsageLine(_("give a record FILE with --turn N, or --position \"...\" with --move"))
     if file is not None and turn is None:
-        raise UsageLine("--turn N is needed with a record FILE")
+        raise UsageLine(_("--turn N is needed with a record FILE"))
     if position is not None and (move_text is None or turn is not None):
-        raise UsageLine("--position takes --move (the move to judge) and no --turn")
+        raise UsageLine(_("--position takes --move (the move to judge) and no --turn"))
     try:
         if position is not None:
-            state, _, own = parse_position(position)
+            state, _rules, own = parse_position(position)
             rulesets = [load_ruleset(r) for r in all_ruleset_ids()] if all_rulesets else [
                 load_ruleset(rules) if rules else own]
             verdicts = adjudicate_position(state, rulesets, move_text)

@@ -15,9 +15,10 @@ import textwrap
 import click
 
 from drunter_notation.errors import DnError
+from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.rules.options import Ruleset
-from drunter_notation.data.rulesets import (DEFAULT_RULESET, DiffRow, catalogue, diff, list_rulesets,
-                                            load_ruleset, option_text, topics)
+from drunter_notation.data.rulesets import (DEFAULT_RULESET, DiffRow, catalogue, cite, cite_topic, diff,
+                                            list_rulesets, load_ruleset, option_text, topics)
 from drunter_notation.cli.common import DiagnosticError
 
 _INDENT = "    "
@@ -25,29 +26,27 @@ _SHOW_WIDTH = 88  # fixed, so the text output is the same on every terminal
 MAX_WIDTH = 400  # --width and the terminal width, bounded: a table line is built in memory
 
 
-@click.group()
+@click.group(help=N_("The rulesets (sources of the rules) and how they differ."))
 def rules():
-    """The rulesets (sources of the rules) and how they differ."""
+    pass
 
 
-@rules.command("list")
+@rules.command("list", help=N_("One line per ruleset: id, name, source file; the default is marked."))
 def list_cmd():
-    """One line per ruleset: id, name, source file; the default is marked."""
     try:
         rulesets = list_rulesets()
     except DnError as e:
         raise _located(e, "list") from None
     width = max(len(r.id) for r in rulesets)
     for r in rulesets:
-        mark = " (default)" if r.id == DEFAULT_RULESET else ""
-        click.echo(f"{r.id:<{width}}  {r.name}{mark}  [{r.source}]")
+        mark = " " + _("(default)") if r.id == DEFAULT_RULESET else ""
+        click.echo(f"{r.id:<{width}}  {_(r.name)}{mark}  [{r.source}]")
 
 
-@rules.command()
+@rules.command(help=N_("Every rule of ruleset ID with its place in the source, then its options."))
 @click.argument("ruleset_id", metavar="ID")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def show(ruleset_id, fmt):
-    """Every rule of ruleset ID with its place in the source, then its options."""
     try:
         r = load_ruleset(ruleset_id)
     except DnError as e:
@@ -58,26 +57,29 @@ def show(ruleset_id, fmt):
     click.echo(_show_text(r))
 
 
-@rules.command("diff")
+# The diff command's help (a module constant: one text, marked for the catalogs).
+_DIFF_HELP = N_("""Where rulesets A and B give different verdicts, each point with both places in the sources.
+
+First come the options whose values differ: each changes the verdict on some
+move. With --all, then every point where only the sources' wording differs.""")
+
+
+@rules.command("diff", help=_DIFF_HELP)
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
-              show_default=True, help="text: a table sized to --width; markdown: one row per line.")
+              show_default=True, help=N_("text: a table sized to --width; markdown: one row per line."))
 @click.option("--all", "show_all", is_flag=True,
-              help="Also the points where only the sources' wording differs (after those that change a verdict).")
+              help=N_("Also the points where only the sources' wording differs (after those that change a "
+                      "verdict)."))
 @click.option("--width", type=click.IntRange(min=60, max=MAX_WIDTH), default=None,
-              help="Width of the text table (default: the terminal's).")
+              help=N_("Width of the text table (default: the terminal's)."))
 def diff_cmd(a, b, fmt, show_all, width):
-    """Where rulesets A and B give different verdicts, each point with both places in the sources.
-
-    First come the options whose values differ: each changes the verdict on some
-    move. With --all, then every point where only the sources' wording differs.
-    """
     try:
         ra, rb = load_ruleset(a), load_ruleset(b)
     except DnError as e:
         raise _located(e, "diff") from None
-    rows = diff(ra, rb)
+    rows = [_shown(ra, rb, row) for row in diff(ra, rb)]
     verdicts = [row for row in rows if row.option and row.value_a != row.value_b]
     wording = [row for row in rows if row not in verdicts]
     shown = verdicts + wording if show_all else verdicts
@@ -87,22 +89,30 @@ def diff_cmd(a, b, fmt, show_all, width):
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
     if not rows:
-        click.echo(f"{ra.id} and {rb.id} do not differ")
+        click.echo(_("{a} and {b} do not differ").format(a=ra.id, b=rb.id))
         return
     if not verdicts:
-        click.echo(f"{ra.id} and {rb.id} give the same verdicts")
+        click.echo(_("{a} and {b} give the same verdicts").format(a=ra.id, b=rb.id))
     elif fmt == "markdown":
         click.echo(_diff_markdown(ra, rb, shown))
     else:
         width = width or min(max(shutil.get_terminal_size((120, 24)).columns, 60), MAX_WIDTH)
         click.echo(_diff_table(ra, rb, shown, width))
     if wording and not show_all:
-        click.echo(f"({_points(len(wording))} where only the wording of the sources differs: --all shows"
-                   f" {'it' if len(wording) == 1 else 'them'})")
+        click.echo(ngettext("({n} more point where only the wording of the sources differs: --all shows it)",
+                            "({n} more points where only the wording of the sources differs: --all shows them)",
+                            len(wording)).format(n=len(wording)))
 
 
-def _points(n: int) -> str:
-    return f"{n} more point" + ("" if n == 1 else "s")
+def _shown(ra: Ruleset, rb: Ruleset, row: DiffRow) -> DiffRow:
+    """``row`` as a reader sees it: title, wordings and the words around the places
+    in the language in force; option values stay as the files write them."""
+    if row.topic.startswith("option:"):
+        return row
+    wa, wb = _(row.wording_a), _(row.wording_b)
+    return dataclasses.replace(row, title=_(row.title), wording_a=wa, wording_b=wb,
+                               value_a=row.value_a if row.option else wa, value_b=row.value_b if row.option else wb,
+                               cite_a=cite_topic(ra, row.topic), cite_b=cite_topic(rb, row.topic))
 
 
 def _located(e: DnError, command: str) -> DiagnosticError:
@@ -114,18 +124,18 @@ def _show_json(r: Ruleset) -> dict:
     """Everything ``show`` prints, as one JSON object."""
     return {
         "id": r.id,
-        "name": r.name,
+        "name": _(r.name),
         "source": r.source,
         "label": r.label,
         "default": r.id == DEFAULT_RULESET,
         "extends": r.extends,
-        "rules": [{"id": rule.id, "title": rule.title, "wording": rule.wording,
-                   "section": r.sections.get(rule.id), "citation": r.cite(rule.id)}
+        "rules": [{"id": rule.id, "title": _(rule.title), "wording": _(rule.wording),
+                   "section": r.sections.get(rule.id), "citation": cite(r, rule.id)}
                   for rule in catalogue().values()],
         "options": {f.name: getattr(r.options, f.name) for f in dataclasses.fields(r.options)},
-        "topics": [{"id": t.id, "title": t.title, "rule": t.rule, "option": t.option,
+        "topics": [{"id": t.id, "title": _(t.title), "rule": t.rule, "option": t.option,
                     "value": getattr(r.options, t.option) if t.option else None,
-                    "wording": r.wording.get(t.id), "citation": r.cite_topic(t.id)}
+                    "wording": _wording(r, t.id), "citation": cite_topic(r, t.id)}
                    for t in topics().values()],
     }
 
@@ -135,26 +145,33 @@ def _wrap(text: str, indent: str = _INDENT) -> str:
                          break_long_words=False, break_on_hyphens=False)
 
 
+def _wording(r: Ruleset, topic: str) -> str | None:
+    text = r.wording.get(topic)
+    return _(text) if text is not None else None
+
+
 def _show_text(r: Ruleset) -> str:
-    lines = [f"{r.id}: {r.name}" + (" (default)" if r.id == DEFAULT_RULESET else ""),
-             f"source: {r.source}, cited as {r.label!r}" + (f"; extends {r.extends}" if r.extends else ""),
-             "", "RULES", ""]
+    source = (_("source: {source}, cited as {label}; extends {parent}") if r.extends
+              else _("source: {source}, cited as {label}"))
+    lines = [f"{r.id}: {_(r.name)}" + (" " + _("(default)") if r.id == DEFAULT_RULESET else ""),
+             source.format(source=r.source, label=repr(r.label), parent=r.extends),
+             "", _("RULES"), ""]
     for rule in catalogue().values():
-        lines += [f"{rule.id}  {rule.title}  ({r.cite(rule.id)})", _wrap(rule.wording), ""]
-    lines += ["OPTIONS", ""]
+        lines += [f"{rule.id}  {_(rule.title)}  ({cite(r, rule.id)})", _wrap(_(rule.wording)), ""]
+    lines += [_("OPTIONS"), ""]
     by_option = {t.option: t for t in topics().values() if t.option}
     for f in dataclasses.fields(r.options):
         lines.append(f"{f.name} = {option_text(getattr(r.options, f.name))}")
         t = by_option.get(f.name)
         if t is not None:
-            lines += [_wrap(f"{t.rule} {t.title}: {r.wording.get(t.id, '(no wording)')}"),
-                      f"{_INDENT}({r.cite_topic(t.id)})"]
+            lines += [_wrap(f"{t.rule} {_(t.title)}: {_wording(r, t.id) or _('(no wording)')}"),
+                      f"{_INDENT}({cite_topic(r, t.id)})"]
         lines.append("")
-    lines += ["OTHER POINTS WHERE THE SOURCES DIFFER", ""]
+    lines += [_("OTHER POINTS WHERE THE SOURCES DIFFER"), ""]
     for t in topics().values():
         if not t.option:
-            lines += [f"{t.rule} {t.title} [{t.id}]", _wrap(r.wording.get(t.id, "(no wording)")),
-                      f"{_INDENT}({r.cite_topic(t.id)})", ""]
+            lines += [f"{t.rule} {_(t.title)} [{t.id}]", _wrap(_wording(r, t.id) or _("(no wording)")),
+                      f"{_INDENT}({cite_topic(r, t.id)})", ""]
     return "\n".join(lines).rstrip("\n")
 
 
@@ -174,7 +191,7 @@ def _diff_markdown(ra: Ruleset, rb: Ruleset, rows: list[DiffRow]) -> str:
     def topic(row: DiffRow) -> str:
         return f"{row.rule} {row.title}".strip() + (f" (`{row.option}`)" if row.option else "")
 
-    out = [f"| topic | {ra.id} ({ra.label}) | {rb.id} ({rb.label}) |", "|---|---|---|"]
+    out = [f"| {_('topic')} | {ra.id} ({ra.label}) | {rb.id} ({rb.label}) |", "|---|---|---|"]
     out += [f"| {topic(row)} | {cell(row, 'a')} | {cell(row, 'b')} |" for row in rows]
     return "\n".join(out)
 
@@ -197,7 +214,7 @@ def _diff_table(ra: Ruleset, rb: Ruleset, rows: list[DiffRow], width: int) -> st
         return [f"{x:<{topic_w}} | {y:<{col_w}} | {z}".rstrip() for x, y, z in zip(*cols)]
 
     sep = f"{'-' * topic_w}-+-{'-' * col_w}-+-{'-' * col_w}"
-    out = render([["topic"], [f"{ra.id} ({ra.label})"], [f"{rb.id} ({rb.label})"]])
+    out = render([[_("topic")], [f"{ra.id} ({ra.label})"], [f"{rb.id} ({rb.label})"]])
     for row in rows:
         topic = textwrap.wrap(f"{row.rule} {row.title}".strip(), topic_w)
         out += [sep, *render([topic, lines(row, "a"), lines(row, "b")])]

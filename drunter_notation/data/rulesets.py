@@ -301,3 +301,16 @@ def diff(a: Ruleset, b: Ruleset) -> list[DiffRow]:
             rows.append(DiffRow(f"option:{name}", name, "", option_text(va), option_text(vb),
                                 a.label, b.label, name))
     return rows
+
+
+def cite(ruleset: Ruleset, rule: str) -> str:
+    """:meth:`Ruleset.cite` for a reader, in the language in force: the source's place
+    stays as it names it; the project's words around it are translated."""
+    section = ruleset.sections.get(rule)
+    return f"{ruleset.label}, {_(section)}" if section else ruleset.cite(rule)
+
+
+def cite_topic(ruleset: Ruleset, topic: str) -> str:
+    """:meth:`Ruleset.cite_topic` for a reader, in the language in force (as :func:`cite`)."""
+    section = ruleset.topic_sections.get(topic)
+    return f"{ruleset.label}, {_(section)}" if section else ruleset.cite_topic(topic)

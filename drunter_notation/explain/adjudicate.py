@@ -19,15 +19,16 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 
-from drunter_notation.data.rulesets import DEFAULT_RULESET, catalogue, list_rulesets, load_ruleset
+from drunter_notation.data.rulesets import DEFAULT_RULESET, catalogue, cite, list_rulesets, load_ruleset
 from drunter_notation.errors import Diagnostic, DnError, fail
+from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.explain.boardtext import TRACK_LETTER, render_board
 from drunter_notation.explain.findings import SENTENCES, arithmetic, card_lines, citation, hint, sentence
-from drunter_notation.explain.words import and_list, names, track
+from drunter_notation.explain.words import and_list, names
 from drunter_notation.load import resolve
 from drunter_notation.position import format_position
 from drunter_notation.notation.formatter import format_item, format_placement
-from drunter_notation.notation.model import CARD_NAMES, Choose, Record, Turn, square_name
+from drunter_notation.notation.model import CARD_NAMES, Choose, Record, Square, Turn, square_name
 from drunter_notation.notation.parser import parse_move
 from drunter_notation.replay import replay
 from drunter_notation.rules import turn as turns
@@ -39,15 +40,43 @@ ALTERNATIVES_SHOWN = 10  # text output lists the first ten legal alternatives an
 
 # B5 and B2 in words, per option value (not per ruleset).
 OUTCOME_WORDS = {
-    VoteOutcome.YES_AT_LEAST_NO: "accepted when yes >= no: ties stand",
-    VoteOutcome.YES_OVER_NO_UNLESS_ALL_ABSTAIN: "accepted when yes > no, or when nobody votes yes or no (0:0);"
-                                                " a tie with yes votes is rejected",
+    VoteOutcome.YES_AT_LEAST_NO: N_("accepted when yes >= no: ties stand"),
+    VoteOutcome.YES_OVER_NO_UNLESS_ALL_ABSTAIN: N_("accepted when yes > no, or when nobody votes yes or no (0:0);"
+                                                   " a tie with yes votes is rejected"),
 }
 BALLOT_ORDER_WORDS = {
-    BallotOrder.PLACER_FIRST_CLOCKWISE: "the placer first, then clockwise",
-    BallotOrder.ANY: "any order, each player once",
+    BallotOrder.PLACER_FIRST_CLOCKWISE: N_("the placer first, then clockwise"),
+    BallotOrder.ANY: N_("any order, each player once"),
 }
-_CARD_WORDS = "JA/JAA/JAAA count 1/2/3 yes, NE/NEE/NEEE 1/2/3 no, JEIN 2 for the side declared, ? nothing"
+_CARD_WORDS = N_("JA/JAA/JAAA count 1/2/3 yes, NE/NEE/NEEE 1/2/3 no, JEIN 2 for the side declared, ? nothing")
+# A track by its kind and start corner, one whole phrase per kind (German and Czech
+# inflect the kind): "wall from a1".
+_TRACKS = {"wall": N_("wall from {corner}"), "street": N_("street from {corner}"), "river": N_("river from {corner}")}
+# A1 as one sentence per kind: the kind stands twice in it.
+_SAME_KIND = {"wall": N_("a wall tile extends the wall from {corner}"),
+              "street": N_("a street tile extends the street from {corner}"),
+              "river": N_("a river tile extends the river from {corner}")}
+
+
+def track_name(kind: str, corner: Square) -> str:
+    """``"wall from a1"`` in the language in force."""
+    return _(_TRACKS[kind]).format(corner=square_name(corner))
+
+
+def _building(btype: str) -> str:
+    """A building type's name in a sentence; the id (``firehouse``) stays in DN text."""
+    # TRANSLATORS: a building type as a name in a sentence (museum, tavern, school, townhall, firehouse, church)
+    words = {"museum": pgettext("building", "museum"), "tavern": pgettext("building", "tavern"),
+             "school": pgettext("building", "school"), "townhall": pgettext("building", "townhall"),
+             "firehouse": pgettext("building", "firehouse"), "church": pgettext("building", "church")}
+    return words.get(btype, btype)
+
+
+def _direction(name: str) -> str:
+    """``"north"`` as a tile runs (``nach Norden``, ``na sever``)."""
+    words = {"north": pgettext("a tile runs", "north"), "east": pgettext("a tile runs", "east"),
+             "south": pgettext("a tile runs", "south"), "west": pgettext("a tile runs", "west")}
+    return words.get(name, name)
 
 
 @dataclass(frozen=True)
@@ -115,11 +144,14 @@ class Verdict:
         """``LEGAL``, ``ILLEGAL — A004 message`` or ``NOT JUDGED — ...``."""
         if self.legal is None:
             d = self.diagnostic
-            where = f"turn {d.turn}" if d and d.turn else "the header or setup"
-            return f"NOT JUDGED — the replay stops earlier, at {where}: {d.code} {d.message}"
+            if d and d.turn:
+                return _("NOT JUDGED — the replay stops earlier, at turn {turn}: {code} {message}").format(
+                    turn=d.turn, code=d.code, message=d.message)
+            return _("NOT JUDGED — the replay stops earlier, at the header or setup: {code} {message}").format(
+                code=d.code if d else "", message=d.message if d else "")
         if self.legal:
-            return "LEGAL"
-        return f"ILLEGAL — {self.code} {self.message}"
+            return _("LEGAL")
+        return _("ILLEGAL — {code} {message}").format(code=self.code, message=self.message)
 
     def as_json(self) -> dict:
         out = dataclasses.asdict(self)
@@ -169,7 +201,7 @@ def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = N
     index = turn_index(record, path, turn, "a --move" if what_if is not None else None)
     own = record.tag("Rules")
     rulesets = _rulesets(list(rules) if rules else [own.value if own is not None else DEFAULT_RULESET], path)
-    board, _ = resolve(record, path)
+    board, _problems = resolve(record, path)
     if isinstance(board, Diagnostic):
         raise DnError(board, path=path)
     before = dataclasses.replace(record, events=record.events[:index], reveal=None, score=None)
@@ -180,7 +212,7 @@ def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = N
         move = _what_if_text(what_if) if what_if is not None else format_item(event)
         if not prefix.valid:
             d = prefix.errors[0]
-            out.append(Verdict(ruleset.id, ruleset.name, turn, what_if is not None, move, None, "not known", None,
+            out.append(Verdict(ruleset.id, _(ruleset.name), turn, what_if is not None, move, None, _("not known"), None,
                                None, None, d.code, d.message, d, earlier=True))
             continue
         out.append(judge_event(prefix.state, ruleset, event, what_if is not None))
@@ -225,7 +257,7 @@ def judge_event(pos: State, ruleset: Ruleset, event: Turn, what_if: bool) -> Ver
         event = dataclasses.replace(event, player=mover)
     after = pos.copy()
     decision = turns.play_turn(after, event.number, event.player, event.placement)
-    head = dict(ruleset=ruleset.id, ruleset_name=ruleset.name, turn=event.number, what_if=what_if,
+    head = dict(ruleset=ruleset.id, ruleset_name=_(ruleset.name), turn=event.number, what_if=what_if,
                 move=format_item(event), player=mover, hand=_hand_text(pos, mover), position=render_position(pos),
                 position_string=format_position(pos, ruleset),
                 notes=(SENTENCES["no-hands"]({}),) if pos.hands is None else ())
@@ -235,54 +267,60 @@ def judge_event(pos: State, ruleset: Ruleset, event: Turn, what_if: bool) -> Ver
         return _legal_pass(head, decision, ruleset)
     return Verdict(**head, legal=True, rules=tuple(_rules_applied(decision, pos, ruleset)),
                    vote=_vote_count(decision.vote, ruleset), removed=tuple(
-                       track(pos.track_kind[c], c) for c, _ in decision.removed))
+                       track_name(pos.track_kind[c], c) for c, _g in decision.removed))
 
 
 def _what_if_text(ev: Turn) -> str:
     action = "pass" if ev.placement is None else format_placement(ev.placement)
-    return f"{ev.number}. (player to move) {action}"
+    return _("{number}. (player to move) {action}").format(number=ev.number, action=action)
 
 
 # -- the rules, in words ---------------------------------------------------------------
 
 def _rule(ruleset: Ruleset, rule: str, how: str) -> RuleApplied:
     entry = catalogue().get(rule)
-    return RuleApplied(rule, entry.title if entry else rule, ruleset.cite(rule), how)
+    return RuleApplied(rule, _(entry.title) if entry else rule, cite(ruleset, rule), how)
 
 
 def _rules_applied(d: turns.Decision, pos: State, ruleset: Ruleset) -> list[RuleApplied]:
     """Every rule the engine applied to the legal placement ``d``, in its order, in words."""
     move, mover = d.move, d.player
     words = {
-        "T1": lambda: [f"{mover} is on turn and lays {move.tile} from their own stock" if d.hands_known
-                       else f"{mover} is on turn (hands not recorded: the tile in hand is not checked)"],
-        "A1": lambda: [f"a {move.tile.kind_name} tile extends the {track(pos.track_kind[move.corner], move.corner)}"],
+        "T1": lambda: [_("{player} is on turn and lays {tile} from their own stock").format(player=mover, tile=move.tile)
+                       if d.hands_known else
+                       _("{player} is on turn (hands not recorded: the tile in hand is not checked)").format(
+                           player=mover)],
+        "A1": lambda: [_(_SAME_KIND[pos.track_kind[move.corner]]).format(corner=square_name(move.corner))],
         "A2": lambda: [_a2(move)],
-        "A6": lambda: [f"the track passes under the bridge field{'s' if move.bridges_passed > 1 else ''} "
-                       f"{names(move.bridges)}" + ("" if move.bridges_passed == 1 else
-                                                   " (a run of bridge fields, which this ruleset allows)")],
+        "A6": lambda: [ngettext("the track passes under the bridge field {squares}",
+                                "the track passes under the bridge fields {squares} (a run of bridge fields, which"
+                                " this ruleset allows)", move.bridges_passed).format(squares=names(move.bridges))],
         "A3": lambda: [_a3(move)],
-        "A7": lambda: [f"the corner {names(d.near_corners)} next to it stays uncovered; no tile may ever cover"
-                       " a corner"],
-        "A4": lambda: [f"the gang moves to {square_name(move.squares[-1])}"],
-        "A5": lambda: [f"the gang of the {track(pos.track_kind[c], c)} on {square_name(g)} has no free square left"
-                       " to go on to: it is removed and the track is finished" for c, g in d.removed]
-                      + [f"the gang of the {track(pos.track_kind[c], c)} on {square_name(g)} has no free square left"
-                         " to go on to, but it stays on the board: under this ruleset the board edge does not close"
-                         " a side (trap_counts_edge = false); no tile can extend its track" for c, g in d.stuck],
+        "A7": lambda: [_("the corner {squares} next to it stays uncovered; no tile may ever cover a corner").format(
+            squares=names(d.near_corners))],
+        "A4": lambda: [_("the gang moves to {square}").format(square=square_name(move.squares[-1]))],
+        "A5": lambda: [_("the gang of the {track} on {square} has no free square left to go on to: it is removed"
+                         " and the track is finished").format(track=track_name(pos.track_kind[c], c),
+                                                              square=square_name(g)) for c, g in d.removed]
+                      + [_("the gang of the {track} on {square} has no free square left to go on to, but it stays"
+                           " on the board: under this ruleset the board edge does not close a side"
+                           " (trap_counts_edge = false); no tile can extend its track").format(
+                               track=track_name(pos.track_kind[c], c), square=square_name(g)) for c, g in d.stuck],
         "E2": lambda: _destroyed(d),
         "X3": lambda: _destroyed(d),
-        "X2": lambda: [f"the {track(pos.track_kind[d.finished], d.finished)} is now finished: every player chooses"
-                       " their counting goal card ('choose' follows)"],
+        "X2": lambda: [_("the {track} is now finished: every player chooses their counting goal card ('choose'"
+                         " follows)").format(track=track_name(pos.track_kind[d.finished], d.finished))],
     }
     out = []
     for rule in d.rules:
         if rule in ("B1", "X5") and d.vote is not None:
-            extra = f"; in the expert variant {ruleset.id} still votes on toilets" if rule == "X5" else ""
-            lines = [f"it covers the toilet at {names(move.toilets)}, so it is put to a vote{extra}"]
+            lines = [(_("it covers the toilet at {squares}, so it is put to a vote; in the expert variant {ruleset}"
+                        " still votes on toilets") if rule == "X5" else
+                      _("it covers the toilet at {squares}, so it is put to a vote")).format(
+                          squares=names(move.toilets), ruleset=ruleset.id)]
         elif rule == "X5":
-            lines = [f"it covers the toilet at {names(move.toilets)}; in the expert variant {ruleset.id} covers"
-                     " toilets without a vote"]
+            lines = [_("it covers the toilet at {squares}; in the expert variant {ruleset} covers toilets without a"
+                       " vote").format(squares=names(move.toilets), ruleset=ruleset.id)]
         elif rule[0] == "B":
             lines = [_vote_rule(rule, d.vote, mover, move)]
         else:
@@ -294,22 +332,24 @@ def _rules_applied(d: turns.Decision, pos: State, ruleset: Ruleset) -> list[Rule
 def _a2(move: Move) -> str:
     anchor, gang = square_name(move.squares[0]), square_name(move.gang)
     if move.bridges_passed:
-        return (f"its anchor {anchor} lies beyond the bridge field{'s' if move.bridges_passed > 1 else ''} "
-                f"{names(move.bridges)} next to the gang on {gang}")
-    return f"its anchor {anchor} is next to the gang on {gang}"
+        return ngettext("its anchor {anchor} lies beyond the bridge field {bridges} next to the gang on {gang}",
+                        "its anchor {anchor} lies beyond the bridge fields {bridges} next to the gang on {gang}",
+                        move.bridges_passed).format(anchor=anchor, bridges=names(move.bridges), gang=gang)
+    return _("its anchor {anchor} is next to the gang on {gang}").format(anchor=anchor, gang=gang)
 
 
 def _a3(move: Move) -> str:
     anchor = square_name(move.squares[0])
     if len(move.squares) == 1:
-        return f"a single may lie either way; {anchor} is free and on the board"
-    return (f"it runs {DIRECTION_NAMES[move.direction]} from {anchor} to {square_name(move.squares[-1])}, its marked"
-            " anchor side against the gang, onto free squares inside the board")
+        return _("a single may lie either way; {anchor} is free and on the board").format(anchor=anchor)
+    return _("it runs {direction} from {anchor} to {end}, its marked anchor side against the gang, onto free"
+             " squares inside the board").format(direction=_direction(DIRECTION_NAMES[move.direction]),
+                                                 anchor=anchor, end=square_name(move.squares[-1]))
 
 
 def _destroyed(d: turns.Decision) -> list[str]:
-    return [f"the {btype} at {square_name(sq)} (value {value}) is covered and scores nothing at the end"
-            for sq, btype, value in d.destroyed]
+    return [_("the {building} at {square} (value {value}) is covered and scores nothing at the end").format(
+        building=_building(btype), square=square_name(sq), value=value) for sq, btype, value in d.destroyed]
 
 
 def _vote_rule(rule: str, vote: turns.VoteDecision, mover: str, move: Move) -> str:
@@ -319,21 +359,26 @@ def _vote_rule(rule: str, vote: turns.VoteDecision, mover: str, move: Move) -> s
         for c in t.cards:
             if c.player not in order:
                 order.append(c.player)
-        return f"every player votes once: {', '.join(order)} ({BALLOT_ORDER_WORDS[vote.ballot_order]})"
+        return _("every player votes once: {players} ({order})").format(
+            players=", ".join(order), order=_(BALLOT_ORDER_WORDS[vote.ballot_order]))
     if rule == "B3":
-        return _CARD_WORDS
+        return _(_CARD_WORDS)
     if rule == "B4":
         jokers = [f"{c.player} {c.card}" for c in t.cards if c.card.startswith("JEIN")]
-        return f"the joker counts 2 for the side its owner declares after all cards are shown: {', '.join(jokers)}"
+        return _("the joker counts 2 for the side its owner declares after all cards are shown: {jokers}").format(
+            jokers=", ".join(jokers))
     if rule == "B5":
-        outcome = "accepted" if vote.accepted else "rejected"
-        return f"{t.yes}:{t.no}, so the placement is {outcome} ({OUTCOME_WORDS[vote.outcome_option]})"
+        outcome = (_("{yes}:{no}, so the placement is accepted ({rule})") if vote.accepted
+                   else _("{yes}:{no}, so the placement is rejected ({rule})"))
+        return outcome.format(yes=t.yes, no=t.no, rule=_(OUTCOME_WORDS[vote.outcome_option]))
     if rule == "B6":
-        return f"the {move.tile} goes back to {mover}'s hand, the gang does not move, and the turn is over"
-    return "every card played is spent for the game, except ? which goes back"
+        return _("the {tile} goes back to {player}'s hand, the gang does not move, and the turn is over").format(
+            tile=move.tile, player=mover)
+    return _("every card played is spent for the game, except ? which goes back")
 
 
 def _claim_text(claim) -> str | None:
+    """The outcome the record claims, as the record writes it (DN: ``accepted 1:1``)."""
     if claim is None:
         return None
     accepted, yes, no = claim
@@ -345,7 +390,7 @@ def _vote_count(vote: turns.VoteDecision | None, ruleset: Ruleset) -> VoteCount 
         return None
     t = vote.tally
     return VoteCount(card_lines(t), arithmetic(t), t.yes, t.no, vote.accepted, str(vote.outcome_option),
-                     OUTCOME_WORDS[vote.outcome_option], _claim_text(vote.claim))
+                     _(OUTCOME_WORDS[vote.outcome_option]), _claim_text(vote.claim))
 
 
 def _illegal(head: dict, v: Violation, pos: State, event: Turn, ruleset: Ruleset) -> Verdict:
@@ -377,10 +422,11 @@ def _illegal(head: dict, v: Violation, pos: State, event: Turn, ruleset: Ruleset
                                     vote=decided, near_corners=near)
             for r in _rules_applied(placed, pos, ruleset):
                 if r.rule == "B5":
-                    r = dataclasses.replace(r, how=f"{r.how}; the record claims '{vote.claim}': broken ({v.code})")
+                    r = dataclasses.replace(r, how=_("{how}; the record claims '{claim}': broken ({code})").format(
+                        how=r.how, claim=vote.claim, code=v.code))
                 applied.append(r)
     if v.code != "B005" and v.rule:
-        applied.append(_rule(ruleset, v.rule, f"broken: {message}"))
+        applied.append(_rule(ruleset, v.rule, _("broken: {message}").format(message=message)))
     alternatives = forced = None
     if v.code[0] == "A" or v.code in ("T003", "T004"):
         moves = turns.counting_moves(pos, pos.to_move) if p is None else \
@@ -394,12 +440,13 @@ def _illegal(head: dict, v: Violation, pos: State, event: Turn, ruleset: Ruleset
 def _legal_pass(head: dict, d: turns.Decision, ruleset: Ruleset) -> Verdict:
     mover = d.player
     if not d.hands_known:
-        how = (f"the hands are not recorded, so whether {mover} could place cannot be checked"
-               + (f" (with some tile a placement would exist, e.g. {_spell(d.could_lay)})" if d.could_lay
-                  else ""))
+        how = (_("the hands are not recorded, so whether {player} could place cannot be checked (with some tile a"
+                 " placement would exist, e.g. {move})") if d.could_lay else
+               _("the hands are not recorded, so whether {player} could place cannot be checked"))
+        how = how.format(player=mover, move=_spell(d.could_lay) if d.could_lay else "")
         return Verdict(**head, legal=True, rules=(_rule(ruleset, "T2", how),), forced=None)
-    how = (f"{mover} has no tiles left, so the pass is forced" if d.hand_empty
-           else f"{mover} holds no tile that has a legal placement, so the pass is forced")
+    how = (_("{player} has no tiles left, so the pass is forced") if d.hand_empty
+           else _("{player} holds no tile that has a legal placement, so the pass is forced")).format(player=mover)
     return Verdict(**head, legal=True, rules=(_rule(ruleset, "T2", how),), alternatives=(), forced=True)
 
 
@@ -407,9 +454,10 @@ def _spell(m: Move) -> str:
     """The move's DN text with a note on a bridge passed or a toilet covered."""
     notes = []
     if m.bridges_passed:
-        notes.append("under a bridge")
+        notes.append(_("under a bridge"))
     if m.toilets:
-        notes.append(f"covers the toilet at {names(m.toilets)}" + (": put to a vote" if m.needs_vote else ""))
+        notes.append((_("covers the toilet at {squares}: put to a vote") if m.needs_vote
+                      else _("covers the toilet at {squares}")).format(squares=names(m.toilets)))
     return str(m) + (f" ({'; '.join(notes)})" if notes else "")
 
 
@@ -425,11 +473,15 @@ def agreement(verdicts: list[Verdict]) -> str:
     if len(groups) == 1:
         (key, ids), = groups.items()
         if key[0] == "unjudged":
-            return "The rulesets agree: none can judge it (the replay stops at an earlier turn)"
-        who = ids[0] if len(ids) == 1 else and_list(ids) + (" both" if len(ids) == 2 else " all")
-        return f"The rulesets agree: {who} {_ruling_words(key, plural=len(ids) > 1)}"
-    parts = [f"{and_list(ids)} {_ruling_words(key, plural=len(ids) > 1)}" for key, ids in groups.items()]
-    return "The rulesets disagree: " + ", ".join(parts)
+            return _("The rulesets agree: none can judge it (the replay stops at an earlier turn)")
+        ruling = _ruling_words(key, len(ids))
+        if len(ids) == 1:
+            return _("The rulesets agree: {rulesets} {ruling}").format(rulesets=ids[0], ruling=ruling)
+        agree = (_("The rulesets agree: {rulesets} both {ruling}") if len(ids) == 2
+                 else _("The rulesets agree: {rulesets} all {ruling}"))
+        return agree.format(rulesets=and_list(ids), ruling=ruling)
+    parts = [f"{and_list(ids)} {_ruling_words(key, len(ids))}" for key, ids in groups.items()]
+    return _("The rulesets disagree: {parts}").format(parts=", ".join(parts))
 
 
 def _ruling(v: Verdict) -> tuple:
@@ -440,20 +492,24 @@ def _ruling(v: Verdict) -> tuple:
     return ("accept", None if v.vote is None else v.vote.accepted, v.removed)
 
 
-def _ruling_words(key: tuple, plural: bool) -> str:
-    s = "" if plural else "s"
+def _ruling_words(key: tuple, n: int) -> str:
+    """What ``n`` rulesets rule (the verb agrees with their number)."""
     if key[0] == "unjudged":
-        return "cannot judge it (the replay stops at an earlier turn)"
+        return ngettext("cannot judge it (the replay stops at an earlier turn)",
+                        "cannot judge it (the replay stops at an earlier turn)", n)
     if key[0] == "reject":
-        return f"reject{s} ({key[1]})"
+        return ngettext("rejects ({code})", "reject ({code})", n).format(code=key[1])
     effects = []
     if key[1] is not None:
-        effects.append(f"the vote is {'accepted: the tile stays' if key[1] else 'rejected: the tile goes back'}")
+        effects.append(_("the vote is accepted: the tile stays") if key[1]
+                       else _("the vote is rejected: the tile goes back"))
     if key[2]:
-        gangs = "gang" if len(key[2]) == 1 else "gangs"
-        effects.append(f"the {gangs} of " + and_list(f"the {t}" for t in key[2])
-                       + (" is" if len(key[2]) == 1 else " are") + " removed")
-    return f"accept{s}" + (f" ({'; '.join(effects)})" if effects else "")
+        tracks = and_list(_("the {track}").format(track=t) for t in key[2])
+        effects.append(ngettext("the gang of {tracks} is removed", "the gangs of {tracks} are removed",
+                                len(key[2])).format(tracks=tracks))
+    if not effects:
+        return ngettext("accepts", "accept", n)
+    return ngettext("accepts ({effects})", "accept ({effects})", n).format(effects="; ".join(effects))
 
 
 # -- the verdicts as text and JSON ---------------------------------------------------
@@ -472,19 +528,20 @@ def as_json(path: str, turn: int, move_text: str | None, verdicts: list[Verdict]
 
 def as_text(path: str, turn: int, move_text: str | None, verdicts: list[Verdict], all_rulesets: bool) -> str:
     out = []
-    kind = "what-if, not played" if move_text is not None else "as recorded"
-    out.append(f"{path}, turn {turn} ({kind})")
+    kind = _("what-if, not played") if move_text is not None else _("as recorded")
+    out.append(_("{path}, turn {turn} ({kind})").format(path=path, turn=turn, kind=kind))
     positions = {v.position for v in verdicts if v.position is not None}
     shared = len(positions) == 1 and len({(v.player, v.hand) for v in verdicts if v.position}) == 1
     if shared:
         v = next(v for v in verdicts if v.position is not None)
-        out += ["", f"Position before turn {turn}" + (" (the same under every ruleset judged):"
-                                                      if len(verdicts) > 1 else ":"),
-                v.position.rstrip("\n"), "", f"On turn: {v.player}; hand: {v.hand}"]
+        head = (_("Position before turn {turn} (the same under every ruleset judged):") if len(verdicts) > 1
+                else _("Position before turn {turn}:"))
+        out += ["", head.format(turn=turn), v.position.rstrip("\n"), "",
+                _("On turn: {player}; hand: {hand}").format(player=v.player, hand=v.hand)]
     elif len(positions) > 1:
-        out += ["", f"The position before turn {turn} differs between the rulesets (earlier turns ended"
-                    " differently under them); each verdict shows its own."]
-    out.append(f"Move ({kind}): {verdicts[0].move}")
+        out += ["", _("The position before turn {turn} differs between the rulesets (earlier turns ended"
+                      " differently under them); each verdict shows its own.").format(turn=turn)]
+    out.append(_("Move ({kind}): {move}").format(kind=kind, move=verdicts[0].move))
     for v in verdicts:
         out += [""] + _block(v, turn, show_position=not shared)
     if all_rulesets or len(verdicts) > 1:
@@ -495,42 +552,52 @@ def as_text(path: str, turn: int, move_text: str | None, verdicts: list[Verdict]
 def _block(v: Verdict, turn: int, show_position: bool) -> list[str]:
     out = [f"{v.ruleset} ({v.ruleset_name}): {v.status}"]
     if show_position and v.position is not None:
-        out += [f"  Position before turn {turn} under {v.ruleset}:"]
+        out += ["  " + _("Position before turn {turn} under {ruleset}:").format(turn=turn, ruleset=v.ruleset)]
         out += ["    " + line if line else "" for line in v.position.rstrip("\n").split("\n")]
-        out += [f"  On turn: {v.player}; hand: {v.hand}"]
+        out += ["  " + _("On turn: {player}; hand: {hand}").format(player=v.player, hand=v.hand)]
     if v.rules:
-        out.append("  Rules applied:")
+        out.append("  " + _("Rules applied:"))
         for r in v.rules:
             out.append(f"    {r.rule} {r.title} ({r.citation}): {r.how}")
     if v.vote is not None:
         c = v.vote
-        out.append("  Vote, card by card:")
+        out.append("  " + _("Vote, card by card:"))
         out += [f"    {line}" for line in c.lines]
-        result = "accepted" if c.accepted else "rejected"
-        out.append(f"    {c.arithmetic} -> {c.yes}:{c.no}, {result} (vote_outcome = {c.option})")
+        total = (_("{arithmetic} -> {yes}:{no}, accepted (vote_outcome = {option})") if c.accepted
+                 else _("{arithmetic} -> {yes}:{no}, rejected (vote_outcome = {option})"))
+        out.append("    " + total.format(arithmetic=c.arithmetic, yes=c.yes, no=c.no, option=c.option))
         if c.claim is not None:
-            same = c.claim.split()[0] == result
-            out.append(f"    the record claims: {c.claim}" + ("" if same else f" (but it is {result})"))
+            if c.claim.split()[0] == ("accepted" if c.accepted else "rejected"):  # the claim is DN text
+                claims = _("the record claims: {claim}")
+            else:
+                claims = (_("the record claims: {claim} (but it is accepted)") if c.accepted
+                          else _("the record claims: {claim} (but it is rejected)"))
+            out.append("    " + claims.format(claim=c.claim))
     if v.forced is not None or (v.legal is not None and v.move.endswith(" pass")):
         if v.forced is True:
-            out.append(f"  The pass was forced: {v.player} had no legal placement.")
+            out.append("  " + _("The pass was forced: {player} had no legal placement.").format(player=v.player))
         elif v.forced is False:
             n = len(v.alternatives or ())
-            out.append(f"  The pass was not forced: {v.player} had {n} legal placement{'s' if n != 1 else ''}.")
+            out.append("  " + ngettext("The pass was not forced: {player} had {n} legal placement.",
+                                       "The pass was not forced: {player} had {n} legal placements.", n).format(
+                                           player=v.player, n=n))
         else:
-            out.append("  Whether the pass was forced cannot be checked: the hands are not recorded.")
+            out.append("  " + _("Whether the pass was forced cannot be checked: the hands are not recorded."))
     if v.alternatives is not None and not (v.forced is True):
         alts = v.alternatives
         if not alts:
-            out.append(f"  Legal alternatives for {v.player}: none")
+            out.append("  " + _("Legal alternatives for {player}: none").format(player=v.player))
         else:
-            tried = ", every tile type tried: hands not recorded" if v.hand == "not recorded" else ""
-            out.append(f"  Legal alternatives for {v.player} ({len(alts)}{tried}):")
+            head = (_("Legal alternatives for {player} ({n}, every tile type tried: hands not recorded):")
+                    if v.hand == _("not recorded") else _("Legal alternatives for {player} ({n}):"))
+            out.append("  " + head.format(player=v.player, n=len(alts)))
             out += [f"    {a}" for a in alts[:ALTERNATIVES_SHOWN]]
             if len(alts) > ALTERNATIVES_SHOWN:
-                out.append(f"    ... and {len(alts) - ALTERNATIVES_SHOWN} more (--format json lists them all)")
+                more = len(alts) - ALTERNATIVES_SHOWN
+                out.append("    " + ngettext("... and {n} more (--format json lists them all)",
+                                             "... and {n} more (--format json lists them all)", more).format(n=more))
     for note in v.notes:
-        out.append(f"  Note: {note}")
+        out.append("  " + _("Note: {note}").format(note=note))
     return out
 
 
@@ -548,43 +615,46 @@ def render_position(st: State) -> str:
             covered[sq] = letter + ("=" if sq == laid.bridge else "")
     marks = {g: "@" + TRACK_LETTER[st.track_kind[c]] for c, g in st.gangs.items() if g is not None}
     lines = [render_board(board, covered=covered, marks=marks).rstrip("\n"),
-             "Marks: w s r a wall/street/river tile, w= s= r= its bridge field, @W @S @R a gang",
-             "Tracks:"]
+             _("Marks: w s r a wall/street/river tile, w= s= r= its bridge field, @W @S @R a gang"),
+             _("Tracks:")]
     for corner, kind in sorted(st.track_kind.items(), key=lambda item: (item[0][1], item[0][0])):
         n = sum(1 for t in st.tiles if t.corner == corner)
-        tiles = f"{n} tile{'s' if n != 1 else ''}"
+        tiles = ngettext("{n} tile", "{n} tiles", n).format(n=n)
         g = st.gangs[corner]
         if g is None:
-            state = f"finished, gang removed on turn {st.removed_on.get(corner, '?')}"
+            state = _("finished, gang removed on turn {turn}").format(turn=st.removed_on.get(corner, "?"))
         elif g == corner:
-            state = "gang on its corner"
+            state = _("gang on its corner")
         else:
-            state = f"gang on {square_name(g)}"
-        lines.append(f"  {kind} from {square_name(corner)}: {state} ({tiles})")
+            state = _("gang on {square}").format(square=square_name(g))
+        lines.append(f"  {track_name(kind, corner)}: {state} ({tiles})")
     gone_b = [(sq, board.buildings[sq]) for sq in sorted(st.covered, key=lambda s: (s[1], s[0]))
               if sq in board.buildings]
     gone_t = [sq for sq in sorted(st.covered, key=lambda s: (s[1], s[0])) if sq in board.toilets]
     turn_of = {sq: st.tiles[i].turn for sq, i in st.covered.items()}
-    lines.append("Covered buildings: " + (", ".join(f"{t} {square_name(sq)}={v} (turn {turn_of[sq]})"
-                                                    for sq, (t, v) in gone_b) or "none"))
-    lines.append("Covered toilets: " + (", ".join(f"{square_name(sq)} (turn {turn_of[sq]})" for sq in gone_t)
-                                        or "none"))
-    lines.append("Vote cards left: " + "; ".join(f"{p} {_cards_text(st.cards[p])}" for p in st.players))
+    buildings = ", ".join(_("{building} {square}={value} (turn {turn})").format(
+        building=_building(t), square=square_name(sq), value=v, turn=turn_of[sq]) for sq, (t, v) in gone_b)
+    toilets = ", ".join(_("{square} (turn {turn})").format(square=square_name(sq), turn=turn_of[sq])
+                        for sq in gone_t)
+    lines.append(_("Covered buildings: {list}").format(list=buildings or _("none")))
+    lines.append(_("Covered toilets: {list}").format(list=toilets or _("none")))
+    lines.append(_("Vote cards left: {list}").format(
+        list="; ".join(f"{p} {_cards_text(st.cards[p])}" for p in st.players)))
     if st.hands is not None:
-        lines.append("Hands: " + "; ".join(f"{p} {_tiles_text(st.hands[p])}" for p in st.players))
+        lines.append(_("Hands: {list}").format(list="; ".join(f"{p} {_tiles_text(st.hands[p])}" for p in st.players)))
     else:
-        lines.append("Hands: not recorded")
+        lines.append(_("Hands: not recorded"))
     return "\n".join(lines) + "\n"
 
 
 def _hand_text(st: State, player: str) -> str:
-    return "not recorded" if st.hands is None else _tiles_text(st.hands[player])
+    return _("not recorded") if st.hands is None else _tiles_text(st.hands[player])
 
 
 def _tiles_text(hand: Counter) -> str:
     tiles = sorted((t for t, n in hand.items() if n > 0), key=lambda t: ("WSR".index(t.kind), -t.length))
-    return " ".join(f"{t}x{hand[t]}" if hand[t] != 1 else str(t) for t in tiles) or "(no tiles left)"
+    return " ".join(f"{t}x{hand[t]}" if hand[t] != 1 else str(t) for t in tiles) or _("(no tiles left)")
 
 
 def _cards_text(cards: Counter) -> str:
-    return " ".join(c for c in CARD_NAMES for _ in range(cards.get(c, 0))) or "(none)"
+    return " ".join(c for c in CARD_NAMES for _c in range(cards.get(c, 0))) or _("(none)")
