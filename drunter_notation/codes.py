@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
-from drunter_notation.i18n import N_, _
+from drunter_notation.i18n import N_
 
 
 class Severity(StrEnum):
@@ -31,12 +31,7 @@ class Code:
     severity: Severity
     exit: Exit
     rule: str | None  # the rule ID it enforces (docs/architecture.md), None for notation and files
-    meaning: str  # English, as docs/diagnostics.md lists it: shown translated by ``text``
-
-    @property
-    def text(self) -> str:
-        """The meaning in the language in force."""
-        return _(self.meaning)
+    meaning: str  # English, as docs/diagnostics.md lists it; marked for the catalogs: show it as _(meaning)
 
 
 def _table(*rows: tuple[str, str | None, str]) -> dict[str, Code]:

@@ -135,7 +135,7 @@ def _score(f) -> str:
 
 def _result(f) -> str:
     winners = f["winners"]
-    values = {"claimed": repr(f["claimed"]), "winners": and_both(winners), "tie_break": f["tie_break"]}
+    values = {"claimed": repr(f["claimed"]), "winners": _each_and(winners), "tie_break": f["tie_break"]}
     if f["tie_break"]:
         return ngettext("Result claims {claimed}, but the winner is {winners} ({tie_break})",
                         "Result claims {claimed}, but the winners are {winners} ({tie_break})",
@@ -144,7 +144,7 @@ def _result(f) -> str:
                     "Result claims {claimed}, but the winners are {winners}", len(winners)).format(**values)
 
 
-def and_both(items) -> str:
+def _each_and(items) -> str:
     """``"a and b and c"``: each joined by the word for "and"."""
     out = str(items[0])
     for item in items[1:]:

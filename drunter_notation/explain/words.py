@@ -12,9 +12,6 @@ from collections.abc import Iterable
 from drunter_notation.i18n import _, ngettext, pgettext
 from drunter_notation.notation.model import Square, Tile, square_name
 
-LENGTH_WORDS = {3: ("triple", "triples"), 2: ("double", "doubles"), 1: ("single", "singles")}
-
-
 def and_list(items: Iterable) -> str:
     """``["a", "b", "c"]`` -> ``"a, b and c"``."""
     items = [str(i) for i in items]
