@@ -71,7 +71,8 @@ CODES: dict[str, Code] = _table(
     ("T004", "T2", N_("a pass although a legal placement exists (Legezwang)")),
     ("T005", "E1", N_("a turn after the game is over")),
     ("A001", "A2", N_("no live track of the tile's kind can take it there")),
-    ("A002", "A3", N_("wrong shape or orientation: not a straight line of the tile's length running away from the gang")),
+    ("A002", "A3", N_("wrong shape or orientation: not a straight line of the tile's length running away from "
+                      "the gang")),
     ("A003", "A3", N_("the tile runs off the board")),
     ("A004", "A3", N_("the tile overlaps a tile already laid")),
     ("A005", "A7", N_("the tile covers a corner")),

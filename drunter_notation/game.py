@@ -68,7 +68,8 @@ def _hand(counts: Mapping) -> Counter:
                 raise fail("D001", _("'{tile}' is not a tile type like W3, S2 or R1").format(tile=tile))
             tile = Tile(tile[0], int(tile[1]))
         if not isinstance(n, int) or not 0 <= n <= 999:
-            raise fail("D001", _("{tile} x{count}: a count is a whole number from 0 to 999").format(tile=tile, count=repr(n)))
+            raise fail("D001", _("{tile} x{count}: a count is a whole number from 0 to 999").format(
+                tile=tile, count=repr(n)))
         out[tile] += n
     return out
 
@@ -115,7 +116,8 @@ class Game:
             raise fail("H001", _("a game needs 2 to 4 different players, not {players}").format(
                 players=repr(list(players)))[:300])
         if variant not in ("base", "expert"):
-            raise fail("H002", _("Variant must be \"base\" or \"expert\", not {variant}").format(variant=repr(variant))[:200])
+            raise fail("H002", _("Variant must be \"base\" or \"expert\", not {variant}").format(
+                variant=repr(variant))[:200])
         loaded_board, ruleset = load_board(board), load_ruleset(rules)
         rng = None if seed is None else game_rng(seed)
         if hands is not None and set(hands) != set(players):
