@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 from drunter_notation.errors import fail
+from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.model import BUILDINGS, GOALS, SPECIAL_GOALS
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import ExpertDeal, Ruleset
@@ -24,7 +25,7 @@ PLAYER_NAMES = ("Anna", "Ben", "Cleo", "Dora")  # the usual example names, in se
 def player_names(n: int) -> tuple[str, ...]:
     """The first ``n`` default player names (``n`` from 2 to 4)."""
     if not 2 <= n <= len(PLAYER_NAMES):
-        raise fail("H001", f"the game needs 2 to 4 players, not {n}")
+        raise fail("H001", _("the game needs 2 to 4 players, not {n}").format(n=n))
     return PLAYER_NAMES[:n]
 
 
@@ -34,11 +35,15 @@ def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> di
     (exit code 2) when the box cannot be dealt evenly to this many players."""
     deal = deal_for(board, len(players))
     if deal is None:
-        raise fail("D002", f"the box of board {board.id!r} cannot be dealt evenly to {len(players)} players",
-                   hint="choose another number of players or another board")
+        raise fail("D002", ngettext("the box of board {board} cannot be dealt evenly to {n} player",
+                                    "the box of board {board} cannot be dealt evenly to {n} players",
+                                    len(players)).format(board=repr(board.id), n=len(players)),
+                   hint=_("choose another number of players or another board"))
     if not any(deal.values()):  # a hand line needs at least one tile
-        raise fail("D002", f"the box of board {board.id!r} deals no tiles to {len(players)} players",
-                   hint="give the board file a box with tiles in it")
+        raise fail("D002", ngettext("the box of board {board} deals no tiles to {n} player",
+                                    "the box of board {board} deals no tiles to {n} players",
+                                    len(players)).format(board=repr(board.id), n=len(players)),
+                   hint=_("give the board file a box with tiles in it"))
     box = [t for t, n in sorted(box_tiles(board).items(), key=lambda item: item[0].order()) for _ in range(n)]
     rng.shuffle(box)
     hands = {p: Counter() for p in players}

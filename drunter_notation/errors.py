@@ -11,6 +11,7 @@ import difflib
 from dataclasses import dataclass
 
 from drunter_notation.codes import CODES
+from drunter_notation.i18n import _
 
 CARET_WIDTH = 100  # characters of the offending line shown around the caret
 
@@ -86,7 +87,7 @@ class Diagnostic:
         where = f"{path}:{self.line}:{self.column}" if self.line else path
         text = f"{where}: {self.severity}[{self.code}]: {self.message}"
         if self.rule and self.citation:
-            text += f" — rule {self.rule} ({self.citation})"
+            text += " — " + _("rule {rule} ({citation})").format(rule=self.rule, citation=self.citation)
         elif self.citation:
             text += f" ({self.citation})"
         if self.hint:
@@ -150,4 +151,4 @@ def fail(code: str, message: str, *, path: str | None = None, line: int = 0, col
 def did_you_mean(word: str, known) -> str:
     """``" (did you mean 'hig-1991'?)"`` for the closest of ``known``, or ``""``."""
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return " " + _("(did you mean {name}?)").format(name=repr(close[0])) if close else ""

@@ -25,6 +25,8 @@ from drunter_notation.deal import deal_goals, deal_hands, game_rng
 from drunter_notation.errors import Diagnostic, DnError, fail
 from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.scoring import tie_break
+from drunter_notation.explain.words import and_list
+from drunter_notation.i18n import _
 from drunter_notation.load import judge
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.model import (BUILDINGS, CARD_NAMES, GOALS, Ballot, Card, Choose, Goals, Hand,
@@ -58,15 +60,16 @@ class Result:
 def _hand(counts: Mapping) -> Counter:
     """A hand given as ``{"W3": 2, ...}`` or ``{Tile("W", 3): 2, ...}``."""
     if not isinstance(counts, Mapping):
-        raise fail("D001", "a hand maps tile types to counts, e.g. {\"W3\": 2, \"S1\": 1}")
+        raise fail("D001", _("a hand maps tile types to counts, e.g. {example}").format(example='{"W3": 2, "S1": 1}'))
     out = Counter()
     for tile, n in counts.items():
         if isinstance(tile, str):
             if len(tile) != 2 or tile[0] not in "WSR" or tile[1] not in "123":
-                raise fail("D001", f"'{tile}' is not a tile type like W3, S2 or R1")
+                raise fail("D001", _("'{tile}' is not a tile type like W3, S2 or R1").format(tile=tile))
             tile = Tile(tile[0], int(tile[1]))
         if not isinstance(n, int) or not 0 <= n <= 999:
-            raise fail("D001", f"{tile} x{n!r}: a count is a whole number from 0 to 999")
+            raise fail("D001", _("{tile} x{count}: a count is a whole number from 0 to 999").format(
+                tile=tile, count=repr(n)))
         out[tile] += n
     return out
 
@@ -110,13 +113,16 @@ class Game:
         players = tuple(players)
         if not 2 <= len(players) <= 4 or len(set(players)) != len(players) \
                 or not all(isinstance(p, str) and p.strip() == p and p for p in players):
-            raise fail("H001", f"a game needs 2 to 4 different players, not {list(players)!r}"[:300])
+            raise fail("H001", _("a game needs 2 to 4 different players, not {players}").format(
+                players=repr(list(players)))[:300])
         if variant not in ("base", "expert"):
-            raise fail("H002", f"Variant must be \"base\" or \"expert\", not {variant!r}"[:200])
+            raise fail("H002", _("Variant must be \"base\" or \"expert\", not {variant}").format(
+                variant=repr(variant))[:200])
         loaded_board, ruleset = load_board(board), load_ruleset(rules)
         rng = None if seed is None else game_rng(seed)
         if hands is not None and set(hands) != set(players):
-            raise fail("D001", f"hands= gives a hand to each player and no one else: {', '.join(players)}"[:300])
+            raise fail("D001", _("hands= gives a hand to each player and no one else: {players}").format(
+                players=", ".join(players))[:300])
         dealt = {p: _hand(h) for p, h in hands.items()} if hands is not None else (
             deal_hands(loaded_board, players, rng) if rng else None)
         if cards is not None:
@@ -222,8 +228,8 @@ class Game:
 
     def _player(self, name: str) -> str:
         if name not in self.state.players:
-            raise fail("H001", f"{name!r} is not a player of this game; the players are "
-                               f"{', '.join(self.state.players)}"[:300])
+            raise fail("H001", _("{name} is not a player of this game; the players are {players}").format(
+                name=repr(name), players=", ".join(self.state.players))[:300])
         return name
 
     def legal_moves(self) -> list[Move]:
@@ -271,7 +277,7 @@ class Game:
             if isinstance(parsed, Choose):
                 return self._choose(keep)
             if parsed is not None and parsed.vote is not None and vote is not None:
-                raise fail("P001", "the move has a vote block and vote= is given too: give one", path="move")
+                raise fail("P001", _("the move has a vote block and vote= is given too: give one"), path="move")
             placement = parsed
         elif isinstance(move, Move):
             placement = None
@@ -303,7 +309,8 @@ class Game:
             for p in self.players:
                 kept[p] = (keep or {}).get(p, self.cards[p][0])
                 if kept[p] not in self.cards[p]:
-                    raise fail("X003", f"{p} cannot keep {kept[p]}: they hold {' and '.join(self.cards[p])}")
+                    raise fail("X003", _("{player} cannot keep {card}: they hold {cards}").format(
+                        player=p, card=kept[p], cards=and_list(self.cards[p])))
         due = self.state.due
         problem = turn.play_choose(self.state)
         if problem is not None:
@@ -330,22 +337,25 @@ class Game:
         """The ballots in voting order (B2); names that are not players go last, for
         the engine to report."""
         if not isinstance(vote, Mapping):
-            raise fail("B002", "vote= maps each player to the cards they lay, e.g. {\"Anna\": [\"JA\"]}")
+            raise fail("B002", _("vote= maps each player to the cards they lay, e.g. {example}").format(
+                example='{"Anna": ["JA"]}'))
         jein = dict(jein or {})
         order = [p for p in voting_order(self.state, self.to_move) if p in vote]
         order += [p for p in vote if p not in order]
         ballots = []
         for p in order:
             if not isinstance(vote[p], (str, list, tuple)):
-                raise fail("B002", f"{str(p)[:40]}'s ballot is a list of cards like [\"JA\", \"?\"]")
+                raise fail("B002", _("{player}'s ballot is a list of cards like {example}").format(
+                    player=str(p)[:40], example='["JA", "?"]'))
             cards = [vote[p]] if isinstance(vote[p], str) else list(vote[p])
             bad = [c for c in cards if c not in CARD_NAMES]
             if bad:
-                raise fail("B003", f"{p} lays '{str(bad[0])[:20]}', which is no vote card "
-                                   f"({', '.join(CARD_NAMES)})")
+                raise fail("B003", _("{player} lays '{card}', which is no vote card ({cards})").format(
+                    player=p, card=str(bad[0])[:20], cards=", ".join(CARD_NAMES)))
             side = jein.get(p)
             if side not in (None, "yes", "no"):
-                raise fail("B004", f"{p}'s JEIN is declared 'yes' or 'no', not {side!r}"[:200])
+                raise fail("B004", _("{player}'s JEIN is declared 'yes' or 'no', not {side}").format(
+                    player=p, side=repr(side))[:200])
             ballots.append(Ballot(p, tuple(Card(c, side if c == "JEIN" else None) for c in cards)))
         return Vote(tuple(ballots))
 
@@ -437,9 +447,9 @@ def _check_cards(cards: dict[str, tuple[str, ...]], players: tuple[str, ...], va
     dealt = [c for p in players for c in cards.get(p, ())]
     if set(cards) != set(players) or any(len(cards[p]) != want for p in players) \
             or any(c not in known for c in dealt) or len(set(dealt)) != len(dealt):
-        what = "one building card" if want == 1 else "two goal cards"
-        raise fail("X001" if want == 2 else "E001", f"cards= gives each player {what}, no card twice "
-                   f"(known: {', '.join(known)})")
+        text = (_("cards= gives each player one building card, no card twice (known: {known})") if want == 1
+                else _("cards= gives each player two goal cards, no card twice (known: {known})"))
+        raise fail("X001" if want == 2 else "E001", text.format(known=", ".join(known)))
 
 
 def _bare(event):

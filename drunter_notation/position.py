@@ -19,6 +19,8 @@ from urllib.parse import quote, unquote
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError, fail
+from drunter_notation.explain.words import kind_of
+from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.model import CARD_NAMES, KINDS, Square, Tile, square_name
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import Ruleset
@@ -93,9 +95,11 @@ class _Reader:
     def bad(self, index: int, message: str) -> DnError:
         field = FIELDS[index] if index < len(FIELDS) else "end"
         column = self.starts[index] if index < len(self.starts) else len(self.text) + 1
-        return fail("P002", f"position string, field {index + 1} ({field}): {message}", path="--position",
+        return fail("P002", _("position string, field {number} ({field}): {problem}").format(
+                        number=index + 1, field=field, problem=message), path="--position",
                     line=1, column=column, context=self.text[:200],
-                    hint=f"write {' '.join(FIELDS[1:]).upper()} after '{TAG}', separated by single spaces")
+                    hint=_("write {fields} after '{tag}', separated by single spaces").format(
+                        fields=" ".join(FIELDS[1:]).upper(), tag=TAG))
 
 
 def parse_position(text: str, base_dir=None) -> tuple[State, str, Ruleset]:
@@ -105,11 +109,12 @@ def parse_position(text: str, base_dir=None) -> tuple[State, str, Ruleset]:
     r = _Reader(text.strip())
     parts = r.parts
     if len(text) > 100_000:
-        raise r.bad(0, "longer than 100,000 characters")
+        raise r.bad(0, _("longer than 100,000 characters"))
     if not parts or parts[0] != TAG:
-        raise r.bad(0, f"must start with '{TAG}'")
+        raise r.bad(0, _("must start with '{tag}'").format(tag=TAG))
     if len(parts) != len(FIELDS):
-        raise r.bad(min(len(parts), len(FIELDS)), f"has {len(parts)} fields, not {len(FIELDS)}")
+        raise r.bad(min(len(parts), len(FIELDS)), _("has {n} fields, not {expected}").format(
+            n=len(parts), expected=len(FIELDS)))
     board_ref = unquote(parts[1])
     try:
         board: Board = load_board(board_ref, base_dir)
@@ -118,12 +123,12 @@ def parse_position(text: str, base_dir=None) -> tuple[State, str, Ruleset]:
         raise DnError(e.diagnostic, path="--position") from None
     variant = parts[3]
     if variant not in ("base", "expert"):
-        raise r.bad(3, f"the variant is 'base' or 'expert', not '{variant}'")
+        raise r.bad(3, _("the variant is 'base' or 'expert', not '{variant}'").format(variant=variant))
     players = tuple(unquote(p) for p in parts[4].split(","))
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players) or not all(p.strip() for p in players):
-        raise r.bad(4, "name 2 to 4 different players, separated by commas")
+        raise r.bad(4, _("name 2 to 4 different players, separated by commas"))
     if not (parts[5].isdigit() and len(parts[5]) <= 5) or not 1 <= int(parts[5]) <= MAX_TURN:
-        raise r.bad(5, f"the number of the next turn, 1 to {MAX_TURN}")
+        raise r.bad(5, _("the number of the next turn, 1 to {max}").format(max=MAX_TURN))
     number = int(parts[5]) - 1
     hands = _hands(r, parts[8], players)
     st = new_game(board, ruleset.options, players, hands, variant)
@@ -134,7 +139,7 @@ def parse_position(text: str, base_dir=None) -> tuple[State, str, Ruleset]:
         m = _REMOVED.fullmatch(item)
         corner = _square(m[1]) if m else None
         if m is None or corner not in board.corners or not 1 <= int(m[2]) <= number:
-            raise r.bad(7, f"'{item[:20]}' is not CORNER:TURN of a removed gang")
+            raise r.bad(7, _("'{item}' is not CORNER:TURN of a removed gang").format(item=item[:20]))
         st.gangs[corner] = None
         st.removed_on[corner] = int(m[2])
     _spent_cards(r, parts[9], st)
@@ -147,7 +152,7 @@ def _hands(r: _Reader, text: str, players) -> dict[str, Counter] | None:
         return None
     each = text.split("/")
     if len(each) != len(players):
-        raise r.bad(8, f"one hand per player separated by '/', {len(players)} in all")
+        raise r.bad(8, _("one hand per player separated by '/', {n} in all").format(n=len(players)))
     hands = {}
     for p, h in zip(players, each):
         c = Counter()
@@ -159,7 +164,7 @@ def _hands(r: _Reader, text: str, players) -> dict[str, Counter] | None:
                 c[Tile(m[1][0], int(m[1][1]))] += int(m[2] or 1)
                 pos = m.end()
             if pos != len(h) or any(n > MAX_COUNT for n in c.values()):
-                raise r.bad(8, f"'{h[:20]}' is not a hand like W3x2W1S2 (or '.' for none)")
+                raise r.bad(8, _("'{item}' is not a hand like W3x2W1S2 (or '.' for none)").format(item=h[:20]))
         hands[p] = c
     return hands
 
@@ -170,7 +175,7 @@ def _lay_tiles(r: _Reader, text: str, st: State) -> None:
     for item in _split(text, ","):
         m = _TILE.fullmatch(item)
         if m is None:
-            raise r.bad(6, f"'{item[:20]}' is not a tile like S2b1-c1@a1:1")
+            raise r.bad(6, _("'{item}' is not a tile like S2b1-c1@a1:1").format(item=item[:20]))
         matches.append((int(m[6]), item, m))
     for _, item, m in sorted(matches, key=lambda x: x[0]):  # laid in turn order: the last one holds the gang
         tile = Tile(m[1], int(m[2]))
@@ -179,16 +184,22 @@ def _lay_tiles(r: _Reader, text: str, st: State) -> None:
         d = (end[0] - anchor[0], end[1] - anchor[1])
         steps = max(abs(d[0]), abs(d[1]))
         if (d[0] and d[1]) or steps != tile.length - 1:
-            raise r.bad(6, f"'{item[:20]}' is not a straight line of {tile.length} squares")
+            raise r.bad(6, ngettext("'{item}' is not a straight line of {n} square",
+                                    "'{item}' is not a straight line of {n} squares",
+                                    tile.length).format(item=item[:20], n=tile.length))
         unit = (d[0] // steps, d[1] // steps) if steps else (0, 0)
         squares = tuple((anchor[0] + k * unit[0], anchor[1] + k * unit[1]) for k in range(tile.length))
         if board.corners.get(corner) != KINDS[tile.kind]:
-            raise r.bad(6, f"'{item[:20]}': {square_name(corner)} starts no {KINDS[tile.kind]} track")
+            raise r.bad(6, _("'{item}': {corner} starts no {kind} track").format(
+                item=item[:20], corner=square_name(corner), kind=kind_of(KINDS[tile.kind])))
         if not 1 <= turn <= st.number:
-            raise r.bad(6, f"'{item[:20]}': laid on turn {turn}, but only {st.number} turns were played")
+            raise r.bad(6, ngettext("'{item}': laid on turn {turn}, but only {n} turn was played",
+                                    "'{item}': laid on turn {turn}, but only {n} turns were played",
+                                    st.number).format(item=item[:20], turn=turn, n=st.number))
         for sq in squares:
             if not board.on_board(sq) or sq in board.corners or sq in st.covered:
-                raise r.bad(6, f"'{item[:20]}': {square_name(sq)} is off the board, a corner or covered twice")
+                raise r.bad(6, _("'{item}': {square} is off the board, a corner or covered twice").format(
+                    item=item[:20], square=square_name(sq)))
         index = len(st.tiles)
         st.tiles.append(LaidTile(tile, squares, corner, turn, st.players[(turn - 1) % len(st.players)]))
         for sq in squares:
@@ -201,12 +212,14 @@ def _lay_tiles(r: _Reader, text: str, st: State) -> None:
 def _spent_cards(r: _Reader, text: str, st: State) -> None:
     each = text.split("/")
     if len(each) != len(st.players):
-        raise r.bad(9, f"the spent vote cards of each player separated by '/', {len(st.players)} in all")
+        raise r.bad(9, _("the spent vote cards of each player separated by '/', {n} in all").format(
+            n=len(st.players)))
     for p, spent in zip(st.players, each):
         for item in _split(spent, ","):
             m = _SPENT.fullmatch(item)
             if m is None or st.cards[p][m[1]] == 0 or not 1 <= int(m[2]) <= st.number:
-                raise r.bad(9, f"'{item[:20]}' is not CARD:TURN of a card spent once (or '.' for none)")
+                raise r.bad(9, _("'{item}' is not CARD:TURN of a card spent once (or '.' for none)").format(
+                    item=item[:20]))
             del st.cards[p][m[1]]
             st.spent_on[(p, m[1])] = int(m[2])
 
@@ -214,14 +227,14 @@ def _spent_cards(r: _Reader, text: str, st: State) -> None:
 def _choice(r: _Reader, text: str, st: State) -> None:
     if st.variant != "expert":
         if text != "-":
-            raise r.bad(10, "a base game has no expert choice: write '-'")
+            raise r.bad(10, _("a base game has no expert choice: write '-'"))
         return
     if text == "made":
         st.chosen = True
     elif text.startswith("due:"):
         m = _REMOVED.fullmatch(text[4:])
         if m is None or _square(m[1]) not in st.board.corners or int(m[2]) > st.number:
-            raise r.bad(10, "write due:CORNER:TURN for a choice due since that turn")
+            raise r.bad(10, _("write due:CORNER:TURN for a choice due since that turn"))
         st.due = (_square(m[1]), int(m[2]))
     elif text != "open":
-        raise r.bad(10, "the expert choice is 'open', 'due:CORNER:TURN' or 'made'")
+        raise r.bad(10, _("the expert choice is 'open', 'due:CORNER:TURN' or 'made'"))

@@ -14,6 +14,7 @@ import random
 from drunter_notation.data.rulesets import DEFAULT_RULESET
 from drunter_notation.deal import deal_goals, deal_hands
 from drunter_notation.errors import fail
+from drunter_notation.i18n import _
 from drunter_notation.notation.model import (CARD_NAMES, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome,
                                              Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Turn,
                                              Vote)
@@ -72,9 +73,10 @@ def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng:
     """
     players = tuple(players)
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
-        raise fail("H001", f"a game needs 2 to 4 distinct players, not {', '.join(players) or 'none'}")
+        raise fail("H001", _("a game needs 2 to 4 distinct players, not {players}").format(players=", ".join(players))
+                   if players else _("a game needs 2 to 4 distinct players, not none"))
     if variant not in ("base", "expert"):
-        raise fail("H002", f"Variant must be \"base\" or \"expert\", not {variant!r}")
+        raise fail("H002", _("Variant must be \"base\" or \"expert\", not {variant}").format(variant=repr(variant)))
     hands = deal_hands(board, players, rng)
     goals = deal_goals(ruleset, players, variant, rng)
     state = turn.new_game(board, ruleset.options, players, hands, variant)

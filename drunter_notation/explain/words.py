@@ -1,19 +1,26 @@
-"""The small words every sentence shares: squares, lists, tiles, tracks, plurals."""
+"""The small words every sentence shares: squares, lists, tiles, tracks, plurals.
+
+The translated ones are noun phrases a whole sentence takes as a placeholder in a
+form that does not change with the sentence: a kind as the first part of a German
+compound (``Mauer``-Bautrupp) or a Czech genitive (zedník ``hradby``), a building's
+name, a direction. Every sentence itself is one message of its own.
+"""
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from drunter_notation.i18n import _, ngettext, pgettext
 from drunter_notation.notation.model import Square, Tile, square_name
-
-LENGTH_WORDS = {3: ("triple", "triples"), 2: ("double", "doubles"), 1: ("single", "singles")}
-
 
 def and_list(items: Iterable) -> str:
     """``["a", "b", "c"]`` -> ``"a, b and c"``."""
     items = [str(i) for i in items]
     if not items:
         return ""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    # TRANSLATORS: the end of a list of names, squares or counts: "a, b and c"
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def names(squares: Iterable[Square]) -> str:
@@ -39,5 +46,52 @@ def plural(n: int, one: str, many: str | None = None) -> str:
 
 
 def count_words(counts: dict[int, int]) -> str:
-    """``{3: 4, 2: 5}`` -> ``"4 triples and 5 doubles"``."""
-    return and_list(f"{n} {LENGTH_WORDS[length][n != 1]}" for length, n in counts.items())
+    """``{3: 4, 2: 5}`` -> ``"4 triples and 5 doubles"``: the tiles one holds or is dealt
+    (Czech: in the accusative, as the object of the sentence)."""
+    return and_list(_count(length, n) for length, n in counts.items())
+
+
+def _count(length: int, n: int) -> str:
+    if length == 3:
+        return ngettext("{n} triple", "{n} triples", n).format(n=n)
+    if length == 2:
+        return ngettext("{n} double", "{n} doubles", n).format(n=n)
+    return ngettext("{n} single", "{n} singles", n).format(n=n)
+
+
+def kind_of(kind: str) -> str:
+    """A track's kind (``"wall"``) in the one form the sentences put it in: English
+    ``wall``, German the first part of a compound (``Mauer``, ``Straßen``, ``Fluss``),
+    Czech the genitive (``hradby``, ``ulice``, ``řeky``)."""
+    words = {
+        # TRANSLATORS: a kind of track inside a noun phrase: German the first part of a compound
+        # ("Mauer" in "Mauer-Bautrupp", "Mauerplättchen", "Mauerstrecke"), Czech the genitive ("hradby")
+        "wall": pgettext("kind of track", "wall"),
+        "street": pgettext("kind of track", "street"),
+        "river": pgettext("kind of track", "river"),
+    }
+    return words.get(kind, kind)
+
+
+def building_name(building: str) -> str:
+    """A building card's name in prose (its DN id, ``firehouse``, stays in DN text)."""
+    words = {
+        "museum": pgettext("building", "museum"),
+        "tavern": pgettext("building", "tavern"),
+        "school": pgettext("building", "school"),
+        "townhall": pgettext("building", "townhall"),
+        "firehouse": pgettext("building", "firehouse"),
+        "church": pgettext("building", "church"),
+    }
+    return words.get(building, building)
+
+
+def direction(name: str) -> str:
+    """``"north"`` as a tile runs: ``nach Norden``, ``na sever``."""
+    words = {
+        "north": pgettext("a tile runs", "north"),
+        "east": pgettext("a tile runs", "east"),
+        "south": pgettext("a tile runs", "south"),
+        "west": pgettext("a tile runs", "west"),
+    }
+    return words.get(name, name)
