@@ -118,43 +118,53 @@ def init(lang: str) -> None:
     update()
 
 
+def _key(m: object) -> tuple[object, object]:
+    return _norm(m.id), _norm(m.context)  # type: ignore[attr-defined]
+
+
+def _placeholders_differ(ids: tuple[str, ...], string: str, plural: bool) -> bool:
+    """A translation may use no placeholder its msgid lacks, and must keep all of
+    them, except the count itself in a plural form (Czech "jeden", "one")."""
+    expected = set().union(*(PLACEHOLDER.findall(i) for i in ids))
+    used = set(PLACEHOLDER.findall(string))
+    spared = {"{n}", "{count}", "%(n)s", "%(count)s", "%(num)s"} if plural else set()
+    return bool(used - expected) or bool(set(PLACEHOLDER.findall(ids[0])) - used - spared)
+
+
 def problems() -> list[str]:
     """Everything that keeps the catalogs from being complete and current."""
     found = []
     template = extract()
     if not _template_current(template):
         found.append(f"{TEMPLATE.relative_to(ROOT)} is out of date: run python scripts/catalogs.py update")
-    wanted = {m.id if isinstance(m.id, str) else m.id[0]: m for m in template if m.id}
+    wanted = {_key(m) for m in template if m.id}
     for lang in languages():
         folder = LOCALE / lang / "LC_MESSAGES"
         catalog = _read_po(folder / f"{DOMAIN}.po")
-        have = {(m.id if isinstance(m.id, str) else m.id[0]): m for m in catalog if m.id}
-        for key in wanted.keys() - have.keys():
-            found.append(f"{lang}: not in the catalog: {key!r}")
+        have = {_key(m): m for m in catalog if m.id}
+        for key in sorted(wanted - have.keys(), key=repr):
+            found.append(f"{lang}: not in the catalog: {key[0]!r}")
         for key, m in have.items():
-            strings = m.string if isinstance(m.string, (list, tuple)) else (m.string,)
-            ids = m.id if isinstance(m.id, (list, tuple)) else (m.id,)
+            strings = tuple(m.string) if isinstance(m.string, (list, tuple)) else (m.string,)
+            ids = tuple(m.id) if isinstance(m.id, (list, tuple)) else (m.id,)
             if m.fuzzy:
-                found.append(f"{lang}: fuzzy: {key!r}")
+                found.append(f"{lang}: fuzzy: {ids[0]!r}")
             if not all(strings):
-                found.append(f"{lang}: untranslated: {key!r}")
+                found.append(f"{lang}: untranslated: {ids[0]!r}")
                 continue
-            expected = set(PLACEHOLDER.findall(ids[-1])) | set(PLACEHOLDER.findall(ids[0]))
-            for s in strings:
-                if set(PLACEHOLDER.findall(s)) - expected or set(PLACEHOLDER.findall(ids[0])) - set(
-                        PLACEHOLDER.findall(s)) - {"{n}", "{count}"}:
-                    found.append(f"{lang}: placeholders differ: {key!r} -> {s!r}")
-                    break
+            bad = next((s for s in strings if _placeholders_differ(ids, s, len(ids) > 1)), None)
+            if bad is not None:
+                found.append(f"{lang}: placeholders differ: {ids[0]!r} -> {bad!r}")
         mo = folder / f"{DOMAIN}.mo"
         if not mo.exists():
             found.append(f"{lang}: {mo.relative_to(ROOT)} is missing: run python scripts/catalogs.py compile")
-        else:
-            with open(mo, "rb") as f:
-                compiled = {(_norm(m.id), _norm(m.context)): _norm(m.string) for m in read_mo(f) if m.id}
-            current = {(_norm(m.id), _norm(m.context)): _norm(m.string) for m in have.values() if not m.fuzzy and all(
-                m.string if isinstance(m.string, (list, tuple)) else (m.string,))}
-            if compiled != current:
-                found.append(f"{lang}: {mo.relative_to(ROOT)} is out of date: run python scripts/catalogs.py compile")
+            continue
+        with open(mo, "rb") as f:
+            compiled = {_key(m): _norm(m.string) for m in read_mo(f) if m.id}
+        current = {key: _norm(m.string) for key, m in have.items() if not m.fuzzy and all(
+            m.string if isinstance(m.string, (list, tuple)) else (m.string,))}
+        if compiled != current:
+            found.append(f"{lang}: {mo.relative_to(ROOT)} is out of date: run python scripts/catalogs.py compile")
     return found
 
 
