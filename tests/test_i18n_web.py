@@ -238,8 +238,10 @@ def test_the_language_menu_is_kept_on_the_device(browser, expect, play_server, t
         page.goto(url + "#/g/nope")  # the server's refusal, in the page's language
         expect(page.locator("#message")).to_contain_text("žádná hra 'nope' ve složce")
         page.goto(url)
+        expect(page.locator("#lang-menu")).to_have_value("cs")
         page.select_option("#lang-menu", "de")
         expect(page.locator("#ng-start")).to_have_text("Spiel starten")
+        expect(page.locator("#lang-menu")).to_have_value("de")
         page.select_option("#lang-menu", "en")
         expect(page.locator("#ng-start")).to_have_text("Start the game")
         page.goto(url)
