@@ -58,6 +58,14 @@ def test_errors_follow_the_request_language_codes_do_not(client):
     assert set(de.json()) == set(en.json()) == {"error"}
 
 
+def test_the_token_refusal_too(folder):
+    c = TestClient(create_app(folder, token="s3cret"), base_url=BASE)
+    r = c.get("/api/games", headers={"Accept-Language": "cs-CZ"})
+    assert r.status_code == 403 and r.json()["error"] == ("tento server vyžaduje svůj token: otevřete vypsanou "
+                                                          "adresu s ?token=...")
+    assert c.get("/api/games?token=s3cret", headers={"Accept-Language": "cs-CZ"}).status_code == 200
+
+
 def test_refusals_and_verdicts_in_the_language_asked(client):
     assert client.post("/api/games", json=NEW, headers=DE).status_code == 201
     r = client.post("/api/games/t/moves", json={"move": "S1 a2", "turn": 7}, headers=CS)

@@ -16,6 +16,7 @@ from pathlib import Path
 from babel.messages.extract import extract
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.datastructures import Headers, QueryParams
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from drunter_notation import i18n
 
@@ -36,10 +37,10 @@ def of(headers: Headers, query: QueryParams) -> str:
 class Speak:
     """ASGI middleware: the request handled (and refused) in the language it asks for."""
 
-    def __init__(self, app):
+    def __init__(self, app: ASGIApp):
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         lang = of(Headers(scope=scope), QueryParams(scope.get("query_string", b"")))
@@ -78,6 +79,7 @@ def words(lang: str) -> str:
 
 
 def _form(lang: str, n: int) -> int:
+    """The index of the plural form ``n`` takes in ``lang``, by its catalog's Plural-Forms."""
     t = i18n.translations(lang)
     rule = getattr(t, "plural", None)
     return int(rule(n)) if rule is not None else int(n != 1)
