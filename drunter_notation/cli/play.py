@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from drunter_notation.i18n import N_, _
+
 
 def _addresses(host: str) -> list[str]:
     """The addresses other devices can reach a server bound to ``host`` at: for a
@@ -43,16 +45,15 @@ def _loopback(host: str) -> bool:
         return False
 
 
-@click.command()
+@click.command(help=N_("Record and referee games in the browser, live: one DN file per game in DIRECTORY "
+                        "(default ./games), rewritten after every move. See docs/play.md."))
 @click.argument("directory", default="games", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. Anything but loopback needs the printed token.")
+              help=N_("Address to listen on. Anything but loopback needs the printed token."))
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
-              help="Port to listen on (0: any free port).")
-@click.option("--no-browser", is_flag=True, help="Do not open the browser.")
+              help=N_("Port to listen on (0: any free port)."))
+@click.option("--no-browser", is_flag=True, help=N_("Do not open the browser."))
 def play(directory: Path, host: str, port: int, no_browser: bool):
-    """Record and referee games in the browser, live: one DN file per game in DIRECTORY
-    (default ./games), rewritten after every move. See docs/play.md."""
     import uvicorn  # the server stack loads only for this command
 
     from drunter_notation.web.app import create_app
@@ -65,23 +66,26 @@ def play(directory: Path, host: str, port: int, no_browser: bool):
         sock.bind((host, port))
         sock.listen(128)  # from here on connections wait in the backlog until the server takes them
     except OSError as e:  # before the folder is made: a port in use leaves nothing behind
-        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        raise click.ClickException(_("cannot listen on {host}:{port}: {problem}").format(
+            host=host, port=port, problem=e.strerror or e)) from None
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         sock.close()
-        raise click.ClickException(f"cannot make the games folder {directory}: {e.strerror or e}") from None
+        raise click.ClickException(_("cannot make the games folder {folder}: {problem}").format(
+            folder=directory, problem=e.strerror or e)) from None
     token = None if _loopback(host) else secrets.token_urlsafe(18)
     bound = sock.getsockname()[1]
     bases = [_url(host, bound)] if token is None else [_url(a, bound) for a in _addresses(host)]
     url = bases[0] + (f"?token={token}" if token else "")
-    click.echo(f"drunter play: serving the games in {directory.resolve()} at {url}", err=False)
+    click.echo(_("drunter play: serving the games in {folder} at {url}").format(folder=directory.resolve(), url=url),
+               err=False)
     if token:
         for other in bases[1:]:
-            click.echo(f"drunter play: also at {other}?token=...", err=True)
-        click.echo("drunter play: listening beyond this machine: requests without the token get 403; "
-                   "players join their seats from the host page", err=True)
-    click.echo("drunter play: Ctrl+C stops it", err=True)
+            click.echo(_("drunter play: also at {url}?token=...").format(url=other), err=True)
+        click.echo(_("drunter play: listening beyond this machine: requests without the token get 403; "
+                     "players join their seats from the host page"), err=True)
+    click.echo(_("drunter play: Ctrl+C stops it"), err=True)
     if not no_browser:
         threading.Timer(0.5, webbrowser.open, [url]).start()
     app = create_app(directory, token, host, bound,

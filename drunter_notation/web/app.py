@@ -7,7 +7,8 @@ foreign ``Host``, 403 no token, a foreign ``Origin`` or a link out of the folder
 404 no such game, 409 a move for a turn already played, 413 a body over 64 KB, 415
 a change not sent as JSON, 422 the engine's diagnostics (as ``drunter validate
 --format json`` gives them); 503 when the disk refuses a write. ``docs/play.md``
-documents every route and status.
+documents every route and status. Human texts (``error``, ``message``, the pages)
+follow the request's language (:mod:`.language`); codes and field names never do.
 """
 from __future__ import annotations
 
@@ -23,12 +24,14 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from drunter_notation.data.rulesets import catalogue, list_rulesets
+from drunter_notation import i18n
 from drunter_notation.errors import DnError, printable
+from drunter_notation.i18n import _
 from drunter_notation.explain import adjudicate as adj
 from drunter_notation.game import Game
 from drunter_notation.notation.formatter import format_item, format_placement
@@ -38,7 +41,7 @@ from drunter_notation.report import svg
 from drunter_notation.report.view import owner_tags, position_board
 from drunter_notation.rules import votes
 from drunter_notation.rules.scoring import votes_left
-from drunter_notation.web import bots as bot_seats, seat_api, seats
+from drunter_notation.web import bots as bot_seats, language, seat_api, seats
 from drunter_notation.web.events import Hub
 from drunter_notation.web import mend
 from drunter_notation.web.guard import SameOrigin
@@ -79,7 +82,7 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
     pilot = bot_seats.Pilot(store, keys, hub, actions, bot_delay_ms, bot_workers)
 
     async def page(request: Request) -> Response:
-        response = FileResponse(STATIC / "play.html", headers=HEADERS)
+        response = HTMLResponse(language.page("play.html", i18n.language()), headers=HEADERS)
         if token is not None and request.query_params.get("token") == token:
             response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
         return response
@@ -88,7 +91,7 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
         return FileResponse(BOARD_CSS, media_type="text/css", headers=HEADERS)
 
     async def seat_page(request: Request) -> Response:
-        return FileResponse(STATIC / "seat.html", headers=SEAT_HEADERS)
+        return HTMLResponse(language.page("seat.html", i18n.language()), headers=SEAT_HEADERS)
 
     def endpoint(work, with_body: bool = True, seat: bool = False):
         """An API route: the body read (bounded) and checked to be a JSON object,
@@ -141,6 +144,7 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Refused: _refused, HTTPException: _http_error, Exception: _crash})
     outer = SameOrigin(Guard(app, token), host, port)
+    outer = language.Speak(outer)  # outermost: the guard's refusals are in the request's language too
     outer.hub = hub  # the CLI ends the event streams when the server shuts down
     outer.pilot = pilot
     return outer
@@ -156,8 +160,8 @@ class Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         if self.token is not None and not scope["path"].startswith(SEAT_PATHS) and not self._allowed(Request(scope)):
-            response = JSONResponse({"error": "this server wants its token: open the URL it printed, "
-                                              "with ?token=..."}, 403, headers=HEADERS)
+            response = JSONResponse({"error": _("this server wants its token: open the URL it printed, "
+                                                "with ?token=...")}, 403, headers=HEADERS)
             return await response(scope, receive, send)
 
         async def send_with_headers(message):
@@ -178,20 +182,20 @@ async def _body(request: Request) -> dict:
     """The request's JSON object, at most LIMIT bytes (refused as soon as it grows past)."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > LIMIT):
-        raise Refused(413, f"the body is over {LIMIT // 1024} KB")
+        raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > LIMIT:
-            raise Refused(413, f"the body is over {LIMIT // 1024} KB")
+            raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
         chunks.append(chunk)
     raw = b"".join(chunks)
     try:
         data = json.loads(raw) if raw.strip() else {}
     except (ValueError, RecursionError):
-        raise Refused(400, "the body is not JSON") from None
+        raise Refused(400, _("the body is not JSON")) from None
     if not isinstance(data, dict):
-        raise Refused(400, "the body is a JSON object, e.g. {\"move\": \"S2 c3-c4\"}")
+        raise Refused(400, _("the body is a JSON object, e.g. {example}").format(example='{"move": "S2 c3-c4"}'))
     return data
 
 
@@ -208,8 +212,8 @@ def _answer(work, store: Store, name: str | None, body: dict) -> Response:
 def _problem(e: DnError, name: str | None) -> dict:
     d = e.diagnostic
     if e.path == "move" and d.line:  # the move as typed does not read: worded as the move's, not the file's
-        error = printable(f"the move typed, at column {d.column}: {d.severity}[{d.code}]: {d.message}"
-                          + (f"; {d.hint}" if d.hint else ""))
+        error = printable(_("the move typed, at column {column}: {severity}[{code}]: {message}").format(
+            column=d.column, severity=d.severity, code=d.code, message=d.message) + (f"; {d.hint}" if d.hint else ""))
     else:
         error = e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request")
     return {"error": error, "diagnostics": [d.as_json()]}
@@ -224,20 +228,22 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
 
 
 async def _crash(request: Request, exc: Exception) -> Response:  # pragma: no cover - the last guard
-    return JSONResponse({"error": f"internal error ({type(exc).__name__}); the game file is unchanged"}, 500,
-                        headers=HEADERS)
+    return JSONResponse({"error": _("internal error ({kind}); the game file is unchanged").format(
+        kind=type(exc).__name__)}, 500, headers=HEADERS)
 
 
 # -- what a page sees ------------------------------------------------------------------
 
 def game_json(table: Table) -> dict:
     """Everything the page shows of a game (see docs/play.md). Call with the table's lock held.
-    Made once per change (every page fetches it after each): do not change the dict returned."""
+    Made once per change and language (every page fetches it after each): do not change the dict returned."""
     made_of = (table.rev, table.vote, table.choice)
-    if table.view is not None and table.view[0] == made_of:
-        return table.view[1]
-    table.view = (made_of, _game_json(table))
-    return table.view[1]
+    if table.view is None or table.view[0] != made_of:
+        table.view = (made_of, {})
+    views = table.view[1]
+    if i18n.language() not in views:  # its texts (the tallies, the result) are in the request's language
+        views[i18n.language()] = _game_json(table)
+    return views[i18n.language()]
 
 
 def _game_json(table: Table) -> dict:
@@ -330,13 +336,13 @@ def _result(g: Game) -> dict | None:
             "standings": [{"player": s.player, "score": s.score, "rank": s.rank, "second": s.second,
                            "votes_left": s.votes_left, "card": g.kept[s.player] if expert else g.cards[s.player][0]}
                           for s in r.standings],
-            "rules": [{"rule": k, "title": rules[k].title, "citation": g.ruleset.cite(k)} for k in used]}
+            "rules": [{"rule": k, "title": _(rules[k].title), "citation": g.ruleset.cite(k)} for k in used]}
 
 
 # -- the routes ------------------------------------------------------------------------
 
 def options(store: Store, name, body) -> dict:
-    return {"boards": store.boards(), "rulesets": [{"id": r.id, "name": r.name} for r in list_rulesets()],
+    return {"boards": store.boards(), "rulesets": [{"id": r.id, "name": _(r.name)} for r in list_rulesets()],
             "variants": ["base", "expert"], "buildings": list(BUILDINGS), "goals": list(GOALS),
             "cards": list(CARD_NAMES)}
 
@@ -391,7 +397,7 @@ def game_rev(store: Store, name, body) -> dict:
 def _turn(body: dict) -> int | None:
     turn = body.get("turn")
     if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
-        raise Refused(400, "turn: the number of the turn the move is for, e.g. 12")
+        raise Refused(400, _("turn: the number of the turn the move is for, e.g. 12"))
     return turn
 
 
@@ -404,15 +410,16 @@ def _mapping(body: dict, key: str, lists: bool = False) -> dict | None:
                                                                 and all(isinstance(c, str) for c in v))
                                          for v in value.values())
     if not ok:
-        raise Refused(400, f"{key}: an object of player names to " + ("their cards, e.g. {\"Anna\": [\"JA\"]}"
-                                                                      if lists else "words, e.g. {\"Ben\": \"no\"}"))
+        raise Refused(400, (_("{key}: an object of player names to their cards, e.g. {example}") if lists else
+                            _("{key}: an object of player names to words, e.g. {example}")).format(
+            key=key, example='{"Anna": ["JA"]}' if lists else '{"Ben": "no"}'))
     return value
 
 
 def _move_text(body: dict) -> str:
     text = body.get("move")
     if not isinstance(text, str) or not text.strip() or len(text) > 300:
-        raise Refused(400, "move: DN text like \"S2 c3-c4\", \"pass\" or \"choose\"")
+        raise Refused(400, _("move: DN text like \"S2 c3-c4\", \"pass\" or \"choose\""))
     return text
 
 
@@ -449,7 +456,7 @@ def undo(store: Store, name, body) -> dict:
 
     def pop(g: Game):
         if not g.events:
-            raise Refused(409, "nothing to undo: no turn has been played")
+            raise Refused(409, _("nothing to undo: no turn has been played"))
         apply(g, op)
     return store.change(store.table(name), _turn(body), pop, game_json, op=op)
 
@@ -457,18 +464,19 @@ def undo(store: Store, name, body) -> dict:
 def reveal(store: Store, name, body) -> dict:
     cards, keep = body.get("cards"), _mapping(body, "keep")
     if not isinstance(cards, dict) or not all(isinstance(v, (str, list)) for v in cards.values()):
-        raise Refused(400, "cards: each player's building card, e.g. {\"Anna\": \"museum\"} (expert: two goals each)")
+        raise Refused(400, _("cards: each player's building card, e.g. {example} (expert: two goals each)").format(
+            example='{"Anna": "museum"}'))
 
     def show(g: Game):
         if g.cards is not None:
-            raise Refused(409, "the cards are known already")
+            raise Refused(409, _("the cards are known already"))
         if any(isinstance(v, list) and not all(isinstance(c, str) for c in v) for v in cards.values()):
-            raise Refused(400, "cards: names of building or goal cards")
+            raise Refused(400, _("cards: names of building or goal cards"))
         g.set_cards(cards)
         if g.variant == "expert" and g.state.chosen:
             kept = keep or {}
             if set(kept) != set(g.players) or any(kept[p] not in g.cards[p] for p in g.players):
-                raise Refused(400, "keep: the goal card each player kept at the choice, one of their two")
+                raise Refused(400, _("keep: the goal card each player kept at the choice, one of their two"))
             g.kept = dict(kept)
     return store.change(store.table(name), _turn(body), show, game_json, cards=True)
 
@@ -488,7 +496,7 @@ def adjudicate(store: Store, name, body) -> dict:
     with table.lock:
         g = store.playable(table)
         if isinstance(parse_move(text, "move"), Choose):
-            raise Refused(400, "adjudicate judges a placement or a pass; 'choose' is played with /moves")
+            raise Refused(400, _("adjudicate judges a placement or a pass; 'choose' is played with /moves"))
         if vote is not None:
             move = parse_move(text, "move")
             text = format_placement(replace(move, vote=g.ballots(vote, jein))) if move is not None else text

@@ -11,6 +11,7 @@ import asyncio
 
 from starlette.responses import StreamingResponse
 
+from drunter_notation.i18n import _
 from drunter_notation.web.store import Refused
 
 MAX_PER_GAME = 12  # a host, four seats and a few spectators
@@ -62,10 +63,10 @@ class Hub:
         page); 503 when too many are open. A seat coming or going is a change too."""
         self.loop = asyncio.get_running_loop()
         if self.closed:
-            raise Refused(503, "the server is shutting down")
+            raise Refused(503, _("the server is shutting down"))
         if len(self.waiters.get(name, ())) >= MAX_PER_GAME or self.count() >= MAX_TOTAL:
-            raise Refused(503, f"too many open pages (at most {MAX_PER_GAME} per game, {MAX_TOTAL} in all); "
-                               "close one and reload")
+            raise Refused(503, _("too many open pages (at most {per_game} per game, {total} in all); close one "
+                                 "and reload").format(per_game=MAX_PER_GAME, total=MAX_TOTAL))
         wake = asyncio.Event()
         self.waiters.setdefault(name, {})[wake] = who
         if who is not None:

@@ -23,6 +23,7 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 
 from drunter_notation.errors import printable
+from drunter_notation.i18n import _
 
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
@@ -80,13 +81,13 @@ class SameOrigin:
         host, origin = headers.get("host"), headers.get("origin")
         refusal = None
         if not self.host_ok(host):
-            refusal = 400, (f"Host {_shown(host)} is not this server: open the address drunter play printed "
-                            "(a page under another name cannot reach in)")
+            refusal = 400, _("Host {host} is not this server: open the address drunter play printed (a page "
+                             "under another name cannot reach in)").format(host=_shown(host))
         elif origin is not None and origin.strip().lower() != f"http://{host.strip().lower()}":
-            refusal = 403, (f"a request from the page {_shown(origin)} is refused: only this server's own "
-                            "page may send requests with an Origin")
+            refusal = 403, _("a request from the page {origin} is refused: only this server's own page may send "
+                             "requests with an Origin").format(origin=_shown(origin))
         elif scope["type"] == "http" and scope["method"] in WRITES and not _json(headers.get("content-type")):
-            refusal = 415, "a request that changes something is sent with Content-Type: application/json"
+            refusal = 415, _("a request that changes something is sent with Content-Type: application/json")
         if refusal is None:
             return await self.app(scope, receive, send)
         if scope["type"] == "websocket":  # closing before the handshake answers it with 403
@@ -100,4 +101,4 @@ def _json(content_type: str | None) -> bool:
 
 def _shown(value: str | None) -> str:
     """A header value quoted for an error line: bounded, control characters escaped."""
-    return "(none)" if value is None else f"'{printable(value[:80])}'"
+    return _("(none)") if value is None else f"'{printable(value[:80])}'"

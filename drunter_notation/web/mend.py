@@ -12,6 +12,7 @@ from pathlib import Path
 
 from drunter_notation.errors import DnError, printable
 from drunter_notation.game import Game
+from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.formatter import format_placement
 from drunter_notation.notation.model import Choose
 from drunter_notation.web import seats
@@ -32,15 +33,15 @@ def take_back(store: Store, name: str, body: dict, view) -> dict:
     kept (``taken_back``) until something else is played."""
     keep = body.get("keep")
     if not isinstance(keep, int) or isinstance(keep, bool):
-        raise Refused(400, "keep: the number of turns to keep, e.g. 3")
+        raise Refused(400, _("keep: the number of turns to keep, e.g. 3"))
     table = store.table(name)
     taken: list[dict] = []
     op = {"op": "takeback", "keep": keep}
 
     def act(game: Game) -> None:
         if not 0 <= keep < len(game.events):
-            raise Refused(409, f"keep: the number of turns to keep, 0 to {len(game.events) - 1}" if game.events
-                          else "nothing to take back: no turn has been played")
+            raise Refused(409, _("keep: the number of turns to keep, 0 to {last}").format(last=len(game.events) - 1)
+                          if game.events else _("nothing to take back: no turn has been played"))
         # taken back again before anything else was played: replaying restores both
         taken.extend(table.taken_back)
         while len(game.events) > keep:
@@ -54,7 +55,7 @@ def replay(store: Store, name: str, body: dict, view) -> dict:
     table = store.table(name)
     ops = list(table.taken_back)
     if not ops:
-        raise Refused(409, "nothing to replay: no turn was taken back since the last move")
+        raise Refused(409, _("nothing to replay: no turn was taken back since the last move"))
     op = {"op": "batch", "ops": ops}
     return store.change(table, _turn(body), lambda game: apply(game, op), view, op=op)
 
@@ -62,7 +63,7 @@ def replay(store: Store, name: str, body: dict, view) -> dict:
 def _turn(body: dict) -> int | None:
     turn = body.get("turn")
     if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
-        raise Refused(400, "turn: the number of the turn the page showed, e.g. 12")
+        raise Refused(400, _("turn: the number of the turn the page showed, e.g. 12"))
     return turn
 
 
@@ -77,8 +78,11 @@ def verdict(text: str, path: Path) -> dict:
     except DnError as e:
         d = e.diagnostic
         return {"valid": False, "verdict": e.format(filename), "line": d.line, "column": d.column, "code": d.code}
-    return {"valid": True, "verdict": f"{filename}: a valid record, {len(game.events)} turns"
-                                      + (", over" if game.is_over() else ""),
+    n = len(game.events)
+    return {"valid": True, "verdict": (ngettext("{file}: a valid record, {n} turn, over", "{file}: a valid record, {n} turns, over", n)
+                                       if game.is_over() else
+                                       ngettext("{file}: a valid record, {n} turn", "{file}: a valid record, {n} turns", n)
+                                       ).format(file=filename, n=n),
             "line": 0, "column": 0, "code": None}
 
 
@@ -121,19 +125,20 @@ def repair(store: Store, name: str, body: dict) -> dict:
     with table.lock:
         store.fresh(table)
         if body.get("rev") is not None and body.get("rev") != _shown(table)[1]:
-            raise Refused(409, "the file changed since the page showed it; look at it again")
+            raise Refused(409, _("the file changed since the page showed it; look at it again"))
         text = table.text
         if body.get("cut") is True:
             new = _cut(text, verdict(text, table.path)["line"], table.path)
             if new is None:
-                raise Refused(409, "cutting before the first error leaves no valid record; fix the line instead")
+                raise Refused(409, _("cutting before the first error leaves no valid record; fix the line instead"))
         else:
             line, fix = body.get("line"), body.get("text")
             lines = text.split("\n")
             if not isinstance(line, int) or isinstance(line, bool) or not 1 <= line <= len(lines) \
                     or not isinstance(fix, str) or len(fix) > LINE_LIMIT or "\n" in fix or "\r" in fix:
-                raise Refused(400, f"a fix is {{\"line\": N, \"text\": \"...\"}}: N from 1 to {len(lines)}, "
-                                   f"the text one line of at most {LINE_LIMIT} characters")
+                raise Refused(400, _("a fix is {example}: N from 1 to {last}, the text one line of at most {limit} "
+                                     "characters").format(example='{"line": N, "text": "..."}', last=len(lines),
+                                                          limit=LINE_LIMIT))
             new = "\n".join(lines[:line - 1] + [fix] + lines[line:])
         store.rewrite(table, new)
         return _source(table)
@@ -144,7 +149,7 @@ def _readable(store: Store, name: str) -> Table:
     with table.lock:
         store.fresh(table)
         if table.error is not None and table.error.diagnostic.code == "I001":
-            raise Refused(409, f"{printable(table.path.name)} cannot be read, so it cannot be mended here: "
-                               f"{table.error.diagnostic.message}")
+            raise Refused(409, _("{file} cannot be read, so it cannot be mended here: {problem}").format(
+                file=printable(table.path.name), problem=table.error.diagnostic.message))
     return table
 

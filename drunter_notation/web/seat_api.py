@@ -16,6 +16,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from drunter_notation.errors import DnError
+from drunter_notation.i18n import _
 from drunter_notation.web import seats
 from drunter_notation.web.bots import bots_of
 from drunter_notation.web.events import Hub
@@ -55,14 +56,14 @@ def routes(store: Store, keys: seats.Keys, hub: Hub, links: tuple[str, ...], end
         """The seat's own turn: a placement that needs no vote, or a pass."""
         text = body.get("move")
         if not isinstance(text, str) or not text.strip() or len(text) > 300 or text.strip() == "choose":
-            raise Refused(400, "move: DN text like \"S2 c3-c4\" or \"pass\" (a vote goes through /ballot)")
+            raise Refused(400, _("move: DN text like \"S2 c3-c4\" or \"pass\" (a vote goes through /ballot)"))
         if any(k in body for k in ("vote", "jein", "keep")):
-            raise Refused(400, "a seat lays only its own cards: a vote goes through /ballot and /lay")
+            raise Refused(400, _("a seat lays only its own cards: a vote goes through /ballot and /lay"))
         table = store.table(name)
         with table.lock:
             player = me(table, token)
             if player != table.game.to_move:
-                raise Refused(403, f"it is {table.game.to_move}'s turn, not {player}'s")
+                raise Refused(403, _("it is {player}'s turn, not {other}'s").format(player=table.game.to_move, other=player))
         with seats.ACTIONS:
             store.change(table, body.get("turn") if isinstance(body.get("turn"), int) else None,
                          lambda g: g.push(text), lambda t: None)
@@ -206,12 +207,12 @@ def on_turn(table: Table, body: dict) -> None:
     """409 when the body names a turn (``"turn": 12``) that is not the game's: the device saw an older game."""
     turn = body.get("turn")
     if turn is not None and turn != table.game.turn:
-        raise Refused(409, f"turn {str(turn)[:12]} is not the turn to play: the game is at turn {table.game.turn} "
-                           "(someone else moved first); reload and try again")
+        raise Refused(409, _("turn {turn} is not the turn to play: the game is at turn {now} (someone else moved "
+                             "first); reload and try again").format(turn=str(turn)[:12], now=table.game.turn))
 
 
 def _text(body: dict) -> str:
     text = body.get("move")
     if not isinstance(text, str) or not text.strip() or len(text) > 300:
-        raise Refused(400, "move: the legal move put to the vote, e.g. \"S2 c3-c4\"")
+        raise Refused(400, _("move: the legal move put to the vote, e.g. \"S2 c3-c4\""))
     return text.strip()

@@ -29,6 +29,7 @@ from drunter_notation.data.rulesets import catalogue
 from drunter_notation.errors import fail
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.files import Kind, read_regular
+from drunter_notation.i18n import _
 from drunter_notation.game import Game
 from drunter_notation.i18n import N_
 from drunter_notation.notation.formatter import format_record
@@ -63,8 +64,8 @@ class Keys:
                         f.write(secrets.token_hex(32) + "\n")
                 key = read_regular(self.path, KEY).strip()
                 if len(key) < 32:
-                    raise fail("I001", "the seat key is shorter than 32 characters: delete it, a new one is made "
-                                       "(every seat link changes)", path=str(self.path))
+                    raise fail("I001", _("the seat key is shorter than 32 characters: delete it, a new one is made "
+                                         "(every seat link changes)"), path=str(self.path))
                 self._key = key
             return self._key
 
@@ -79,7 +80,7 @@ class Keys:
             if hmac.compare_digest(self.token(name, i, p).encode(), (given or "").encode()[:64]):
                 found = p
         if found is None:
-            raise Refused(403, "this is no seat of this game: open the seat's link from the host page again")
+            raise Refused(403, _("this is no seat of this game: open the seat's link from the host page again"))
         return found
 
 
@@ -151,12 +152,12 @@ def call_vote(table: Table, move: str, by: str | None) -> Vote:
     """Open the ballot on ``move`` (a legal move that covers a toilet); ``by``: the seat asking (the placer)."""
     g = table.game
     if by is not None and by != g.to_move:
-        raise Refused(403, f"it is {g.to_move}'s turn, not {by}'s")
+        raise Refused(403, _("it is {player}'s turn, not {other}'s").format(player=g.to_move, other=by))
     if open_vote(table) is not None:
-        raise Refused(409, f"a vote on {table.vote.move} is open already")
+        raise Refused(409, _("a vote on {move} is open already").format(move=table.vote.move))
     legal = next((m for m in g.legal_moves() if str(m) == move), None)
     if legal is None or not legal.needs_vote:
-        raise Refused(400, f"{move[:40]} is no legal move that goes to a vote now: play it with /moves")
+        raise Refused(400, _("{move} is no legal move that goes to a vote now: play it with /moves").format(move=move[:40]))
     table.vote = Vote(g.turn, move, votes.voting_order(g.state, g.to_move))
     return table.vote
 
@@ -164,9 +165,9 @@ def call_vote(table: Table, move: str, by: str | None) -> Vote:
 def call_off(table: Table, by: str | None) -> None:
     v = _need_vote(table)
     if by is not None and by != v.order[0]:
-        raise Refused(403, "only the placer (or the host) takes the tile back before the turn-over")
+        raise Refused(403, _("only the placer (or the host) takes the tile back before the turn-over"))
     if v.shown:
-        raise Refused(409, "the cards are turned over: the vote is counted, it cannot be called off")
+        raise Refused(409, _("the cards are turned over: the vote is counted, it cannot be called off"))
     table.vote = None
 
 
@@ -174,14 +175,14 @@ def lay(table: Table, player: str, cards: object) -> Vote:
     """``player`` lays ``cards`` face down (None: takes them back, while not everyone has laid)."""
     v = _need_vote(table)
     if v.shown:
-        raise Refused(409, "every card is turned over already")
+        raise Refused(409, _("every card is turned over already"))
     laid = dict(v.laid)
     if cards is None:
         laid.pop(player, None)
     else:
         if not isinstance(cards, list) or not 0 < len(cards) <= len(CARD_NAMES) \
                 or not all(isinstance(c, str) for c in cards):
-            raise Refused(400, "cards: the vote cards laid, e.g. [\"JA\", \"?\"]")
+            raise Refused(400, _("cards: the vote cards laid, e.g. [\"JA\", \"?\"]"))
         table.game.ballots({player: cards})  # B003 for what is no vote card; the engine judges the rest
         laid[player] = tuple(cards)
     table.vote = replace(v, laid=laid, problem=None)
@@ -192,9 +193,9 @@ def declare(table: Table, player: str, side: object) -> Vote:
     """B4: ``player`` declares their joker, once all cards are shown."""
     v = _need_vote(table)
     if not v.shown or "JEIN" not in v.laid.get(player, ()):
-        raise Refused(409, "a JEIN is declared after every card is turned over, by the player who laid it")
+        raise Refused(409, _("a JEIN is declared after every card is turned over, by the player who laid it"))
     if side not in ("yes", "no"):
-        raise Refused(400, "side: \"yes\" or \"no\"")
+        raise Refused(400, _("side: \"yes\" or \"no\""))
     table.vote = replace(v, jein={**v.jein, player: side})
     return table.vote
 
@@ -209,9 +210,10 @@ def choose(table: Table, player: str, keep: object) -> Choice:
     """X2: ``player`` keeps one of their two goal cards, secret until the reveal."""
     g = table.game
     if not g.choice_due or g.cards is None:
-        raise Refused(409, "no choice is due now")
+        raise Refused(409, _("no choice is due now"))
     if keep not in g.cards[player]:
-        raise Refused(400, f"keep: one of your goal cards, {' or '.join(g.cards[player])}")
+        raise Refused(400, _("keep: one of your goal cards, {first} or {second}").format(
+            first=g.cards[player][0], second=g.cards[player][-1]))
     c = open_choice(table) or Choice(g.turn)
     table.choice = replace(c, keep={**c.keep, player: keep})
     return table.choice
@@ -220,7 +222,7 @@ def choose(table: Table, player: str, keep: object) -> Choice:
 def _need_vote(table: Table) -> Vote:
     v = open_vote(table)
     if v is None:
-        raise Refused(409, "no vote is open on this turn")
+        raise Refused(409, _("no vote is open on this turn"))
     return v
 
 
@@ -243,9 +245,10 @@ def vote_json(game: Game, v: Vote | None, me: str | None = None) -> dict | None:
 
 def count_json(game: Game, t: votes.Tally, accepted: bool | None = None) -> dict:
     """A tally in words, with the rule that decides it (B5) under the game's ruleset."""
+    title = catalogue()["B5"].title
     return {"yes": t.yes, "no": t.no, "lines": list(card_lines(t)), "arithmetic": arithmetic(t),
             "accepted": votes.vote_outcome(t, game.state.options) if accepted is None else accepted,
-            "rule": "B5", "title": catalogue()["B5"].title, "option": str(game.state.options.vote_outcome),
+            "rule": "B5", "title": _(title), "option": str(game.state.options.vote_outcome),
             "citation": game.ruleset.cite("B5")}
 
 

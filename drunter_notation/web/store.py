@@ -27,6 +27,7 @@ from drunter_notation.data.boardfile import builtin_boards
 from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.files import RECORD, NotRegularFile, read_record, read_regular, write_atomic
 from drunter_notation.game import Game
+from drunter_notation.i18n import _
 from drunter_notation.web import journal
 from drunter_notation.web.journal import Journal
 
@@ -93,7 +94,7 @@ class Store:
 
     def path(self, name: object) -> Path:
         if not isinstance(name, str) or not NAME.fullmatch(name):
-            raise Refused(400, "a game's id (its file's name without .dn) is 1 to 64 letters, digits, '-' or '_'")
+            raise Refused(400, _("a game's id (its file's name without .dn) is 1 to 64 letters, digits, '-' or '_'"))
         return self.root / f"{name}.dn"
 
     def inside(self, path: Path) -> bool:
@@ -102,8 +103,8 @@ class Store:
 
     def _guard(self, path: Path) -> None:
         if not self.inside(path):
-            raise Refused(403, f"{path.name} is a link to a place outside the games folder; it is neither read "
-                               "nor written (copy the file into the folder to play it)")
+            raise Refused(403, _("{file} is a link to a place outside the games folder; it is neither read nor "
+                                 "written (copy the file into the folder to play it)").format(file=path.name))
 
     def table(self, name: str) -> Table:
         """The game ``name`` as its file now says (read again when someone else changed it)."""
@@ -112,7 +113,7 @@ class Store:
             table = self._tables.get(name)
             if table is None:
                 if not os.path.lexists(path):
-                    raise Refused(404, f"no game '{name}' in {self.root}")
+                    raise Refused(404, _("no game '{name}' in {folder}").format(name=name, folder=self.root))
                 table = self._tables[name] = Table(name, path)
         return table
 
@@ -126,7 +127,7 @@ class Store:
         except FileNotFoundError:
             with self._lock:
                 self._tables.pop(table.name, None)
-            raise Refused(404, f"no game '{table.name}' in {self.root}") from None
+            raise Refused(404, _("no game '{name}' in {folder}").format(name=table.name, folder=self.root)) from None
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == table.stamp:
             return table
@@ -144,7 +145,7 @@ class Store:
         except DnError as e:
             table.game, table.error = None, e
         except (ValueError, TypeError, AttributeError):  # a hand-edited cards file
-            table.game, table.error = None, fail("D001", f"{cards.name} does not give each player a card")
+            table.game, table.error = None, fail("D001", _("{file} does not give each player a card").format(file=cards.name))
         table.stamp, table.rev, table.text, table.base = stamp, _rev(text, table.game), text, journal.base_of(text)
         table.pending = 0
         if ops and table.game is not None:  # changes acknowledged after the file was last written: a crash came
@@ -165,20 +166,21 @@ class Store:
         name that is not that id is kept as the record's ``Event`` tag."""
         title = spec.get("name")
         if not isinstance(title, str) or not 0 < len(title.strip()) <= TITLE_LIMIT or not title.isprintable():
-            raise Refused(400, f"name: 1 to {TITLE_LIMIT} printable characters, e.g. \"Spieleabend 21.11.\"")
+            raise Refused(400, _("name: 1 to {limit} printable characters, e.g. \"Spieleabend 21.11.\"").format(
+                limit=TITLE_LIMIT))
         title = title.strip()
         name = file_id(title)
         path = self.path(name)
         players = spec.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 40 and p.isprintable()
                                                     for p in players):
-            raise Refused(400, "players: a list of 2 to 4 names of 1 to 40 printable characters, in seat order")
+            raise Refused(400, _("players: a list of 2 to 4 names of 1 to 40 printable characters, in seat order"))
         board = spec.get("board", "schilda")
         if board not in self.boards():
-            raise Refused(400, f"board: one of {', '.join(self.boards())}")
+            raise Refused(400, _("board: one of {boards}").format(boards=", ".join(self.boards())))
         options = {k: spec[k] for k in ("rules", "variant") if k in spec}
         if not all(isinstance(v, str) for v in options.values()):
-            raise Refused(400, "rules and variant are names, e.g. \"hig-1991\" and \"base\"")
+            raise Refused(400, _("rules and variant are names, e.g. \"hig-1991\" and \"base\""))
         deal = spec.get("deal")
         if deal == "random":
             options["seed"] = secrets.randbelow(2 ** 63)
@@ -187,10 +189,11 @@ class Store:
                 options["hands"] = _hands(deal["hands"])
             if deal.get("cards") is not None:
                 if not isinstance(deal["cards"], dict):
-                    raise Refused(400, "deal.cards maps each player to their card(s)")
+                    raise Refused(400, _("deal.cards maps each player to their card(s)"))
                 options["cards"] = deal["cards"]
         elif deal is not None:
-            raise Refused(400, "deal: \"random\", or {\"hands\": {...}, \"cards\": {...}} as dealt at the table")
+            raise Refused(400, _("deal: \"random\", or {example} as dealt at the table").format(
+                example='{"hands": {...}, "cards": {...}}'))
         located = board.endswith(".toml")
         if title != name or tags:
             options["tags"] = ({"Event": title} if title != name else {}) | (tags or {})
@@ -201,8 +204,8 @@ class Store:
         cards = self._cards_path(name)
         with self._lock:
             if name in self._tables or os.path.lexists(path):
-                raise Refused(409, f"a game '{printable(title)}' exists already ({path.name}); choose another "
-                                   "name or open it")
+                raise Refused(409, _("a game '{title}' exists already ({file}); choose another name or open "
+                                     "it").format(title=printable(title), file=path.name))
             table = self._tables[name] = Table(name, path, game)  # the name is taken from here on
             stale_cards = os.path.lexists(cards)
         try:
@@ -217,7 +220,7 @@ class Store:
                         os.unlink(made)
             if isinstance(e, Refused):
                 raise
-            raise _unwritten(e, path, "no game was created") from None
+            raise _unwritten(e, path, _("no game was created")) from None
         return table
 
     def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], object],
@@ -232,8 +235,8 @@ class Store:
         with table.lock:
             game = self.playable(table)
             if turn is not None and turn != game.turn:
-                raise Refused(409, f"turn {turn} is not the turn to play: the game is at turn {game.turn} "
-                                   "(someone else moved first); reload and try again")
+                raise Refused(409, _("turn {turn} is not the turn to play: the game is at turn {now} (someone else "
+                                     "moved first); reload and try again").format(turn=turn, now=game.turn))
             before = game.copy()
             try:
                 act(game)
@@ -246,7 +249,7 @@ class Store:
                 table.game = before
                 if isinstance(e, Refused):
                     raise
-                raise _unwritten(e, table.path, "nothing was changed") from None
+                raise _unwritten(e, table.path, _("nothing was changed")) from None
             table.taken_back = taken_back or []
             return view(table)
 
@@ -343,7 +346,7 @@ class Store:
         except DnError as e:
             raise Refused(409, e.format(table.path.name)) from None
         except OSError as e:
-            raise _unwritten(e, table.path, "the file is as it was") from None
+            raise _unwritten(e, table.path, _("the file is as it was")) from None
         (table.journal or Journal(self._journal_path(table.name))).clear()
         table.stamp, table.pending, table.taken_back = None, 0, []
         self.fresh(table)
@@ -404,7 +407,8 @@ def title(game: Game | None, name: str) -> str:
 def _unwritten(e: OSError, path: Path, outcome: str) -> Refused:
     """A write the OS refused: 409 when something that is not a file is in the way, else 503."""
     status = 409 if isinstance(e, NotRegularFile) else 503
-    return Refused(status, f"could not write {path.name}: {e.strerror or e}; {outcome}")
+    return Refused(status, _("could not write {file}: {problem}; {outcome}").format(
+        file=path.name, problem=e.strerror or e, outcome=outcome))
 
 
 def _rev(text: str, game: Game | None) -> str:
@@ -416,19 +420,21 @@ def _rev(text: str, game: Game | None) -> str:
 def _hands(hands: object) -> dict:
     """Hands as dealt at the table: ``{"Anna": "W3 W2x2 S1"}`` or ``{"Anna": {"W3": 1, ...}}``."""
     if not isinstance(hands, dict):
-        raise Refused(400, "deal.hands maps each player to their tiles, e.g. {\"Anna\": \"W3 W2x2 S1\"}")
+        raise Refused(400, _("deal.hands maps each player to their tiles, e.g. {example}").format(
+            example='{"Anna": "W3 W2x2 S1"}'))
     out = {}
     for player, tiles in hands.items():
         if isinstance(tiles, dict):
             out[player] = tiles
             continue
         if not isinstance(tiles, str) or len(tiles) > 400:
-            raise Refused(400, f"the hand of {str(player)[:40]}: tiles like \"W3 W2x2 S1\"")
+            raise Refused(400, _("the hand of {player}: tiles like \"W3 W2x2 S1\"").format(player=str(player)[:40]))
         counts: dict[str, int] = {}
         for word in tiles.split():
             m = TILE.fullmatch(word)
             if m is None:
-                raise fail("D001", f"'{word[:20]}' in the hand of {str(player)[:40]} is not a tile like W3 or W2x2")
+                raise fail("D001", _("'{word}' in the hand of {player} is not a tile like W3 or W2x2").format(
+                    word=word[:20], player=str(player)[:40]))
             counts[m[1]] = counts.get(m[1], 0) + int(m[2] or 1)
         out[player] = counts
     return out

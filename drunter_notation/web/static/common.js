@@ -1,6 +1,37 @@
 // drunter play: what the host page, the seat page and the seats panel share.
 "use strict";
 window.DP = (function () {
+  // The words of this page's language, from the server's catalogs (web/language.py).
+  const words = JSON.parse(document.getElementById("words").textContent);
+  const plural = (n) => words.plural[n < words.plural.length ? n : 100 + (n % 100)];
+
+  function _(msgid) {
+    const t = words.messages[msgid];
+    return typeof t === "string" && t ? t : msgid;
+  }
+
+  function ngettext(singular, pluralText, n) {
+    const forms = words.messages[singular];
+    const t = Array.isArray(forms) ? forms[plural(n)] : null;
+    return t || (n === 1 ? singular : pluralText);
+  }
+
+  // A translated text's {name} placeholders filled: fmt gives a string, parts a list for el() or
+  // replaceChildren(), so a value may be an element (a chip, a bold name) wherever the language puts it.
+  function parts(text, values) {
+    return text.split(/(\{[A-Za-z_]\w*\})/).filter((s) => s !== "").map((s) => {
+      const k = s.startsWith("{") && s.endsWith("}") ? s.slice(1, -1) : null;
+      return k !== null && k in values ? (values[k] instanceof Node ? values[k] : String(values[k])) : s;
+    });
+  }
+  const fmt = (text, values) => parts(text, values).join("");
+
+  // Building and goal cards by their DN names, as a player reads them.
+  const CARD_NAMES = {museum: _("museum"), tavern: _("tavern"), school: _("school"), townhall: _("townhall"),
+    firehouse: _("firehouse"), church: _("church"), "all-threes": _("all-threes"), "all-fours": _("all-fours"),
+    "lowest-of-each": _("lowest-of-each"), "one-each": _("one-each")};
+  const cardName = (c) => CARD_NAMES[c] || c;
+
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -14,7 +45,7 @@ window.DP = (function () {
 
   // A JSON API call; never throws: {ok, status, data} with data.error on a problem.
   async function api(method, path, body, headers) {
-    const init = {method, headers: Object.assign({}, headers || {})};
+    const init = {method, headers: Object.assign({"X-Drunter-Lang": words.lang}, headers || {})};
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -23,10 +54,10 @@ window.DP = (function () {
     try {
       r = await fetch(path, init);
     } catch (e) {
-      return {ok: false, status: 0, data: {error: "the server does not answer: is drunter play still running?"}};
+      return {ok: false, status: 0, data: {error: _("the server does not answer: is drunter play still running?")}};
     }
     let data;
-    try { data = await r.json(); } catch (e) { data = {error: "the server answered " + r.status}; }
+    try { data = await r.json(); } catch (e) { data = {error: fmt(_("the server answered {status}"), {status: r.status})}; }
     return {ok: r.ok, status: r.status, data};
   }
 
@@ -75,17 +106,36 @@ window.DP = (function () {
   function count(d, final) {
     return el("div", {class: "tally"},
       el("div", {}, ...d.lines.map((l) => el("div", {text: l}))),
-      el("div", {class: "sum", text: d.arithmetic + " → " + d.yes + ":" + d.no + (final ? ", " : ", so far ") +
-        (d.accepted ? "accepted: the tile stays" : "rejected: the tile goes back to the hand")}),
-      el("div", {class: "muted", text: "Rule " + d.rule + " " + d.title + ": " + d.option + " (" + d.citation + ")"}));
+      el("div", {class: "sum", text: fmt(final
+        ? (d.accepted ? _("{sums} → {yes}:{no}, accepted: the tile stays") : _("{sums} → {yes}:{no}, rejected: the tile goes back to the hand"))
+        : (d.accepted ? _("{sums} → {yes}:{no}, so far accepted: the tile stays") : _("{sums} → {yes}:{no}, so far rejected: the tile goes back to the hand")),
+      {sums: d.arithmetic, yes: d.yes, no: d.no})}),
+      ruleLine(d));
+  }
+
+  // The rule that decides a count (B5) under the game's ruleset, with its place in the booklet.
+  function ruleLine(d) {
+    return el("div", {class: "muted", text: fmt(_("Rule {rule} {title}: {option} ({citation})"),
+      {rule: d.rule, title: d.title, option: d.option, citation: d.citation})});
   }
 
   // The vote of the turn just played, turned over: shown in box until the next turn.
   function turnedOver(box, state) {
     const d = state.last_vote;
     box.hidden = !d || !!state.vote || d.turn !== state.turn - 1;
-    if (!box.hidden) box.replaceChildren(el("h2", {text: "Turned over: " + d.dn}), count(d, true));
+    if (!box.hidden) box.replaceChildren(el("h2", {text: fmt(_("Turned over: {move}"), {move: d.dn})}), count(d, true));
   }
 
-  return {el, api, listen, chip, count, turnedOver};
+  // The language menu: the choice kept on this device (lang.js reads it), the page asked for again in it.
+  const menu = document.getElementById("lang-menu");
+  if (menu) {
+    menu.addEventListener("change", () => {
+      try { localStorage.setItem("drunter-lang", menu.value); } catch (e) { /* kept for this page only */ }
+      const url = new URL(location.href);
+      url.searchParams.set("lang", menu.value);
+      location.replace(url.href);
+    });
+  }
+
+  return {el, api, listen, chip, count, ruleLine, turnedOver, _, ngettext, fmt, parts, cardName, lang: words.lang};
 })();

@@ -3,7 +3,7 @@
 // and pass and play: a seat opened on this device behind a cover (the seat page in a frame).
 "use strict";
 window.Seats = (function () {
-  const {el, api, count} = window.DP;
+  const {el, api, count, _, fmt, parts} = window.DP;
   const $ = (id) => document.getElementById(id);
   let state = null;
   let links = null;
@@ -18,9 +18,9 @@ window.Seats = (function () {
     const box = $("seats");
     if (!r.ok) { box.replaceChildren(el("p", {class: "msg bad", text: r.data.error})); return; }
     links = r.data;
-    box.replaceChildren(el("h2", {text: "Seats"}), el("p", {class: "muted", text: links.reachable
-      ? "Each player scans their own code (or types the link) on their phone. A code opens that seat: show the codes only while the players join."
-      : "This server listens on this machine only, so phones cannot reach it: start it with drunter play --host 0.0.0.0 to let them join, or pass this device round (Open here)."}));
+    box.replaceChildren(el("h2", {text: _("Seats")}), el("p", {class: "muted", text: links.reachable
+      ? _("Each player scans their own code (or types the link) on their phone. A code opens that seat: show the codes only while the players join.")
+      : _("This server listens on this machine only, so phones cannot reach it: start it with drunter play --host 0.0.0.0 to let them join, or pass this device round (Open here).")}));
     for (const s of links.seats) {
       if (s.bot) {  // the computer's seat: no link to hand out
         box.append(el("div", {class: "seat-link bot", "data-player": s.player}, el("b", {text: s.player}), " ",
@@ -29,10 +29,10 @@ window.Seats = (function () {
       }
       box.append(el("div", {class: "seat-link", "data-player": s.player},
         el("div", {}, el("b", {text: s.player}), " ",
-          el("span", {class: s.joined ? "joined" : "muted", text: s.joined ? "joined ✓" : "not joined"})),
-        s.joined ? "" : el("img", {class: "qr", src: s.qr, alt: "QR code of " + s.player + "'s seat", width: "150", height: "150"}),
+          el("span", {class: s.joined ? "joined" : "muted", text: s.joined ? _("joined ✓") : _("not joined")})),
+        s.joined ? "" : el("img", {class: "qr", src: s.qr, alt: fmt(_("QR code of {player}'s seat"), {player: s.player}), width: "150", height: "150"}),
         s.joined ? "" : el("div", {class: "link"}, el("code", {text: s.links[0]})),
-        el("button", {type: "button", class: "open-here", "data-player": s.player, text: "Open here",
+        el("button", {type: "button", class: "open-here", "data-player": s.player, text: _("Open here"),
           on: () => open(s.player, "look")})));
     }
   }
@@ -52,9 +52,9 @@ window.Seats = (function () {
       links = r.data;
     }
     here = {player, why};
-    $("overlay-title").textContent = "Hand the device to " + player;
-    $("overlay-body").replaceChildren(el("iframe", {title: player + "'s seat",
-      src: "/seat/" + encodeURIComponent(state.name) + "?cover=1#" + token(player)}));
+    $("overlay-title").textContent = fmt(_("Hand the device to {player}"), {player});
+    $("overlay-body").replaceChildren(el("iframe", {title: fmt(_("{player}'s seat"), {player}),
+      src: "/seat/" + encodeURIComponent(state.name) + "?cover=1&lang=" + window.DP.lang + "#" + token(player)}));
     $("overlay").hidden = false;
   }
 
@@ -78,26 +78,26 @@ window.Seats = (function () {
     const box = $("ballot");
     box.hidden = !v;
     if (!v) return;
-    box.replaceChildren(el("h2", {text: "Secret vote on " + v.move}));
+    box.replaceChildren(el("h2", {text: fmt(_("Secret vote on {move}"), {move: v.move})}));
     if (v.problem) box.append(el("p", {class: "msg bad", text: v.problem}));
     if (!v.shown) {
-      box.append(el("p", {class: "muted", text: "Each player lays their cards face down on their own seat; all are turned over together once everyone has laid."}),
+      box.append(el("p", {class: "muted", text: _("Each player lays their cards face down on their own seat; all are turned over together once everyone has laid.")}),
         el("ul", {class: "voters"}, ...v.order.map((p) => {
           const laid = v.laid.includes(p);
-          return el("li", {"data-player": p, class: laid ? "laid" : "waiting"}, p + (laid ? ": laid ✓ " : ": not yet "),
-            laid ? "" : el("button", {type: "button", class: "lay-here", "data-player": p, text: "Lay here",
+          return el("li", {"data-player": p, class: laid ? "laid" : "waiting"}, fmt(laid ? _("{player}: laid ✓ ") : _("{player}: not yet "), {player: p}),
+            laid ? "" : el("button", {type: "button", class: "lay-here", "data-player": p, text: _("Lay here"),
               on: () => open(p, "lay")}));
         })),
-        el("button", {type: "button", id: "ballot-cancel", text: "Call the vote off (the tile goes back)", on: async () => {
+        el("button", {type: "button", id: "ballot-cancel", text: _("Call the vote off (the tile goes back)"), on: async () => {
           const r = await api("POST", path() + "/ballot/cancel", {});
           if (r.ok) window.DP.onGame(r.data);
         }}));
       return;
     }
-    box.append(el("p", {text: "Every card is turned over."}), count(v.count, false));
+    box.append(el("p", {text: _("Every card is turned over.")}), count(v.count, false));
     for (const p of v.jein_due) {
-      box.append(el("p", {}, p + " declares their JEIN. ", el("button", {type: "button", class: "lay-here",
-        "data-player": p, text: "Declare here", on: () => open(p, "lay")})));
+      box.append(el("p", {}, ...parts(_("{player} declares their JEIN. {button}"), {player: p, button: el("button",
+        {type: "button", class: "lay-here", "data-player": p, text: _("Declare here"), on: () => open(p, "lay")})})));
     }
   }
 
@@ -105,11 +105,11 @@ window.Seats = (function () {
     const secret = state.choice_due && state.cards_known;
     $("choose-done").hidden = secret;
     if (!secret) return;
-    $("keeps").replaceChildren(el("p", {class: "muted", text: "Each player keeps one of their goal cards on their own seat, secret until the end."}),
+    $("keeps").replaceChildren(el("p", {class: "muted", text: _("Each player keeps one of their goal cards on their own seat, secret until the end.")}),
       el("ul", {class: "voters"}, ...state.players.map((p) => {
         const chosen = state.chosen.includes(p.name);
-        return el("li", {"data-player": p.name}, p.name + (chosen ? ": chosen ✓ " : ": not yet "),
-          chosen ? "" : el("button", {type: "button", class: "choose-here", text: "Choose here", on: () => open(p.name, "choose")}));
+        return el("li", {"data-player": p.name}, fmt(chosen ? _("{player}: chosen ✓ ") : _("{player}: not yet "), {player: p.name}),
+          chosen ? "" : el("button", {type: "button", class: "choose-here", text: _("Choose here"), on: () => open(p.name, "choose")}));
       })));
   }
 

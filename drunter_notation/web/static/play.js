@@ -14,7 +14,9 @@
   let jein = {};         // player -> "yes"/"no"
   let stopListening = () => {};
 
-  const {el, api, chip} = window.DP;
+  const {el, api, chip, _, ngettext, fmt, parts, cardName} = window.DP;
+  const VARIANTS = {base: _("base"), expert: _("expert")};
+  const variantName = (v) => VARIANTS[v] || v;
 
   function say(text, kind) {
     const m = $("message");
@@ -43,15 +45,15 @@
       opts = r.data;
       fill($("ng-board"), opts.boards.map((b) => [b, b]));
       fill($("ng-rules"), opts.rulesets.map((r) => [r.id, r.id + " — " + r.name]));
-      fill($("ng-variant"), opts.variants.map((v) => [v, v]));
+      fill($("ng-variant"), opts.variants.map((v) => [v, variantName(v)]));
     }
     const r = await api("GET", "/api/games");
     const list = $("games");
     list.replaceChildren();
     if (!r.ok) { $("lobby-msg").textContent = r.data.error; return; }
     for (const g of r.data.games) {
-      const what = g.error ? g.error : g.players.join(", ") + " · " + (g.over ? "over" : "turn " + g.turn) +
-        " · " + g.board + " · " + g.rules + (g.variant === "expert" ? " · expert" : "");
+      const what = g.error ? g.error : g.players.join(", ") + " · " + (g.over ? _("over") : fmt(_("turn {turn}"), {turn: g.turn})) +
+        " · " + g.board + " · " + g.rules + (g.variant === "expert" ? " · " + variantName("expert") : "");
       list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.title}), " ", el("span", {class: "muted", text: what})));
     }
     // the name field's placeholder is the default name: the first table-N not taken
@@ -59,7 +61,7 @@
     let n = 1;
     while (taken.has("table-" + n)) n++;
     $("ng-name").placeholder = "table-" + n;
-    if (!r.data.games.length) list.append(el("li", {class: "muted", text: "No games in this folder yet."}));
+    if (!r.data.games.length) list.append(el("li", {class: "muted", text: _("No games in this folder yet.")}));
   }
 
   function fill(select, pairs) {
@@ -86,13 +88,13 @@
     names.forEach((p) => {
       const cards = expert ? opts.goals : opts.buildings;
       const sel = (k) => {
-        const s = el("select", {"data-player": p, "data-field": "card" + k, "aria-label": p + " card " + (k + 1)});
-        fill(s, [["", expert ? "goal card" : "building card (optional)"]].concat(cards.map((c) => [c, c])));
+        const s = el("select", {"data-player": p, "data-field": "card" + k, "aria-label": fmt(_("{player} card {n}"), {player: p, n: k + 1})});
+        fill(s, [["", expert ? _("goal card") : _("building card (optional)")]].concat(cards.map((c) => [c, cardName(c)])));
         s.value = old[p + "card" + k] || "";
         return s;
       };
-      const hand = el("input", {"data-player": p, "data-field": "hand", placeholder: "tiles, e.g. W3 W2x2 S1",
-        "aria-label": p + " hand"});
+      const hand = el("input", {"data-player": p, "data-field": "hand", placeholder: _("tiles, e.g. W3 W2x2 S1"),
+        "aria-label": fmt(_("{player} hand"), {player: p})});
       hand.value = old[p + "hand"] || "";
       box.append(el("div", {class: "deal-row"}, el("b", {text: p}), hand, sel(0), ...(expert ? [sel(1)] : [])));
     });
@@ -155,7 +157,7 @@
     const g = await api("GET", "/api/games/" + gameName);
     if (g.ok && gameName === g.data.name) {
       await show(g.data);
-      if (g.data.rev !== before) say("The game changed on another device: showing it now.", "info");
+      if (g.data.rev !== before) say(_("The game changed on another device: showing it now."), "info");
     }
     loading = false;
     if (again) { again = false; changed(); }
@@ -183,7 +185,7 @@
     $("mend-line").value = src.offending || "";
     const cut = $("mend-cut");
     cut.hidden = !src.cut;
-    if (src.cut) cut.textContent = "Cut it to the last valid turn (" + src.cut.verdict.split(": ").slice(1).join(": ") + ")";
+    if (src.cut) cut.textContent = fmt(_("Cut it to the last valid turn ({verdict})"), {verdict: src.cut.verdict.split(": ").slice(1).join(": ")});
     $("mend-open").hidden = !src.valid;
   }
 
@@ -199,9 +201,9 @@
 
   async function show(s) {
     const r = await fetch("/api/games/" + s.name + "/board.svg");
-    if (!r.ok) { say("the board could not be loaded (" + r.status + ")", "bad"); return; }
+    if (!r.ok) { say(fmt(_("the board could not be loaded ({status})"), {status: r.status}), "bad"); return; }
     const svg = await r.text();
-    $("where").textContent = "· " + s.title + " · " + s.rules + (s.variant === "expert" ? " · expert" : "") +
+    $("where").textContent = "· " + s.title + " · " + s.rules + (s.variant === "expert" ? " · " + variantName("expert") : "") +
       " · " + s.board;
     $("board-box").innerHTML = svg;  // drawn and escaped by the server (report/svg.py)
     document.querySelectorAll("#board .mark").forEach((m) => m.classList.remove("off"));
@@ -214,17 +216,18 @@
     marks();
     $("options").replaceChildren();
     $("pass").hidden = !s.can_pass;
-    $("pass").textContent = s.legal.length || !s.hands_known ? "Pass" : "Pass (no tile fits: Legezwang)";
+    $("pass").textContent = s.legal.length || !s.hands_known ? _("Pass") : _("Pass (no tile fits: Legezwang)");
     $("undo").disabled = !s.can_undo;
     chooser();
     ending();
     playersTable();
     $("events").replaceChildren(...s.events.map((e, i) => el("li", {class: e.vote ? (e.vote.accepted ? "vote" : "vote rejected") : null},
       el("span", {text: e.dn}), " ",
-      el("button", {type: "button", class: "back", "data-keep": String(i), "aria-label": "take back to before " + e.dn,
+      el("button", {type: "button", class: "back", "data-keep": String(i), "aria-label": fmt(_("take back to before {move}"), {move: e.dn}),
         text: "↶", on: () => askTakeBack(i)}))));
     $("replay").hidden = !s.taken_back.length;
-    $("replay").textContent = "Replay " + s.taken_back.length + (s.taken_back.length === 1 ? " turn" : " turns") + " taken back";
+    $("replay").textContent = fmt(ngettext("Replay {n} turn taken back", "Replay {n} turns taken back", s.taken_back.length),
+      {n: s.taken_back.length});
     $("takeback").hidden = true;
     $("dn").textContent = s.dn;
     window.Seats.show(s);
@@ -240,12 +243,13 @@
   function turnLine() {
     const line = $("turn-line");
     if (state.over) {
-      line.replaceChildren("Game over after turn " + (state.turn - 1) + ".");
+      line.replaceChildren(fmt(_("Game over after turn {turn}."), {turn: state.turn - 1}));
     } else if (state.choice_due) {
-      line.replaceChildren("Turn " + state.turn + ": the first track is finished — every player chooses.");
+      line.replaceChildren(fmt(_("Turn {turn}: the first track is finished — every player chooses."), {turn: state.turn}));
     } else {
       const p = player(state.to_move);
-      line.replaceChildren("Turn " + state.turn + ": ", chip(p), " ", el("b", {text: p.name, id: "to-move"}), " to move.");
+      line.replaceChildren(...parts(_("Turn {turn}: {chip} {player} to move."),
+        {turn: state.turn, chip: chip(p), player: el("b", {text: p.name, id: "to-move"})}));
     }
   }
 
@@ -261,7 +265,7 @@
     const tiles = handTiles();
     box.replaceChildren();
     if (!tiles.length) return;
-    box.append(el("span", {class: "muted", text: state.to_move + "'s tiles: "}));
+    box.append(el("span", {class: "muted", text: fmt(_("{player}'s tiles: "), {player: state.to_move})}));
     for (const [t, n] of tiles) {
       const legal = state.legal.some((m) => m.tile === t);
       box.append(el("button", {type: "button", class: "tile kind-" + t[0] + (legal ? " has-legal" : ""),
@@ -289,7 +293,7 @@
 
   function tap(sq) {
     if (!state || state.over || state.choice_due || voting) return;
-    if (!selected) { say("Choose a tile from the hand first.", "info"); return; }
+    if (!selected) { say(_("Choose a tile from the hand first."), "info"); return; }
     if (pending) {
       const text = selected + " " + pending + "-" + sq;
       pending = null;
@@ -303,14 +307,14 @@
     if (selected[1] === "1") { attempt(selected + " " + sq); return; }
     pending = sq;
     marks();
-    say(sq + " is no legal anchor for " + selected + ". Tap its end square to hear why.", "info");
+    say(fmt(_("{square} is no legal anchor for {tile}. Tap its end square to hear why."), {square: sq, tile: selected}), "info");
   }
 
   function options(moves) {
     const box = $("options");
-    box.replaceChildren(el("span", {class: "muted", text: "Which way? "}));
+    box.replaceChildren(el("span", {class: "muted", text: _("Which way? ")}));
     for (const m of moves) {
-      const b = el("button", {type: "button", class: "option", "data-move": m.move, text: m.move + (m.needs_vote ? " (vote)" : ""),
+      const b = el("button", {type: "button", class: "option", "data-move": m.move, text: m.needs_vote ? fmt(_("{move} (vote)"), {move: m.move}) : m.move,
         on: () => { box.replaceChildren(); propose(m); }});
       b.addEventListener("mouseenter", () => marks(m.squares));
       b.addEventListener("focus", () => marks(m.squares));
@@ -339,13 +343,13 @@
     if (r.ok) {
       await show(r.data);
       const last = r.data.events[r.data.events.length - 1];
-      let text = "Recorded: " + (last ? last.dn : body.move);
-      if (last && last.vote) text += last.vote.accepted ? " — the tile stays." : " — the tile goes back to the hand.";
-      say(text, "good");
+      const move = last ? last.dn : body.move;
+      say(fmt(!last || !last.vote ? _("Recorded: {move}") : last.vote.accepted ? _("Recorded: {move} — the tile stays.")
+        : _("Recorded: {move} — the tile goes back to the hand."), {move}), "good");
       $("verdicts").hidden = true;
       return;
     }
-    say(r.data.error + (r.status === 422 ? " — not recorded." : ""), "bad");
+    say(r.status === 422 ? fmt(_("{error} — not recorded."), {error: r.data.error}) : r.data.error, "bad");
     if (r.status === 409) { const g = await api("GET", "/api/games/" + gameName); if (g.ok) await show(g.data); say(r.data.error, "bad"); }
     if (r.data.adjudication) verdicts(r.data.adjudication, body.move); else $("verdicts").hidden = true;
   }
@@ -353,7 +357,7 @@
   $("pass").addEventListener("click", () => ($("ask-mode").checked ? ask({move: "pass"}) : play({move: "pass"})));
   $("undo").addEventListener("click", async () => {
     const r = await api("POST", "/api/games/" + gameName + "/undo", {turn: state.turn});
-    if (r.ok) { await show(r.data); say("Undone: the last turn is taken back.", "info"); } else say(r.data.error, "bad");
+    if (r.ok) { await show(r.data); say(_("Undone: the last turn is taken back."), "info"); } else say(r.data.error, "bad");
   });
 
   // -- taking back to an earlier turn, and replaying it -------------------------------
@@ -361,19 +365,19 @@
   function askTakeBack(keep) {
     keepTo = keep;
     const n = state.events.length - keep;
-    $("takeback-what").textContent = "Take back " + n + (n === 1 ? " turn" : " turns") + ", from " +
-      state.events[keep].dn + " on? They are kept: one tap on Replay plays them again.";
+    $("takeback-what").textContent = fmt(ngettext("Take back {n} turn, from {move} on? They are kept: one tap on Replay plays them again.",
+      "Take back {n} turns, from {move} on? They are kept: one tap on Replay plays them again.", n), {n, move: state.events[keep].dn});
     $("takeback").hidden = false;
     $("takeback-do").focus();
   }
   $("takeback-cancel").addEventListener("click", () => { $("takeback").hidden = true; });
   $("takeback-do").addEventListener("click", async () => {
     const r = await api("POST", "/api/games/" + gameName + "/takeback", {keep: keepTo, turn: state.turn});
-    if (r.ok) { await show(r.data); say("Taken back: the game is at turn " + r.data.turn + " again.", "info"); } else say(r.data.error, "bad");
+    if (r.ok) { await show(r.data); say(fmt(_("Taken back: the game is at turn {turn} again."), {turn: r.data.turn}), "info"); } else say(r.data.error, "bad");
   });
   $("replay").addEventListener("click", async () => {
     const r = await api("POST", "/api/games/" + gameName + "/replay", {turn: state.turn});
-    if (r.ok) { await show(r.data); say("Replayed: the game is at turn " + r.data.turn + ".", "good"); } else say(r.data.error, "bad");
+    if (r.ok) { await show(r.data); say(fmt(_("Replayed: the game is at turn {turn}."), {turn: r.data.turn}), "good"); } else say(r.data.error, "bad");
   });
 
   // -- the vote --------------------------------------------------------------------
@@ -382,7 +386,7 @@
     ballot = {};
     jein = {};
     $("vote").hidden = false;
-    $("vote-title").textContent = "Vote on " + m.move + ": it covers a toilet";
+    $("vote-title").textContent = fmt(_("Vote on {move}: it covers a toilet"), {move: m.move});
     const box = $("ballots");
     box.replaceChildren();
     state.vote_order.forEach((name, i) => {
@@ -396,7 +400,7 @@
         row.append(el("button", {type: "button", class: "card", "data-player": name, "data-card": c, "aria-pressed": "false",
           text: c, on: (ev) => toggleCard(name, c, ev.currentTarget)}));
       }
-      if (!p.cards.length) row.append(el("span", {class: "muted", text: " no cards left"}));
+      if (!p.cards.length) row.append(el("span", {class: "muted", text: " " + _("no cards left")}));
       box.append(row);
     });
     marks(m.squares);
@@ -426,11 +430,11 @@
     jbox.hidden = !(everyone && jokers.length);  // jokers are declared once every card is shown (B4)
     jbox.replaceChildren();
     if (!jbox.hidden) {
-      jbox.append(el("p", {class: "muted", text: "All cards are shown: each JEIN is now declared."}));
+      jbox.append(el("p", {class: "muted", text: _("All cards are shown: each JEIN is now declared.")}));
       for (const p of jokers) {
-        const row = el("div", {class: "joker", "data-player": p}, el("b", {text: p + "'s JEIN counts for "}));
+        const row = el("div", {class: "joker", "data-player": p}, el("b", {text: fmt(_("{player}'s JEIN counts for "), {player: p})}));
         for (const side of ["yes", "no"]) {
-          row.append(el("button", {type: "button", class: "side", "data-player": p, "data-side": side, text: side,
+          row.append(el("button", {type: "button", class: "side", "data-player": p, "data-side": side, text: side === "yes" ? _("yes") : _("no"),
             "aria-pressed": String(jein[p] === side), on: () => { jein[p] = side; updateVote(); }}));
         }
         jbox.append(row);
@@ -444,11 +448,12 @@
     const t = $("tally");
     if (!r.ok) { t.textContent = r.data.error; return; }
     const d = r.data;
+    const sum = done ? (d.accepted ? _("{sums} → {yes}:{no}, accepted") : _("{sums} → {yes}:{no}, rejected"))
+      : (d.accepted ? _("{sums} → {yes}:{no}, so far accepted") : _("{sums} → {yes}:{no}, so far rejected"));
     t.replaceChildren(
       el("div", {}, ...d.lines.map((l) => el("div", {text: l}))),
-      el("div", {class: "sum", text: d.arithmetic + " → " + d.yes + ":" + d.no + (done ? ", " : ", so far ") +
-        (d.accepted ? "accepted" : "rejected")}),
-      el("div", {class: "muted", text: "Rule " + d.rule + " " + d.title + ": " + d.option + " (" + d.citation + ")"}));
+      el("div", {class: "sum", text: fmt(sum, {sums: d.arithmetic, yes: d.yes, no: d.no})}),
+      window.DP.ruleLine(d));
   }
 
   $("vote-done").addEventListener("click", () => {
@@ -469,9 +474,9 @@
     keeps.replaceChildren();
     for (const p of state.players) {
       if (!p.goals) continue;
-      const s = el("select", {"data-player": p.name, "aria-label": p.name + " keeps"});
-      fill(s, p.goals.map((g) => [g, g]));
-      keeps.append(el("label", {}, p.name + " keeps ", s));
+      const s = el("select", {"data-player": p.name, "aria-label": fmt(_("{player} keeps"), {player: p.name})});
+      fill(s, p.goals.map((g) => [g, cardName(g)]));
+      keeps.append(el("label", {}, ...parts(_("{player} keeps {card}"), {player: p.name, card: s})));
     }
   }
 
@@ -493,8 +498,8 @@
       for (const p of state.players) {
         const row = el("div", {class: "deal-row"}, el("b", {text: p.name}));
         for (let k = 0; k < (expert ? 2 : 1); k++) {
-          const s = el("select", {"data-player": p.name, "data-k": String(k), "aria-label": p.name + " card"});
-          fill(s, names.map((c) => [c, c]));
+          const s = el("select", {"data-player": p.name, "data-k": String(k), "aria-label": fmt(_("{player} card"), {player: p.name})});
+          fill(s, names.map((c) => [c, cardName(c)]));
           s.selectedIndex = -1;
           row.append(s);
         }
@@ -524,22 +529,22 @@
     const box = $("result");
     const rows = res.standings.map((s) => el("tr", {"data-player": s.player},
       el("td", {text: String(s.rank)}), el("td", {}, chip(player(s.player)), " ", el("span", {text: s.player})),
-      el("td", {text: s.card}), el("td", {class: "score", "data-player": s.player, text: String(s.score)}),
+      el("td", {text: cardName(s.card)}), el("td", {class: "score", "data-player": s.player, text: String(s.score)}),
       el("td", {text: String(s.votes_left)})));
     box.replaceChildren(
-      el("h2", {text: "Result"}),
+      el("h2", {text: _("Result")}),
       el("p", {class: "winner", id: "winner", text: res.explanation}),
       el("table", {class: "standings"},
-        el("thead", {}, el("tr", {}, ...["#", "player", "card", "points", "votes left"].map((h) => el("th", {text: h})))),
+        el("thead", {}, el("tr", {}, ...["#", _("player"), _("card"), _("points"), _("votes left")].map((h) => el("th", {text: h})))),
         el("tbody", {}, ...rows)),
       el("ul", {class: "rules"}, ...res.rules.map((r) => el("li", {}, el("b", {text: r.rule + " " + r.title}), " (" + r.citation + ")"))));
   }
 
   function playersTable() {
     const t = $("players");
-    t.replaceChildren(el("tr", {}, ...["", "tiles", "vote cards", "votes"].map((h) => el("th", {text: h}))));
+    t.replaceChildren(el("tr", {}, ...["", _("tiles"), _("vote cards"), _("votes")].map((h) => el("th", {text: h}))));
     for (const p of state.players) {
-      const tiles = p.tiles ? p.tiles.map(([x, n]) => (n > 1 ? x + "×" + n : x)).join(" ") || "–" : "not recorded";
+      const tiles = p.tiles ? p.tiles.map(([x, n]) => (n > 1 ? x + "×" + n : x)).join(" ") || "–" : _("not recorded");
       t.append(el("tr", {class: p.name === state.to_move ? "mover" : null},
         el("td", {}, chip(p), " ", el("span", {text: p.name})), el("td", {text: tiles}),
         el("td", {text: p.cards.join(" ") || "–"}), el("td", {text: String(p.votes)})));
@@ -558,7 +563,7 @@
     $("verdicts").replaceChildren();
     const r = await api("POST", "/api/games/" + gameName + "/adjudicate", body);
     if (!r.ok) { say(r.data.error, "bad"); return; }
-    say("The referee's answer is below; nothing was played.", "info");
+    say(_("The referee's answer is below; nothing was played."), "info");
     verdicts(r.data, body.move);
   }
 
@@ -571,18 +576,19 @@
   function verdicts(a, tried) {
     const box = $("verdicts");
     box.hidden = false;
-    box.replaceChildren(el("h2", {text: "Is this legal? " + a.move}));
+    box.replaceChildren(el("h2", {text: fmt(_("Is this legal? {move}"), {move: a.move})}));
     const one = new Set(a.verdicts.map(gist)).size === 1;
     if (!one) box.append(el("p", {class: "agreement", text: a.agreement || ""}));
     const tile = (tried || "").trim().split(/\s+/)[0];
     for (const v of one ? a.verdicts.slice(0, 1) : a.verdicts) {
-      const who = one ? (a.verdicts.length > 1 ? "all " + a.verdicts.length + " rulesets" : v.ruleset) : v.ruleset;
+      const who = one ? (a.verdicts.length > 1 ? fmt(ngettext("all {n} ruleset", "all {n} rulesets", a.verdicts.length), {n: a.verdicts.length}) : v.ruleset) : v.ruleset;
       const item = el("div", {class: "verdict " + (v.legal ? "legal" : "illegal"), "data-ruleset": one ? "all" : v.ruleset},
-        el("h3", {}, el("span", {text: who + ": "}), el("span", {class: "status", text: v.status})),
+        el("h3", {}, ...parts(_("{rulesets}: {verdict}"), {rulesets: el("span", {text: who}), verdict: el("span", {class: "status", text: v.status})})),
         el("p", {class: "muted", text: one ? a.verdicts.map((x) => x.ruleset_name).join(" · ") : v.ruleset_name}));
       if (v.diagnostic && v.diagnostic.rule) {  // one verdict for all: each ruleset's own place in its booklet
         const cites = [...new Set((one ? a.verdicts : [v]).map((x) => x.diagnostic.citation).filter((c) => c))];
-        item.append(el("p", {text: "Rule " + v.diagnostic.rule + (cites.length ? " (" + cites.join("; ") + ")" : "")}));
+        item.append(el("p", {text: cites.length ? fmt(_("Rule {rule} ({citations})"), {rule: v.diagnostic.rule, citations: cites.join("; ")})
+          : fmt(_("Rule {rule}"), {rule: v.diagnostic.rule})}));
       }
       if (v.rules && v.rules.length) {
         item.append(el("ul", {}, ...v.rules.map((r) => el("li", {}, el("b", {text: r.rule + " " + r.title}),
@@ -591,8 +597,7 @@
       if (v.vote) item.append(el("p", {text: v.vote.lines.join("; ") + " → " + v.vote.arithmetic}));
       if (v.alternatives && v.alternatives.length) {  // the tile that was tried first
         const alts = [...v.alternatives].sort((x, y) => (y.split(" ")[0] === tile) - (x.split(" ")[0] === tile));
-        item.append(el("p", {class: "muted alternatives", text: "Legal instead: " + alts.slice(0, 12).join(", ") +
-          (alts.length > 12 ? ", …" : "")}));
+        item.append(el("p", {class: "muted alternatives", text: fmt(_("Legal instead: {moves}"), {moves: alts.slice(0, 12).join(", ") + (alts.length > 12 ? ", …" : "")})}));
       }
       box.append(item);
     }

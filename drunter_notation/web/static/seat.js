@@ -3,7 +3,7 @@
 // fragment; every judgement comes from the server's engine.
 "use strict";
 (function () {
-  const {el, api, listen, chip, count} = window.DP;
+  const {el, api, listen, chip, count, _, fmt, parts, cardName} = window.DP;
   const $ = (id) => document.getElementById(id);
   const name = decodeURIComponent(location.pathname.split("/").pop());
   const headers = {"X-Drunter-Seat": location.hash.slice(1)};
@@ -32,7 +32,7 @@
   function showCard(on) {
     $("card-box").hidden = !on;
     $("card-toggle").setAttribute("aria-pressed", String(on));
-    $("card-toggle").textContent = on ? "Tap to hide your card" : "Tap to see your card";
+    $("card-toggle").textContent = on ? _("Tap to hide your card") : _("Tap to see your card");
   }
   $("card-toggle").addEventListener("click", () => showCard($("card-box").hidden));
 
@@ -57,9 +57,9 @@
     state = s;
     const me = s.me.name;
     document.title = me + " · drunter play";
-    $("who").textContent = me + "'s seat";
+    $("who").textContent = fmt(_("{player}'s seat"), {player: me});
     $("where").textContent = "· " + s.title;
-    $("cover-text").textContent = "This is " + me + "'s seat. Hand the device to " + me + ", then tap.";
+    $("cover-text").textContent = fmt(_("This is {player}'s seat. Hand the device to {player}, then tap."), {player: me});
     turnLine();
     card();
     vote();
@@ -71,7 +71,7 @@
     marks(voted ? voted.squares : null);  // the tile put to the vote, marked where it would lie
     $("options").replaceChildren();
     $("pass").hidden = !(s.me.to_move && s.can_pass && !s.vote);
-    $("my-cards").textContent = mine().cards.join(" ") || "none left";
+    $("my-cards").textContent = mine().cards.join(" ") || _("none left");
     window.Bots.seat(s, base, headers);
   }
 
@@ -81,23 +81,24 @@
   function turnLine() {
     const s = state;
     const line = $("turn-line");
-    if (s.over) line.replaceChildren("Game over after turn " + (s.turn - 1) + ".");
-    else if (s.choice_due) line.replaceChildren("Turn " + s.turn + ": the first track is finished — choose your goal.");
-    else if (s.vote) line.replaceChildren("Turn " + s.turn + ": vote on " + s.vote.move + ".");
-    else if (s.me.to_move) line.replaceChildren(el("b", {id: "your-turn", text: "Your turn"}), " (turn " + s.turn + ").");
-    else line.replaceChildren("Turn " + s.turn + ": ", chip(player(s.to_move)), " " + s.to_move + " to move.");
+    if (s.over) line.replaceChildren(fmt(_("Game over after turn {turn}."), {turn: s.turn - 1}));
+    else if (s.choice_due) line.replaceChildren(fmt(_("Turn {turn}: the first track is finished — choose your goal."), {turn: s.turn}));
+    else if (s.vote) line.replaceChildren(fmt(_("Turn {turn}: vote on {move}."), {turn: s.turn, move: s.vote.move}));
+    else if (s.me.to_move) line.replaceChildren(...parts(_("{your_turn} (turn {turn})."), {your_turn: el("b", {id: "your-turn", text: _("Your turn")}), turn: s.turn}));
+    else line.replaceChildren(...parts(_("Turn {turn}: {chip} {player} to move."), {turn: s.turn, chip: chip(player(s.to_move)), player: s.to_move}));
   }
 
   function card() {
     const m = state.me;
     const box = $("card-box");
     if (m.goals) {
-      box.replaceChildren(el("p", {}, "Your goal cards: ", el("b", {class: "my-card", text: m.goals.join(" and ")})),
-        m.kept ? el("p", {}, "You keep ", el("b", {text: m.kept}), " (shown at the end).") : "");
+      box.replaceChildren(el("p", {}, ...parts(_("Your goal cards: {cards}"), {cards: el("b", {class: "my-card",
+        text: fmt(_("{first} and {second}"), {first: cardName(m.goals[0]), second: cardName(m.goals[1])})})})),
+        m.kept ? el("p", {}, ...parts(_("You keep {card} (shown at the end)."), {card: el("b", {text: cardName(m.kept)})})) : "");
     } else if (m.card) {
-      box.replaceChildren(el("p", {}, "Your building card: ", el("b", {class: "my-card", text: m.card})));
+      box.replaceChildren(el("p", {}, ...parts(_("Your building card: {card}"), {card: el("b", {class: "my-card", text: cardName(m.card)})})));
     } else {
-      box.replaceChildren(el("p", {class: "muted", text: "The app does not know your card: it was dealt at the table."}));
+      box.replaceChildren(el("p", {class: "muted", text: _("The app does not know your card: it was dealt at the table.")}));
     }
   }
 
@@ -105,8 +106,8 @@
     const box = $("hand");
     box.replaceChildren();
     const tiles = mine().tiles;
-    if (!tiles) { box.append(el("span", {class: "muted", text: "Your tiles are not recorded."})); return; }
-    box.append(el("span", {class: "muted", text: "Your tiles: "}));
+    if (!tiles) { box.append(el("span", {class: "muted", text: _("Your tiles are not recorded.")})); return; }
+    box.append(el("span", {class: "muted", text: _("Your tiles: ")}));
     const active = state.me.to_move && !state.over && !state.choice_due && !state.vote;
     for (const [t, n] of tiles) {
       const legal = active && state.legal.some((m) => m.tile === t);
@@ -128,14 +129,14 @@
   document.addEventListener("click", (ev) => {
     const hit = ev.target.closest && ev.target.closest("#board rect.hit");
     if (!hit || !state || !state.me.to_move || state.vote || state.over) return;
-    if (!selected) { say("Choose one of your tiles first.", "info"); return; }
+    if (!selected) { say(_("Choose one of your tiles first."), "info"); return; }
     const moves = state.legal.filter((m) => m.tile === selected && m.squares[0] === hit.dataset.sq);
-    if (!moves.length) { say(selected + " cannot start on " + hit.dataset.sq + ": the lit squares are where it can.", "info"); return; }
+    if (!moves.length) { say(fmt(_("{tile} cannot start on {square}: the lit squares are where it can."), {tile: selected, square: hit.dataset.sq}), "info"); return; }
     if (moves.length === 1) { go(moves[0]); return; }
     const box = $("options");
-    box.replaceChildren(el("span", {class: "muted", text: "Which way? "}),
+    box.replaceChildren(el("span", {class: "muted", text: _("Which way? ")}),
       ...moves.map((m) => el("button", {type: "button", class: "option", "data-move": m.move,
-        text: m.move + (m.needs_vote ? " (vote)" : ""), on: () => go(m)})));
+        text: m.needs_vote ? fmt(_("{move} (vote)"), {move: m.move}) : m.move, on: () => go(m)})));
     marks(moves.flatMap((m) => m.squares));
   });
 
@@ -148,7 +149,7 @@
   async function go(m) {
     if (m.needs_vote) { await post("/ballot", {move: m.move}); return; }
     const r = await post("/moves", {move: m.move, turn: state.turn});
-    if (r.ok) say("Played: " + m.move, "good");
+    if (r.ok) say(fmt(_("Played: {move}"), {move: m.move}), "good");
   }
   $("pass").addEventListener("click", () => post("/moves", {move: "pass", turn: state.turn}));
 
@@ -159,14 +160,15 @@
     box.hidden = !v;
     if (!v) { laying = []; return; }
     const me = state.me.name;
-    box.replaceChildren(el("h2", {text: "Vote on " + v.move + ": it covers a toilet"}));
-    if (v.problem) box.append(el("p", {class: "msg bad", text: v.problem + " — lay again."}));
+    box.replaceChildren(el("h2", {text: fmt(_("Vote on {move}: it covers a toilet"), {move: v.move})}));
+    if (v.problem) box.append(el("p", {class: "msg bad", text: fmt(_("{problem} — lay again."), {problem: v.problem})}));
     if (!v.shown) {
       box.append(el("ul", {class: "voters"}, ...v.order.map((p) => el("li", {"data-player": p,
-        class: v.laid.includes(p) ? "laid" : "waiting", text: p + (v.laid.includes(p) ? ": laid, face down" : ": not yet")}))));
+        class: v.laid.includes(p) ? "laid" : "waiting",
+        text: fmt(v.laid.includes(p) ? _("{player}: laid, face down") : _("{player}: not yet"), {player: p})}))));
       if (v.mine) {
-        box.append(el("p", {}, "You laid ", el("b", {id: "my-ballot", text: v.mine.join(" ")}), " face down."),
-          el("button", {type: "button", id: "take-back", text: "Take my cards back",
+        box.append(el("p", {}, ...parts(_("You laid {cards} face down."), {cards: el("b", {id: "my-ballot", text: v.mine.join(" ")})})),
+          el("button", {type: "button", id: "take-back", text: _("Take my cards back"),
             on: () => post("/lay", {cards: null})}));
       } else {
         const cards = [...new Set(mine().cards)];
@@ -175,21 +177,21 @@
           row.append(el("button", {type: "button", class: "card", "data-card": c, "aria-pressed": String(laying.includes(c)),
             text: c, on: () => { laying = laying.includes(c) ? laying.filter((x) => x !== c) : laying.concat([c]); vote(); }}));
         }
-        box.append(el("p", {class: "muted", text: "Pick one or more cards, then lay them face down. Nobody sees them until everyone has laid."}),
-          row, el("button", {type: "button", id: "lay", disabled: !laying.length, text: "Lay face down",
+        box.append(el("p", {class: "muted", text: _("Pick one or more cards, then lay them face down. Nobody sees them until everyone has laid.")}),
+          row, el("button", {type: "button", id: "lay", disabled: !laying.length, text: _("Lay face down"),
             on: async () => { const cards = laying; laying = []; await post("/lay", {cards}); }}));
       }
-      if (me === v.placer) box.append(el("button", {type: "button", id: "call-off", text: "Take the tile back (call the vote off)",
+      if (me === v.placer) box.append(el("button", {type: "button", id: "call-off", text: _("Take the tile back (call the vote off)"),
         on: () => post("/ballot/cancel", {})}));
       return;
     }
-    box.append(el("p", {class: "muted", text: "Every card is turned over."}), count(v.count, false));
+    box.append(el("p", {class: "muted", text: _("Every card is turned over.")}), count(v.count, false));
     if (v.jein_due.includes(me)) {
-      box.append(el("div", {class: "joker"}, el("b", {text: "Your JEIN counts for "}),
-        ...["yes", "no"].map((side) => el("button", {type: "button", class: "side", "data-side": side, text: side,
+      box.append(el("div", {class: "joker"}, el("b", {text: _("Your JEIN counts for ")}),
+        ...["yes", "no"].map((side) => el("button", {type: "button", class: "side", "data-side": side, text: side === "yes" ? _("yes") : _("no"),
           on: () => post("/jein", {side})}))));
     } else if (v.jein_due.length) {
-      box.append(el("p", {class: "muted", text: "Waiting for " + v.jein_due.join(", ") + " to declare their JEIN."}));
+      box.append(el("p", {class: "muted", text: fmt(_("Waiting for {players} to declare their JEIN."), {players: v.jein_due.join(", ")})}));
     }
   }
 
@@ -199,13 +201,13 @@
     const m = state.me;
     box.hidden = !(state.choice_due && m.goals);
     if (box.hidden) return;
-    box.replaceChildren(el("h2", {text: "The first track is finished: choose your goal"}));
+    box.replaceChildren(el("h2", {text: _("The first track is finished: choose your goal")}));
     if (m.kept) {
       const waiting = state.players.map((p) => p.name).filter((p) => !state.chosen.includes(p));
-      box.append(el("p", {text: "You keep " + m.kept + ". Waiting for " + waiting.join(", ") + "."}));
+      box.append(el("p", {text: fmt(_("You keep {card}. Waiting for {players}."), {card: cardName(m.kept), players: waiting.join(", ")})}));
       return;
     }
-    box.append(...m.goals.map((g) => el("button", {type: "button", class: "keep", "data-goal": g, text: "Keep " + g,
+    box.append(...m.goals.map((g) => el("button", {type: "button", class: "keep", "data-goal": g, text: fmt(_("Keep {card}"), {card: cardName(g)}),
       on: () => post("/choose", {keep: g})})));
   }
 
@@ -214,12 +216,12 @@
     const box = $("result");
     box.hidden = !res;
     if (!res) return;
-    box.replaceChildren(el("h2", {text: "Result"}), el("p", {class: "winner", id: "winner", text: res.explanation}),
+    box.replaceChildren(el("h2", {text: _("Result")}), el("p", {class: "winner", id: "winner", text: res.explanation}),
       el("table", {class: "standings"}, el("tbody", {}, ...res.standings.map((s) => el("tr", {"data-player": s.player},
-        el("td", {text: String(s.rank)}), el("td", {text: s.player}), el("td", {text: s.card}),
+        el("td", {text: String(s.rank)}), el("td", {text: s.player}), el("td", {text: cardName(s.card)}),
         el("td", {class: "score", text: String(s.score)}))))));
   }
 
-  if (!headers["X-Drunter-Seat"]) say("This link has no seat in it: open your seat's link from the host page.", "bad");
+  if (!headers["X-Drunter-Seat"]) say(_("This link has no seat in it: open your seat's link from the host page."), "bad");
   else listen(base + "/events", headers, refresh);
 })();
