@@ -10,6 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import click
 
+from drunter_notation import i18n
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.analysis.inference import favourite
 from drunter_notation.bots import STYLES
@@ -205,9 +206,9 @@ def _results(paths: list[str], settings: Settings, jobs: int, dask_address: str 
             outcomes = iter([_one(todo[0], settings, jobs, stack)])
         elif (workers := pool_size(jobs, len(todo))) > 1:
             pool = stack.enter_context(ProcessPoolExecutor(workers))
-            outcomes = pool.map(functools.partial(_analyze, settings=settings), todo)
+            outcomes = pool.map(functools.partial(_analyze, settings=settings, lang=i18n.language()), todo)
         else:
-            outcomes = (_analyze(item, settings) for item in todo)
+            outcomes = (_analyze(item, settings, i18n.language()) for item in todo)
         show = sys.stderr.isatty() and len(paths) > 1
         bar = stack.enter_context(click.progressbar(length=len(paths), label=_("analysing"), file=sys.stderr)
                                   if show else _Quiet())
@@ -227,9 +228,9 @@ class _Quiet:
         pass
 
 
-def _analyze(item: tuple[str, bytes], settings: Settings):
+def _analyze(item: tuple[str, bytes], settings: Settings, lang: str):
     path, data = item
-    return analyze_bytes(data, path, settings)
+    return analyze_bytes(data, path, settings, lang)
 
 
 def _one(item: tuple[str, bytes], settings: Settings, jobs: int, stack: contextlib.ExitStack):
@@ -276,5 +277,6 @@ def _dask(address: str, todo, settings: Settings, stack: contextlib.ExitStack):
         client = stack.enter_context(Client(address, timeout=DASK_TIMEOUT))
     except (OSError, TimeoutError, ValueError) as e:
         raise _unreachable(address, str(e).splitlines()[0] if str(e) else type(e).__name__) from None
-    futures = client.map(analyze_bytes, [d for _, d in todo], [p for p, _ in todo], settings=settings, pure=False)
+    futures = client.map(analyze_bytes, [d for _, d in todo], [p for p, _ in todo], settings=settings,
+                         lang=i18n.language(), pure=False)
     return (f.result() for f in futures)
