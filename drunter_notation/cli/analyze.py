@@ -28,8 +28,8 @@ _GAME = {"base": N_("base game"), "expert": N_("expert game")}
 
 
 def _head(r: dict) -> str:
-    n = len(r["turns"]) - 1
-    game = _(_GAME[r["variant"]]) if r["variant"] in _GAME else r["variant"]
+    n, variant = len(r["turns"]) - 1, r["variant"]
+    game = _(_GAME[variant]) if variant in _GAME else variant
     return ngettext("{file}: {n} turn, {game} ({rules}, {board}); after every turn, each player's card if one "
                     "stands out (model: docs/analysis.md)",
                     "{file}: {n} turns, {game} ({rules}, {board}); after every turn, each player's card if one "

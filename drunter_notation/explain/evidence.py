@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from drunter_notation.explain.words import and_list
-from drunter_notation.i18n import N_, _, ngettext, pgettext
+from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.notation.model import Square, square_name
 
 _TIMES = {1: N_("once"), 2: N_("twice"), 3: N_("three times"), 4: N_("four times"), 5: N_("five times")}
@@ -85,7 +85,7 @@ def card_name(card: str) -> str:
 
 
 def style_name(style: str) -> str:
-    return pgettext("style", STYLE_NAMES[style]) if style in STYLE_NAMES else style
+    return _(STYLE_NAMES[style]) if style in STYLE_NAMES else style
 
 
 def summary(player: str, favourite: tuple[str, float] | None, likeliest: tuple[str, float],
