@@ -5,9 +5,11 @@ import functools
 from concurrent.futures import ProcessPoolExecutor
 
 import click
+from babel.numbers import get_decimal_symbol
 
+from drunter_notation import i18n
 from drunter_notation.bots import parse_bots
-from drunter_notation.bots.tournament import Match, lean_game, summarize
+from drunter_notation.bots.tournament import Match, Rate, lean_game, summarize
 from drunter_notation.cli.common import DiagnosticError, pool_size
 from drunter_notation.codes import Exit
 from drunter_notation.data.boardfile import load_board
@@ -84,10 +86,22 @@ def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant)
     wins, rate, interval = pgettext("column", "wins"), pgettext("column", "win rate"), pgettext("column", "95 % interval")
     w = max(14, len(entrant), len(seat), *(len(r.label) for r in entrants + seats))  # a bot's settings lengthen its label
     a, b = max(8, len(wins)), max(9, len(rate))
+    c = max(6, *(len(_rate(x)) for r in entrants + seats for x in (r.low, r.high)))
+    point = get_decimal_symbol(i18n.language())
+
+    def row(r: Rate) -> str:
+        return (f"{r.label:<{w}} {f'{r.wins:.1f}'.replace('.', point):>{a}} {_rate(r.rate):>{b}}  "
+                f"{_rate(r.low):>{c}} - {_rate(r.high):>{c}}")
     click.echo(f"{entrant:<{w}} {wins:>{a}} {rate:>{b}}  {interval}")
     for r in entrants:
-        click.echo(f"{r.label:<{w}} {r.wins:{a}.1f} {r.rate:{b}.1%}  {r.low:6.1%} - {r.high:6.1%}")
+        click.echo(row(r))
     click.echo(f"{seat:<{w}} {wins:>{a}} {rate:>{b}}  {interval}   " +
-               _("(fair share {share})").format(share=f"{1 / len(names):.1%}"))
+               _("(fair share {share})").format(share=_rate(1 / len(names))))
     for r in seats:
-        click.echo(f"{r.label:<{w}} {r.wins:{a}.1f} {r.rate:{b}.1%}  {r.low:6.1%} - {r.high:6.1%}")
+        click.echo(row(r))
+
+
+def _rate(x: float) -> str:
+    """A rate as a percentage with one decimal, rounded as Python rounds (``66.7%``),
+    written as the language writes it (``66,7 %``)."""
+    return i18n.format_percent(float(f"{x * 100:.1f}") / 100, 1)
