@@ -3,7 +3,8 @@ and voted when the choice was theirs, how sure the analysis is, and the turning
 points (``drunter analyze``)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from drunter_notation.explain.words import and_list
 from drunter_notation.i18n import N_, _, ngettext
@@ -85,6 +86,7 @@ def card_name(card: str) -> str:
 
 
 def style_name(style: str) -> str:
+    """A style of the inference (``purposeful``) as a reader sees it."""
     return _(STYLE_NAMES[style]) if style in STYLE_NAMES else style
 
 
@@ -116,7 +118,7 @@ def _change(n: int, se: float) -> str:
     return _("{change} ± {se}").format(change=f"{n:+d}", se=f"{se * 100:.0f}")
 
 
-def turning_point(tp: dict, arrow: str = "→") -> str:
+def turning_point(tp: Mapping[str, Any], arrow: str = "→") -> str:
     """One turning point of ``analysis.record`` in words; each change is the difference
     of the figures shown."""
     b = tp["better"]
