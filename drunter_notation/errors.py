@@ -21,12 +21,12 @@ def printable(text: str, limit: int | None = None) -> str:
     not printable -- control characters, bidi controls (U+200E/F, U+202A-E,
     U+2066-9), line and paragraph separators, CR, LF, TAB, unassigned code points --
     is written as its escape (``\\u202e``), so input can neither split a line nor
-    reorder what the terminal shows. Printable text comes back unchanged. ``limit``:
-    at most that many characters, cut between whole characters or escapes, never
-    inside an escape."""
+    reorder what the terminal shows. Printable text (and no-break spaces) comes back
+    unchanged. ``limit``: at most that many characters, cut between whole characters
+    or escapes, never inside an escape."""
     if text.isprintable():
         return text if limit is None else text[:limit]
-    pieces = [c if c.isprintable() else _escape(c) for c in text]
+    pieces = [c if c.isprintable() or c in _NO_BREAK else _escape(c) for c in text]
     if limit is None:
         return "".join(pieces)
     kept, used = [], 0
@@ -36,6 +36,10 @@ def printable(text: str, limit: int | None = None) -> str:
         kept.append(piece)
         used += len(piece)
     return "".join(kept)
+
+
+# No-break spaces split no line and reorder nothing: the languages write them in numbers ("12,5\u00a0%")
+_NO_BREAK = frozenset("\u00a0\u202f")
 
 
 def printable_lines(text: str) -> str:

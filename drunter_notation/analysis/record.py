@@ -15,9 +15,11 @@ from typing import NamedTuple
 
 from drunter_notation.analysis.evaluate import Estimate, candidates, difference, estimate, mean_se, shares
 from drunter_notation.analysis.inference import Inference, Model, Posterior, favourite, hypotheses, key
+from drunter_notation import i18n
 from drunter_notation.bots import lean_move
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain import evidence as words
+from drunter_notation.i18n import _
 from drunter_notation.load import judge
 from drunter_notation.replay import Timeline
 from drunter_notation.notation.model import GOALS, Hand, Record, Vote
@@ -110,22 +112,25 @@ def analyze_text(text: str, path: str = "<input>", settings: Settings = Settings
     return analyze_record(parse_text(text, path), path, settings, mapper)
 
 
-def analyze_bytes(data: bytes, path: str, settings: Settings = Settings()) -> tuple[str, object]:
+def analyze_bytes(data: bytes, path: str, settings: Settings = Settings(), lang: str | None = None
+                  ) -> tuple[str, object]:
     """The per-game function of ``drunter analyze DIR`` (``--jobs``, ``--dask``): the
     file's bytes in, ``("ok", analysis)`` or ``("error", (message line, exit status))``
-    out -- plain values, so that any worker can send them back."""
-    try:
-        return "ok", analyze_record(parse_bytes(data, path), path, settings)
-    except DnError as e:
-        return "error", (e.format(path), e.exit_code)
+    out -- plain values, so that any worker can send them back. Its sentences are in
+    ``lang`` (default the language in force): a worker does not know the caller's."""
+    with i18n.using(lang or i18n.language()):
+        try:
+            return "ok", analyze_record(parse_bytes(data, path), path, settings)
+        except DnError as e:
+            return "error", (e.format(path), e.exit_code)
 
 
 def analyze_record(record: Record, path: str = "<input>", settings: Settings = Settings(),
                    mapper: Callable = map) -> dict:
     """The analysis of a parsed record (:func:`analyze_text`)."""
     if not any(isinstance(s, Hand) for s in record.setup):  # known from the parse: no replay to learn it
-        raise fail("U003", "the record has no hand lines: the analysis needs to know which moves each player "
-                           "could have made", path=path, hint="record the hands as dealt")
+        raise fail("U003", _("the record has no hand lines: the analysis needs to know which moves each player "
+                             "could have made"), path=path, hint=_("record the hands as dealt"))
     t = judge(record, path, keep_states=True)
     if not t.valid:
         raise DnError(t.errors[0], path=path)

@@ -11,6 +11,7 @@ from drunter_notation.bots.player import Bot, Player, lean_move, play_game, play
 from drunter_notation.bots.ismcts import IsmctsBot, spec
 from drunter_notation.bots.styles import BOTS as STYLES, CautiousBot, GreedyBot, RandomBot
 from drunter_notation.errors import fail
+from drunter_notation.i18n import _, ngettext
 
 BOTS: dict[str, type[Bot]] = {**STYLES, IsmctsBot.name: IsmctsBot}
 
@@ -23,7 +24,7 @@ def make_bot(name: str, seed: int | str | random.Random | None = None) -> Bot:
     raises DnError (U002) for an unknown name or a bad setting."""
     base, params = spec(name)
     if base not in BOTS:
-        raise fail("U002", f"no bot named {base!r}; the bots are {', '.join(BOTS)}")
+        raise fail("U002", _("no bot named {name}; the bots are {bots}").format(name=repr(base), bots=", ".join(BOTS)))
     return BOTS[base](seed, **params)
 
 
@@ -34,8 +35,9 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise fail("U002", f"--bots names {len(names)} bots for {players} players: give one per seat, or one "
-                           f"for all")
+        raise fail("U002", ngettext("--bots names {n} bot for {players} players: give one per seat, or one for all",
+                                    "--bots names {n} bots for {players} players: give one per seat, or one for all",
+                                    len(names)).format(n=len(names), players=players))
     for n in names:
         make_bot(n)  # checks the name and its settings
     return names

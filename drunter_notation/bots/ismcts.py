@@ -42,6 +42,7 @@ from drunter_notation.bots.player import Bot, play_out, play_turn
 from drunter_notation.bots.styles import BOTS as STYLES
 from drunter_notation.deal import deal_unseen
 from drunter_notation.errors import fail
+from drunter_notation.i18n import _, format_number
 from drunter_notation.rules.playout import ABSTAIN, Playout
 
 SIMS = 200  # default simulations per decision: 0.15 s of CPU on average, 0.33 s at most (bench/README.md)
@@ -167,13 +168,16 @@ class IsmctsBot(Bot):
                  c: float = C, policy: str = "greedy"):
         super().__init__(seed)
         if not 1 <= sims <= MAX_SIMS:
-            raise fail("U002", f"ismcts: sims must be 1 to {MAX_SIMS:,}, not {sims}")
+            raise fail("U002", _("ismcts: sims must be 1 to {most}, not {sims}").format(most=format_number(MAX_SIMS),
+                                                                                         sims=sims))
         if time is not None and not 0 < time <= MAX_TIME:
-            raise fail("U002", f"ismcts: time must be above 0 and at most {MAX_TIME:g} seconds, not {time}")
+            raise fail("U002", _("ismcts: time must be above 0 and at most {most} seconds, not {time}").format(
+                most=f"{MAX_TIME:g}", time=time))
         if not 0 <= c <= 10:
-            raise fail("U002", f"ismcts: c must be 0 to 10, not {c}")
+            raise fail("U002", _("ismcts: c must be 0 to 10, not {c}").format(c=c))
         if policy not in STYLES:
-            raise fail("U002", f"ismcts: no rollout policy named {policy!r}; the policies are {', '.join(STYLES)}")
+            raise fail("U002", _("ismcts: no rollout policy named {name}; the policies are {policies}").format(
+                name=repr(policy), policies=", ".join(STYLES)))
         self.sims, self.time, self.c, self.policy = sims, time, c, policy
         self.kept: str | None = None
         self.simulations = 0  # run for the last decision searched
@@ -257,17 +261,18 @@ def spec(text: str) -> tuple[str, dict]:
     name, *settings = text.split(":")
     params: dict = {}
     if settings and name != IsmctsBot.name:
-        raise fail("U002", f"bot {name!r} takes no settings ({text!r})")
+        raise fail("U002", _("bot {name} takes no settings ({text})").format(name=repr(name), text=repr(text)))
     kinds = {"sims": int, "time": float, "c": float, "policy": str}
     for item in settings:
         key, eq, value = item.partition("=")
         if not eq or key not in kinds:
-            raise fail("U002", f"ismcts: {item!r} is not a setting; give sims=N, time=SECONDS, c=X or policy=NAME")
+            raise fail("U002", _("ismcts: {item} is not a setting; give sims=N, time=SECONDS, c=X or policy=NAME").format(
+                item=repr(item)))
         try:
             params[key] = kinds[key](value) if len(value) <= 20 else None
         except ValueError:
             params[key] = None
         if params[key] is None or (kinds[key] is float and not math.isfinite(params[key])):
-            raise fail("U002", f"ismcts: {key}={value[:20]!r} is not a number")
+            raise fail("U002", _("ismcts: {key}={value} is not a number").format(key=key, value=repr(value[:20])))
     return name, params
 

@@ -17,6 +17,7 @@ from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.deal import deal_goals, deal_hands, game_rng
 from drunter_notation.game import Game
+from drunter_notation.i18n import _
 from drunter_notation.rules import turn
 from drunter_notation.rules.playout import Playout
 
@@ -106,5 +107,5 @@ def summarize(names: Sequence[str], results: Sequence[tuple[Sequence[int], Seque
             by_seat[w] += 1 / len(winners)
     games = len(results)
     entrants = [Rate(f"{e + 1}. {names[e]}", games, by_entrant[e], *wilson(by_entrant[e], games)) for e in range(n)]
-    seats = [Rate(f"seat {k + 1}", games, by_seat[k], *wilson(by_seat[k], games)) for k in range(n)]
+    seats = [Rate(_("seat {k}").format(k=k + 1), games, by_seat[k], *wilson(by_seat[k], games)) for k in range(n)]
     return entrants, seats

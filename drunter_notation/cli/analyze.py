@@ -10,24 +10,50 @@ from concurrent.futures import ProcessPoolExecutor
 
 import click
 
+from drunter_notation import i18n
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.analysis.inference import favourite
 from drunter_notation.bots import STYLES
 from drunter_notation.cli.common import pool_size, record_paths
 from drunter_notation.errors import DnError, json_safe, printable, printable_lines
-from drunter_notation.explain.evidence import percent
+from drunter_notation.explain.evidence import percent, turning_point, whole_percent
 from drunter_notation.files import read_record
+from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.notation.parser import parse_bytes
-from drunter_notation.report.analysis import turning_item
-
-
-def _policy(r: dict) -> str:
-    if r["policy"] == "inferred":
-        return "each seat played by the style mix the model inferred for it"
-    return f"every seat played by the {r['policy']} bot"
 
 
 DASK_TIMEOUT = 5  # seconds to reach a Dask scheduler: a wrong address fails fast
+
+_GAME = {"base": N_("base game"), "expert": N_("expert game")}
+
+
+def _head(r: dict) -> str:
+    n, variant = len(r["turns"]) - 1, r["variant"]
+    game = _(_GAME[variant]) if variant in _GAME else variant
+    return ngettext("{file}: {n} turn, {game} ({rules}, {board}); after every turn, each player's card if one "
+                    "stands out (model: docs/analysis.md)",
+                    "{file}: {n} turns, {game} ({rules}, {board}); after every turn, each player's card if one "
+                    "stands out (model: docs/analysis.md)", n).format(
+        file=r["file"], n=n, game=game, rules=r["rules"], board=r["board"])
+
+
+def _win_legend(r: dict) -> str:
+    top = max(x for e in r["turns"] for x in e["win_se"].values())
+    n, points = r["playouts"], int(f"{top * 100:.0f}")
+    error = ngettext("standard error at most {n} point", "standard error at most {n} points", points).format(n=points)
+    if r["policy"] == "inferred":
+        line = ngettext("win %: each player's chance to win after the turn, from {n} playout a position, the cards "
+                        "drawn from the beliefs after it, each seat played by the style mix the model inferred for "
+                        "it ({error})",
+                        "win %: each player's chance to win after the turn, from {n} playouts a position, the cards "
+                        "drawn from the beliefs after it, each seat played by the style mix the model inferred for "
+                        "it ({error})", n)
+    else:
+        line = ngettext("win %: each player's chance to win after the turn, from {n} playout a position, the cards "
+                        "drawn from the beliefs after it, every seat played by the {bot} bot ({error})",
+                        "win %: each player's chance to win after the turn, from {n} playouts a position, the cards "
+                        "drawn from the beliefs after it, every seat played by the {bot} bot ({error})", n)
+    return line.format(n=n, bot=r["policy"], error=error)
 
 
 def render_text(r: dict) -> str:
@@ -38,46 +64,49 @@ def render_text(r: dict) -> str:
     cards = [k for k in r["turns"][0]["beliefs"][players[0]]]
     width = max(max(len(k) for k in cards) + 4, max(len(printable(p)) for p in players)) + 2  # full names, never cut
     win = r["turns"][0]["win"] is not None
-    lines = [f"{r['file']}: {len(r['turns']) - 1} turns, {r['variant']} game ({r['rules']}, {r['board']}); "
-             f"after every turn, each player's card if one stands out (model: docs/analysis.md)"]
+    lines = [_head(r)]
     if win:
-        top = max(x for e in r["turns"] for x in e["win_se"].values())
-        lines.append(f"win %: each player's chance to win after the turn, from {r['playouts']} playouts a position, "
-                     f"the cards drawn from the beliefs after it, {_policy(r)} (standard error at most "
-                     f"{top * 100:.0f} points)")
+        lines.append(_win_legend(r))
     names = [printable(p) for p in players]  # names come from the record: escaped, never cut
     cols = [max(len(p), 5) for p in names]
-    wide = max(22, max(len(p) for p in names) + 17)  # the mover's full name, the longest move and " (no)"
-    head = f"{'turn':>4}  {'move':<{wide}}" + "".join(f"{p:<{width}}" for p in names)
-    lines.append((head + ("| win % " + " ".join(f"{p:>{c}}" for p, c in zip(names, cols)) if win else "")).rstrip())
+    rejected = _(" (no)")
+    wide = max(22, max(len(p) for p in names) + 12 + len(rejected))  # the mover's full name, the longest move, " (no)"
+    turn, move, chance = pgettext("column", "turn"), pgettext("column", "move"), pgettext("column", "win %")
+    t = max(4, len(turn))
+    head = f"{turn:>{t}}  {move:<{wide}}" + "".join(f"{p:<{width}}" for p in names)
+    lines.append((head + (f"| {chance} " + " ".join(f"{p:>{c}}" for p, c in zip(names, cols)) if win else "")).rstrip())
     for e in r["turns"]:
-        move = "" if e["move"] is None else f"{e['player']} {e['move']}" + (" (no)" if e.get("vote") ==
-                                                                           "rejected" else "")
+        played = "" if e["move"] is None else f"{e['player']} {e['move']}" + (rejected if e.get("vote") ==
+                                                                             "rejected" else "")
         cells = []
         for p in players:
             fav = favourite(e["beliefs"][p])
-            cells.append(("-" if fav is None else f"{fav[0]} {percent(fav[1])[:-2]:>2}").ljust(width))
-        row = f"{e['turn']:>4}  {printable(move):<{wide}}" + "".join(cells)
+            cells.append(("-" if fav is None else f"{fav[0]} {whole_percent(fav[1]):>2}").ljust(width))
+        row = f"{e['turn']:>{t}}  {printable(played):<{wide}}" + "".join(cells)
         if win:
-            row += "|       " + " ".join(f"{e['win'][p] * 100:{c}.0f}" for p, c in zip(players, cols))
+            row += "|" + " " * (len(chance) + 2) + " ".join(f"{e['win'][p] * 100:{c}.0f}" for p, c in zip(players, cols))
         lines.append(row.rstrip())
-    lines += ["  card n: the card that stands out, and its probability in % (99 at most while not certain)",
-              "  -: no card stands out (none is twice as likely as chance and half again as likely as the next)",
-              "  (no): the tile was voted down and went back to the hand"]
+    lines += ["  " + _("card n: the card that stands out, and its probability in % (99 at most while not certain)"),
+              "  " + _("-: no card stands out (none is twice as likely as chance and half again as likely as the "
+                       "next)"),
+              "  " + _("(no): the tile was voted down and went back to the hand")]
     final = r["final"]
     truth = final["truth"]
     lines.append("")
-    lines.append("At the end, the most probable cards (%)" + (", * the card revealed:" if truth else ":"))
+    lines.append(_("At the end, the most probable cards (%), * the card revealed:") if truth
+                 else _("At the end, the most probable cards (%):"))
     for p in players:
         ranked = sorted(final["beliefs"][p].items(), key=lambda kv: -kv[1])[:4]
-        shown = "  ".join(f"{c}{'*' if truth and truth[p] == c else ''} {percent(x)[:-2]}" for c, x in ranked)
-        held = f"   (holds {truth[p]}, {percent(final['beliefs'][p][truth[p]])})" if truth else ""
+        shown = "  ".join(f"{c}{'*' if truth and truth[p] == c else ''} {whole_percent(x)}" for c, x in ranked)
+        held = "   " + _("(holds {card}, {p})").format(card=truth[p], p=percent(final["beliefs"][p][truth[p]])) \
+            if truth else ""
         lines.append(f"  {p}: {shown}{held}")
     lines.append("")
-    lines.append("How sure, and the evidence (the choices that weigh most; styles: docs/analysis.md):")
+    lines.append(_("How sure, and the evidence (the choices that weigh most; styles: docs/analysis.md):"))
     for p in players:
         lines.append(f"  {final['summary'][p]}")
-        for sentence in final["evidence"][p] or [f"{p} never had a choice that touched a building"]:
+        for sentence in final["evidence"][p] or [_("{player} never had a choice that touched a building").format(
+                player=p)]:
             lines.append(f"    {sentence}")
     if win:
         lines += [""] + turning_lines(r)
@@ -86,15 +115,30 @@ def render_text(r: dict) -> str:
 
 def turning_lines(r: dict) -> list[str]:
     """The turning points in words, every figure with its standard error."""
-    side = ("the mover's own card known" if r["final"]["truth"] else "the mover's card too drawn from the beliefs")
-    head = (f"Turning points (the mover's chance to win, {side}, the others' cards drawn from the beliefs before "
-            f"the move; each figure from its own fresh playouts, ± one standard error):")
+    if r["final"]["truth"]:
+        head = _("Turning points (the mover's chance to win, the mover's own card known, the others' cards drawn "
+                 "from the beliefs before the move; each figure from its own fresh playouts, ± one standard error):")
+    else:
+        head = _("Turning points (the mover's chance to win, the mover's card too drawn from the beliefs, the "
+                 "others' cards drawn from the beliefs before the move; each figure from its own fresh playouts, "
+                 "± one standard error):")
+    examined = r["examined"]
     if not r["turning_points"]:
-        return [head, f"  no clear turning point: of the {r['examined']} placements examined, none changed its "
-                      f"mover's chance by more than two standard errors"]
-    out = [head] + [f"  turn {tp['turn']:>3} {turning_item(tp, '->')}" for tp in r["turning_points"]]
-    out.append(f"  ({r['turning_points'][0]['playouts']} playouts a figure; {r['examined']} placements examined, "
-               f"those shown changed their mover's chance by more than two standard errors)")
+        return [head, "  " + ngettext(
+            "no clear turning point: of the {n} placement examined, none changed its mover's chance by more than "
+            "two standard errors",
+            "no clear turning point: of the {n} placements examined, none changed its mover's chance by more than "
+            "two standard errors", examined).format(n=examined)]
+    out = [head] + ["  " + _("turn {turn} {turning_point}").format(turn=f"{tp['turn']:>3}",
+                                                                   turning_point=turning_point(tp, "->"))
+                    for tp in r["turning_points"]]
+    n = r["turning_points"][0]["playouts"]
+    out.append("  ({playouts}; {examined})".format(
+        playouts=ngettext("{n} playout a figure", "{n} playouts a figure", n).format(n=n),
+        examined=ngettext("{n} placement examined, those shown changed their mover's chance by more than two "
+                          "standard errors",
+                          "{n} placements examined, those shown changed their mover's chance by more than two "
+                          "standard errors", examined).format(n=examined)))
     return out
 
 
@@ -106,36 +150,35 @@ def _read(path: str) -> bytes | tuple[str, int]:
         return e.format(path), e.exit_code
 
 
-@click.command()
+# Analyse game records: the help below says what and how.
+@click.command(help=N_(
+    "Analyse game records: after every turn, each player's probability of holding each building card (expert: "
+    "each pair of goal cards), inferred from the moves they chose among the legal ones and from their ballots; "
+    "the evidence in words; each player's chance to win after every turn (playouts, each seat played by its "
+    "inferred style with a card drawn from the beliefs) and the turning points, each with the better move if one "
+    "is clearly better.\n\n"
+    "FILES are records or folders (walked for *.dn). A record that cannot be analysed (it does not parse, breaks "
+    "a rule, or has no hands) is one error line; the others go on. Exit status: the worst of the records' (0 all "
+    "analysed)."))
 @click.argument("files", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json: one JSON object per record, one per line (JSON Lines).")
+              help=N_("json: one JSON object per record, one per line (JSON Lines)."))
 @click.option("--playouts", type=click.IntRange(min=0, max=100_000), default=200, show_default=True, metavar="N",
-              help="Playouts per position for the win chances; 0 skips them and the turning points.")
+              help=N_("Playouts per position for the win chances; 0 skips them and the turning points."))
 @click.option("--policy", type=click.Choice(["inferred", *sorted(STYLES)]), default="inferred", show_default=True,
-              help="Who plays the playouts: inferred (each seat the style mix the model inferred for it), or one "
-                   "bot style in every seat.")
+              help=N_("Who plays the playouts: inferred (each seat the style mix the model inferred for it), or one "
+                      "bot style in every seat."))
 @click.option("--seed", type=click.IntRange(min=0, max=2**63), default=0, show_default=True, metavar="S",
-              help="Seed of the playouts.")
+              help=N_("Seed of the playouts."))
 @click.option("--turning-points", "turning", type=click.IntRange(min=0, max=50), default=3, show_default=True,
-              metavar="K", help="How many of the largest losses and gains to examine as turning points.")
+              metavar="K", help=N_("How many of the largest losses and gains to examine as turning points."))
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="J",
-              help="Worker processes: over the records, or over the positions of a single record (at most 4 "
-                   "per core, and one per record or position).")
+              help=N_("Worker processes: over the records, or over the positions of a single record (at most 4 "
+                      "per core, and one per record or position)."))
 @click.option("--dask", "dask_address", metavar="ADDRESS",
-              help="Run the per-record analysis on the Dask cluster at ADDRESS (pip install "
-                   "'drunter-notation[dask]').")
+              help=N_("Run the per-record analysis on the Dask cluster at ADDRESS (pip install "
+                      "'drunter-notation[dask]')."))
 def analyze(files, fmt, playouts, policy, seed, turning, jobs, dask_address):
-    """Analyse game records: after every turn, each player's probability of holding
-    each building card (expert: each pair of goal cards), inferred from the moves they
-    chose among the legal ones and from their ballots; the evidence in words; each
-    player's chance to win after every turn (playouts, each seat played by its
-    inferred style with a card drawn from the beliefs) and the turning points, each
-    with the better move if one is clearly better.
-
-    FILES are records or folders (walked for *.dn). A record that cannot be analysed
-    (it does not parse, breaks a rule, or has no hands) is one error line; the others
-    go on. Exit status: the worst of the records' (0 all analysed)."""
     settings = Settings(playouts=playouts, policy=policy, seed=seed, turning_points=turning)
     paths, status = record_paths(files)
     for path, outcome in _results(paths, settings, jobs, dask_address):
@@ -163,11 +206,11 @@ def _results(paths: list[str], settings: Settings, jobs: int, dask_address: str 
             outcomes = iter([_one(todo[0], settings, jobs, stack)])
         elif (workers := pool_size(jobs, len(todo))) > 1:
             pool = stack.enter_context(ProcessPoolExecutor(workers))
-            outcomes = pool.map(functools.partial(_analyze, settings=settings), todo)
+            outcomes = pool.map(functools.partial(_analyze, settings=settings, lang=i18n.language()), todo)
         else:
-            outcomes = (_analyze(item, settings) for item in todo)
+            outcomes = (_analyze(item, settings, i18n.language()) for item in todo)
         show = sys.stderr.isatty() and len(paths) > 1
-        bar = stack.enter_context(click.progressbar(length=len(paths), label="analysing", file=sys.stderr)
+        bar = stack.enter_context(click.progressbar(length=len(paths), label=_("analysing"), file=sys.stderr)
                                   if show else _Quiet())
         for p, d in zip(paths, data):
             yield p, next(outcomes) if isinstance(d, bytes) else ("error", d)
@@ -185,9 +228,9 @@ class _Quiet:
         pass
 
 
-def _analyze(item: tuple[str, bytes], settings: Settings):
+def _analyze(item: tuple[str, bytes], settings: Settings, lang: str):
     path, data = item
-    return analyze_bytes(data, path, settings)
+    return analyze_bytes(data, path, settings, lang)
 
 
 def _one(item: tuple[str, bytes], settings: Settings, jobs: int, stack: contextlib.ExitStack):
@@ -203,7 +246,8 @@ def _one(item: tuple[str, bytes], settings: Settings, jobs: int, stack: contextl
 
 
 def _unreachable(address: str, reason: str) -> click.UsageError:
-    return click.UsageError(f"cannot reach the Dask scheduler at {address} within {DASK_TIMEOUT} s: {reason}")
+    return click.UsageError(_("cannot reach the Dask scheduler at {address} within {seconds} s: {reason}").format(
+        address=address, seconds=DASK_TIMEOUT, reason=reason))
 
 
 def _knock(address: str) -> None:
@@ -228,10 +272,11 @@ def _dask(address: str, todo, settings: Settings, stack: contextlib.ExitStack):
     try:
         from dask.distributed import Client
     except ImportError:
-        raise click.UsageError("--dask needs Dask: pip install 'drunter-notation[dask]'") from None
+        raise click.UsageError(_("--dask needs Dask: pip install 'drunter-notation[dask]'")) from None
     try:
         client = stack.enter_context(Client(address, timeout=DASK_TIMEOUT))
     except (OSError, TimeoutError, ValueError) as e:
         raise _unreachable(address, str(e).splitlines()[0] if str(e) else type(e).__name__) from None
-    futures = client.map(analyze_bytes, [d for _, d in todo], [p for p, _ in todo], settings=settings, pure=False)
+    futures = client.map(analyze_bytes, [d for _, d in todo], [p for p, _ in todo], settings=settings,
+                         lang=i18n.language(), pure=False)
     return (f.result() for f in futures)

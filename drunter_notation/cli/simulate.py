@@ -9,6 +9,7 @@ import click
 
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.errors import DnError, fail, printable
+from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.rules.board import DEFAULT_BOARD
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
@@ -39,49 +40,52 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise fail("I005", f"cannot create the output folder: {e.strerror}", path=out) from None
+        raise fail("I005", _("cannot create the output folder: {reason}").format(reason=e.strerror), path=out) from None
     paths = [folder / f"game-{seed}-{i}.dn" for i in range(1, count + 1)]
     existing = [p for p in paths if os.path.exists(p)]
     if existing and not force:
-        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
-        raise fail("I005", f"already exists{more}; nothing was written", path=str(existing[0]),
-                   hint="use --force to overwrite")
+        more = len(existing) - 1
+        message = (ngettext("already exists (and {n} more); nothing was written",
+                            "already exists (and {n} more); nothing was written", more).format(n=more) if more
+                   else _("already exists; nothing was written"))
+        raise fail("I005", message, path=str(existing[0]), hint=_("use --force to overwrite"))
     return paths
 
 
-@click.command()
-@click.option("--players", "n_players", type=int, required=True, metavar="N", help="Number of players, 2 to 4.")
+# Play random legal games and write them as DN: the help below says how.
+@click.command(help=N_(
+    "Play complete random legal games and write them as canonical DN records.\n\n"
+    "Every placement is drawn at random from the legal ones (a player passes only when forced), every voter lays "
+    "one or two random cards, and each record ends with hands, reveal, score and Result. The same options give "
+    "the same bytes. With --bots, bots play instead (the record's Bots tag names them, seat by seat)."))
+@click.option("--players", "n_players", type=int, required=True, metavar="N", help=N_("Number of players, 2 to 4."))
 @click.option("--seed", type=int, required=True, metavar="S",
-              help="Seed: game i (from 1) is played with random.Random(\"S-i\").")
+              help=N_("Seed: game i (from 1) is played with random.Random(\"S-i\")."))
 @click.option("--count", type=click.IntRange(min=1, max=MAX_COUNT), default=1, show_default=True, metavar="K",
-              help=f"Number of games (at most {MAX_COUNT:,}).")
-@click.option("--out", metavar="DIR", help="Folder to write game-S-i.dn files to (created if missing);"
-              " without it the one game goes to stdout.")
+              help=N_("Number of games (at most 100,000)."))
+@click.option("--out", metavar="DIR", help=N_("Folder to write game-S-i.dn files to (created if missing); without "
+                                              "it the one game goes to stdout."))
 @click.option("--board", "board_ref", default=DEFAULT_BOARD, show_default=True, metavar="ID|PATH",
-              help="Built-in board id or board file ending in .toml.")
-@click.option("--rules", "rules_id", default=DEFAULT_RULESET, show_default=True, metavar="ID", help="Ruleset id.")
+              help=N_("Built-in board id or board file ending in .toml."))
+@click.option("--rules", "rules_id", default=DEFAULT_RULESET, show_default=True, metavar="ID",
+              help=N_("Ruleset id."))
 @click.option("--variant", type=click.Choice(["base", "expert"]), default="base", show_default=True,
-              help="base: one secret goal card each; expert: two goal cards each, one of them chosen during"
-                   " the game (the record's Variant tag).")
-@click.option("--force", is_flag=True, help="Overwrite existing files.")
-@click.option("--bots", "bots", metavar="NAMES", help="Play with bots instead of random moves: one per seat "
-              "(greedy,random,cautious,greedy) or one name for all: random, greedy, cautious, or the search "
-              "bot ismcts (ismcts:sims=N sets its budget per decision); see `drunter tournament`.")
+              help=N_("base: one secret goal card each; expert: two goal cards each, one of them chosen during the "
+                      "game (the record's Variant tag)."))
+@click.option("--force", is_flag=True, help=N_("Overwrite existing files."))
+@click.option("--bots", "bots", metavar="NAMES", help=N_(
+    "Play with bots instead of random moves: one per seat (greedy,random,cautious,greedy) or one name for all: "
+    "random, greedy, cautious, or the search bot ismcts (ismcts:sims=N sets its budget per decision); see "
+    "`drunter tournament`."))
 def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force, bots):
-    """Play complete random legal games and write them as canonical DN records.
-
-    Every placement is drawn at random from the legal ones (a player passes only when
-    forced), every voter lays one or two random cards, and each record ends with
-    hands, reveal, score and Result. The same options give the same bytes.
-    With --bots, bots play instead (the record's Bots tag names them, seat by seat).
-    """
     try:
         players = player_names(n_players)
         names = None if bots is None else parse_bots(bots, n_players)
         board = load_board(board_ref)
         ruleset = load_ruleset(rules_id)
         if out is None and count > 1:
-            raise fail("I005", f"--count {count} writes {count} games: give --out DIR")
+            raise fail("I005", ngettext("--count {n} writes {n} game: give --out DIR",
+                                        "--count {n} writes {n} games: give --out DIR", count).format(n=count))
         tag = _board_tag(board_ref, out)
 
         def text(i: int) -> str:
@@ -99,7 +103,9 @@ def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force, b
             try:
                 write_atomic(path, record)
             except OSError as e:
-                raise fail("I005", f"cannot write the file: {e.strerror}", path=str(path)) from None
+                raise fail("I005", _("cannot write the file: {reason}").format(reason=e.strerror),
+                           path=str(path)) from None
     except DnError as e:  # every error here is about what the options named
         raise DiagnosticError(e, e.path or "simulate", exit_code=Exit.CANNOT) from None
-    click.echo(printable(f"wrote {count} game{'s' if count != 1 else ''} to {out}"), err=True)
+    click.echo(printable(ngettext("wrote {n} game to {folder}", "wrote {n} games to {folder}", count).format(
+        n=count, folder=out)), err=True)

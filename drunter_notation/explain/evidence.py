@@ -1,52 +1,93 @@
 """The evidence of the hidden-card inference in words: what a player covered, spared
-and voted when the choice was theirs (``drunter analyze``)."""
+and voted when the choice was theirs, how sure the analysis is, and the turning
+points (``drunter analyze``)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from drunter_notation.explain.words import and_list
+from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.notation.model import Square, square_name
 
-_TIMES = {1: "once", 2: "twice", 3: "three times", 4: "four times", 5: "five times"}
+_TIMES = {1: N_("once"), 2: N_("twice"), 3: N_("three times"), 4: N_("four times"), 5: N_("five times")}
+
+# A building as the object of a sentence: one phrase per kind, since German and Czech decline its name
+_AT = {
+    "museum": N_("the museum at {square} (worth {value})"),
+    "tavern": N_("the tavern at {square} (worth {value})"),
+    "school": N_("the school at {square} (worth {value})"),
+    "townhall": N_("the townhall at {square} (worth {value})"),
+    "firehouse": N_("the firehouse at {square} (worth {value})"),
+    "church": N_("the church at {square} (worth {value})"),
+}
+# A building card named in a verdict; pairs of goal cards keep DN's ids
+_CARD = {"museum": N_("the museum"), "tavern": N_("the tavern"), "school": N_("the school"),
+         "townhall": N_("the townhall"), "firehouse": N_("the firehouse"), "church": N_("the church")}
+# The styles of the inference (analysis.inference.STYLES) as a reader sees them; JSON keeps the ids
+STYLE_NAMES = {"random": N_("random"), "purposeful": N_("purposeful"), "bluffer": N_("bluffer"),
+               "decoy": N_("decoy"), "builder": N_("builder"), "soft": N_("soft")}
 
 
 def times(n: int) -> str:
-    return _TIMES.get(n, f"{n} times")
+    return _(_TIMES[n]) if n in _TIMES else ngettext("{n} time", "{n} times", n).format(n=n)
 
 
 def building(kind: str, sq: Square, value: int) -> str:
-    return f"the {kind} at {square_name(sq)} (worth {value})"
+    return _(_AT[kind]).format(square=square_name(sq), value=value)
 
 
 def spared(player: str, kind: str, sq: Square, value: int, turns: Sequence[int]) -> str:
     """``Cleo spared the church at f7 (worth 3) three times when a legal move would
     have covered it (turns 4, 9 and 12)``."""
-    return (f"{player} spared {building(kind, sq, value)} {times(len(turns))} when a legal move "
-            f"would have covered it (turn{'s' if len(turns) > 1 else ''} {and_list(map(str, turns))})")
+    return ngettext("{player} spared {building} {times} when a legal move would have covered it (turn {turns})",
+                    "{player} spared {building} {times} when a legal move would have covered it (turns {turns})",
+                    len(turns)).format(player=player, building=building(kind, sq, value), times=times(len(turns)),
+                                       turns=and_list(map(str, turns)))
 
 
 def covered(player: str, kind: str, sq: Square, value: int, turn: int) -> str:
-    return f"{player} covered {building(kind, sq, value)} on turn {turn}"
+    return _("{player} covered {building} on turn {turn}").format(player=player, building=building(kind, sq, value),
+                                                                 turn=turn)
+
+
+_VOTED = {
+    "yes": N_("{voter} voted yes ({cards}) on turn {turn} on {placer}'s tile that would cover {buildings}"),
+    "no": N_("{voter} voted no ({cards}) on turn {turn} on {placer}'s tile that would cover {buildings}"),
+    "neither": N_("{voter} voted neither way ({cards}) on turn {turn} on {placer}'s tile that would cover "
+                  "{buildings}"),
+}
 
 
 def voted(voter: str, side: str, cards: str, turn: int, placer: str, targets: Sequence[tuple[str, Square, int]]) -> str:
     """``Ben voted no (NEE) on turn 14 on Anna's tile that would cover the tavern at j9 (worth 5)``."""
     what = and_list([building(k, sq, v) for k, sq, v in targets])
-    how = "neither way" if side == "neither" else side
-    return f"{voter} voted {how} ({cards}) on turn {turn} on {placer}'s tile that would cover {what}"
+    return _(_VOTED[side]).format(voter=voter, cards=cards, turn=turn, placer=placer, buildings=what)
 
 
-_SURE = ((0.9, "almost surely"), (0.7, "very likely"), (0.5, "probably"), (0.0, "perhaps"))
+_SURE = ((0.9, N_("{player}: almost surely {card} ({p})")), (0.7, N_("{player}: very likely {card} ({p})")),
+         (0.5, N_("{player}: probably {card} ({p})")), (0.0, N_("{player}: perhaps {card} ({p})")))
+
+
+def whole_percent(p: float) -> int:
+    """``0.834`` -> ``83``; never 100 or 0 for what is not certain."""
+    x = round(p * 100)
+    return 99 if x == 100 and p < 1 else 1 if x == 0 and p > 0 else x
 
 
 def percent(p: float) -> str:
-    """``0.834`` -> ``83 %``; never ``100 %`` or ``0 %`` for what is not certain."""
-    x = round(p * 100)
-    return f"{99 if x == 100 and p < 1 else 1 if x == 0 and p > 0 else x} %"
+    """``0.834`` -> ``83 %`` (:func:`whole_percent`), as the language writes a percentage."""
+    return _("{p} %").format(p=whole_percent(p))
 
 
-def _card(card: str) -> str:
-    return card if "+" in card else f"the {card}"
+def card_name(card: str) -> str:
+    """A card key in a sentence: ``the museum``; a pair of goal cards as DN writes it."""
+    return _(_CARD[card]) if card in _CARD else card
+
+
+def style_name(style: str) -> str:
+    """A style of the inference (``purposeful``) as a reader sees it."""
+    return _(STYLE_NAMES[style]) if style in STYLE_NAMES else style
 
 
 def summary(player: str, favourite: tuple[str, float] | None, likeliest: tuple[str, float],
@@ -55,8 +96,43 @@ def summary(player: str, favourite: tuple[str, float] | None, likeliest: tuple[s
     (84 %); plays like: purposeful 74 %, decoy 26 %`` or, when no card stands out,
     ``Jana: no card stands out (the likeliest, the tavern, 34 %)``."""
     if favourite is None:
-        head = f"{player}: no card stands out (the likeliest, {_card(likeliest[0])}, {percent(likeliest[1])})"
+        head = _("{player}: no card stands out (the likeliest, {card}, {p})").format(
+            player=player, card=card_name(likeliest[0]), p=percent(likeliest[1]))
     else:
-        word = next(w for floor, w in _SURE if favourite[1] >= floor)
-        head = f"{player}: {word} {_card(favourite[0])} ({percent(favourite[1])})"
-    return head + "; plays like: " + ", ".join(f"{name} {percent(p)}" for name, p in styles)
+        sentence = next(s for floor, s in _SURE if favourite[1] >= floor)
+        head = _(sentence).format(player=player, card=card_name(favourite[0]), p=percent(favourite[1]))
+    mix = ", ".join(f"{style_name(name)} {percent(p)}" for name, p in styles)
+    return _("{verdict}; plays like: {styles}").format(verdict=head, styles=mix)
+
+
+def _points(x: float) -> int:
+    """A chance in whole percentage points, as shown: a change is the difference of the figures shown."""
+    return int(f"{x * 100:.0f}")
+
+
+def _chance(x: float, se: float) -> str:
+    return _("{p} ± {se}%").format(p=f"{x * 100:.0f}", se=f"{se * 100:.0f}")
+
+
+def _change(n: int, se: float) -> str:
+    return _("{change} ± {se}").format(change=f"{n:+d}", se=f"{se * 100:.0f}")
+
+
+def turning_point(tp: Mapping[str, Any], arrow: str = "→") -> str:
+    """One turning point of ``analysis.record`` in words; each change is the difference
+    of the figures shown."""
+    b = tp["better"]
+    facts = {"player": tp["player"], "move": tp["move"], "arrow": arrow,
+             "before": _chance(tp["before"], tp["before_se"]), "after": _chance(tp["after"], tp["after_se"]),
+             "change": _change(_points(tp["after"]) - _points(tp["before"]), tp["change_se"])}
+    if tp["kind"] == "mistake":
+        head = _("{player} {move}: mistake, {before} with the move their style would play {arrow} {after} with the "
+                 "move played ({change})").format(**facts)
+    else:
+        head = _("{player} {move}: gain, {before} with the move their style would play {arrow} {after} with the "
+                 "move played ({change})").format(**facts)
+    if b is None:
+        return _("{turning_point}; no clearly better move found").format(turning_point=head)
+    return _("{turning_point}; better: {move}, {chance} ({gain} over the move played)").format(
+        turning_point=head, move=b["move"], chance=_chance(b["win"], b["se"]),
+        gain=_change(_points(b["win"]) - _points(tp["after"]), b["gain_se"]))
