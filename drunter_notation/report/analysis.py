@@ -59,8 +59,9 @@ def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int =
     height = top + plot + bottom + 16 * -(-len(keys) // columns) + 4
     n = max(len(turns) - 1, 1)
     dx, sy = (width - left - right) / n, plot
+    label = _("{player}: probability of each card over the turns").format(player=player)
     out = [f'<svg class="belief" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-           f'aria-label="{esc(_("{player}: probability of each card over the turns").format(player=player))}">',
+           f'aria-label="{esc(label)}">',
            f'<text class="legend" x="{left}" y="11"><tspan font-weight="700">{esc(player)}</tspan></text>']
     out += _axes(width, top + plot + bottom, left, right, top, bottom, turns)
     for k, key in enumerate(keys):
@@ -92,8 +93,9 @@ def win_chart(analysis: dict, goto: dict[int, int], width: int = 360, plot: int 
     turns = [e["turn"] for e in analysis["turns"]]
     n = max(len(turns) - 1, 1)
     dx, sy = (width - left - right) / n, plot - top - bottom
+    label = _("chance to win after every turn")
     out = [f'<svg class="win" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-           f'aria-label="{esc(_("chance to win after every turn"))}">']
+           f'aria-label="{esc(label)}">']
     out += _axes(width, plot, left, right, top, bottom, turns)
     for k, p in enumerate(players):
         colour = SEAT_COLOUR[k % len(SEAT_COLOUR)]
@@ -159,7 +161,8 @@ def analysis_section(analysis: dict, frames) -> Markup:
               "the percentages are those after the last turn ({most} at most while not certain). Styles: random, "
               "purposeful, bluffer (some moves for a decoy card), decoy (protects a second type too), builder, soft "
               "(docs/analysis.md).").format(most=percent(0.999))
-    parts = [f'<section class="analysis" aria-label="{esc(_("analysis"))}"><h2>{esc(_("Who protects what"))}</h2>',
+    section, heading = _("analysis"), _("Who protects what")
+    parts = [f'<section class="analysis" aria-label="{esc(section)}"><h2>{esc(heading)}</h2>',
              f'<p class="muted">{esc(intro)}</p>',
              '<div class="beliefs">', *(belief_chart(analysis, p, goto) for p in analysis["players"]), '</div>',
              '<ul class="evidence">']
@@ -178,15 +181,17 @@ def analysis_section(analysis: dict, frames) -> Markup:
         about = _("After every turn, from {n} playouts a position: the cards drawn from the beliefs after the turn, "
                   "{who}. Circles mark the turning points (click one to step there).").format(
             n=format_number(analysis["playouts"]), who=who)
-        parts += [f'<h2>{esc(_("Chance to win"))}</h2><p class="muted">{esc(about)}</p>', win_chart(analysis, goto)]
+        heading = _("Chance to win")
+        parts += [f'<h2>{esc(heading)}</h2><p class="muted">{esc(about)}</p>', win_chart(analysis, goto)]
         if analysis["turning_points"]:
             note = _("Turning points: the mover's chance, their own card known (once revealed), each figure from "
                      "its own fresh playouts, ± one standard error; shown only when the change exceeds two standard "
                      "errors.")
             parts.append(f'<p class="muted">{esc(note)}</p><ul class="turning">')
             for tp in analysis["turning_points"]:
+                turn = _("turn {turn}").format(turn=tp["turn"])
                 parts.append(f'<li><button type="button" data-goto="{goto.get(tp["turn"], 0)}">'
-                             f'{esc(_("turn {turn}").format(turn=tp["turn"]))}</button> {esc(turning_item(tp))}</li>')
+                             f'{esc(turn)}</button> {esc(turning_item(tp))}</li>')
             parts.append("</ul>")
         else:
             none = _("No clear turning point: of the {n} placements examined, none changed its mover's chance by "

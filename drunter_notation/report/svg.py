@@ -277,8 +277,9 @@ def board_svg(board: Board, tiles: list[TileDrawing], marks: list[str], gangs: l
     g = Geometry.of(board)
     w, h = g.size
     at = places or [(None, False)] * len(gangs)
+    label = _("the board")
     return Markup(
-        f'<svg id="board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="{esc(_("the board"))}">'
+        f'<svg id="board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="{esc(label)}">'
         f'<g class="static">{static_board(board, g)}</g>'
         f'<g class="tiles">{"".join(tile_svg(t, g, i) for i, t in enumerate(tiles))}</g>'
         f'<g class="marks">{"".join(marks)}</g>'
@@ -299,8 +300,10 @@ def points_chart(series: dict[str, list[int]], labels: list[str], width: int = 6
     def y(v: float) -> float:
         return height - bottom - v * sy
 
+    label = _("remaining points per building type")
+
     out = [f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img"'
-           f' aria-label="{esc(_("remaining points per building type"))}" data-n="{len(labels)}" data-x0="{left}"'
+           f' aria-label="{esc(label)}" data-n="{len(labels)}" data-x0="{left}"'
            f' data-dx="{dx:.3f}">']
     step = max(1, round(top_value / 5))
     for v in range(0, top_value + 1, step):
@@ -328,8 +331,9 @@ def heatmap(board: Board, counts: dict[Square, int], games: int) -> Markup:
     w, h = g.size
     c = g.cell
     top = max(counts.values(), default=0) or 1
+    label = _("how often each square was covered")
     out = [f'<svg class="heatmap" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img"'
-           f' aria-label="{esc(_("how often each square was covered"))}">']
+           f' aria-label="{esc(label)}">']
     for col in range(board.width):
         for row in range(board.height):
             sq = (col, row)

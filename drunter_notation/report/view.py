@@ -280,7 +280,8 @@ class _Builder:
         claim = None if o is None else outcome_text(o.accepted, o.yes, o.no)
         rs = self.t.ruleset
         how = rs.options.vote_outcome
-        rule = f"{_(VOTE_RULES[how]) if how in VOTE_RULES else how.replace('-', ' ')} — {rs.cite('B5')}"
+        said = _(VOTE_RULES[how]) if how in VOTE_RULES else how.replace("-", " ")
+        rule = f"{said} — {rs.cite('B5')}"
         return VoteView(card_lines(tally), arithmetic(tally), tally.yes, tally.no, bool(step.accepted), claim, rule)
 
     def stopped(self, event, diag: Diagnostic, before: State):
