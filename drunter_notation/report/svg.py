@@ -364,15 +364,20 @@ def bar_chart(label: str, bars: list[tuple[str, int, str]], colours: dict[str, s
     ``show`` words it), the value (and the note, e.g. "of 5 games") after the bar.
     ``label`` names the chart for screen readers; ``colours`` may give a bar its own
     colour by name."""
-    row, left, right = 22, 130, 90
+    names = [show(name) for name, _, _ in bars]
+    # room for the longest name on the left and the longest value and note on the right, at about 7
+    # pixels a character (12 px): German and Czech names run longer than the English ones
+    row = 22
+    left = max([130] + [round(7 * len(n)) + 8 for n in names])
+    right = max([90] + [round(7 * len(f"{v} {note}")) + 6 for _, v, note in bars])
+    width += left - 130 + right - 90
     top = max([v for _, v, _ in bars] + [1])
     scale = (width - left - right) / top
     out = [f'<svg class="bars" viewBox="0 0 {width} {row * len(bars) + 4}" width="{width}"'
            f' height="{row * len(bars) + 4}" role="img" aria-label="{esc(label)}">']
-    for i, (name, value, note) in enumerate(bars):
+    for i, ((key, value, note), name) in enumerate(zip(bars, names)):
         y = 2 + i * row
-        colour = (colours or {}).get(name, "#0b62c4")
-        name = show(name)
+        colour = (colours or {}).get(key, "#0b62c4")
         out.append(f'<g><title>{esc(name)}: {value}{" " + esc(note) if note else ""}</title>'
                    f'<text class="bl" x="{left - 8}" y="{y + row / 2}">{esc(name)}</text>'
                    f'<rect x="{left}" y="{y + 4}" width="{max(value * scale, 1 if value else 0):.1f}"'
