@@ -291,7 +291,9 @@ def points_chart(series: dict[str, list[int]], labels: list[str], width: int = 6
     """Each building type's remaining points over the frames: one polyline per type,
     ``labels[i]`` naming frame i on the x axis (every so often); a marker line
     ``#chart-now`` the script moves to the current frame (``data-x0``/``data-dx``)."""
-    left, right, top, bottom = 34, 118, 12, 28
+    legends = {btype: f"{building_name(btype)} {values[-1]}" for btype, values in series.items()}
+    # the legend's column: wide enough for its longest entry (about 6.5 pixels a character at 11 px)
+    left, right, top, bottom = 34, max([118] + [round(6.5 * len(t)) + 36 for t in legends.values()]), 12, 28
     n = max(len(labels), 2)
     top_value = max([v for vs in series.values() for v in vs] + [1])
     dx = (width - left - right) / (n - 1)
@@ -319,7 +321,7 @@ def points_chart(series: dict[str, list[int]], labels: list[str], width: int = 6
                    f'<title>{esc(building_name(btype))}</title></polyline>')
         ly = top + 8 + k * 18
         out.append(f'<rect x="{width - right + 12}" y="{ly - 5}" width="12" height="10" fill="{colour}"/>'
-                   f'<text class="legend" x="{width - right + 30}" y="{ly}">{esc(building_name(btype))} {values[-1]}</text>')
+                   f'<text class="legend" x="{width - right + 30}" y="{ly}">{esc(legends[btype])}</text>')
     out.append(f'<line id="chart-now" x1="{left}" x2="{left}" y1="{top}" y2="{height - bottom}"/></svg>')
     return Markup("".join(out))
 
