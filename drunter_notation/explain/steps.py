@@ -1,6 +1,6 @@
 """The report's step-by-step account in words, rendered from the engine's decisions,
-in the language in force; and the names a reader sees for the buildings and the
-track kinds (the DN ids ``museum``, ``wall`` stay as they are in records)."""
+in the language in force; and the names a reader sees for the buildings (the DN ids
+``museum``, ``tavern`` stay as they are in records)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -14,17 +14,11 @@ from drunter_notation.rules.turn import Decision
 
 BUILDING_NAMES = {"museum": N_("museum"), "tavern": N_("tavern"), "school": N_("school"),
                   "townhall": N_("townhall"), "firehouse": N_("firehouse"), "church": N_("church")}
-KIND_NAMES = {"wall": N_("wall"), "street": N_("street"), "river": N_("river")}
 
 
 def building_name(btype: str) -> str:
     """A building type as the reader calls it (an unknown id is shown as written)."""
     return _(BUILDING_NAMES[btype]) if btype in BUILDING_NAMES else btype
-
-
-def kind_name(kind: str) -> str:
-    """A track kind (wall, street, river) as the reader calls it."""
-    return _(KIND_NAMES[kind]) if kind in KIND_NAMES else kind
 
 
 def listing(items: Iterable[str]) -> str:
