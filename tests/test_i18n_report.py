@@ -9,7 +9,6 @@ import re
 import subprocess
 import sys
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
@@ -187,7 +186,7 @@ def test_the_command_writes_in_its_language(tmp_path):
 
 @pytest.mark.slow
 def test_a_german_report_on_a_phone(browser, tmp_path):
-    html, _t = report("legal-4p.dn", "de")
+    html, t = report("legal-4p.dn", "de")
     page_file = tmp_path / "bericht.html"
     page_file.write_text(html, encoding="utf-8")
     page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True).new_page()
@@ -204,7 +203,7 @@ def test_a_german_report_on_a_phone(browser, tmp_path):
     assert page.locator("#next").get_attribute("aria-label") == "nächster Zug"
     seen = page.locator("body").inner_text()
     dn = page.evaluate("() => Array.from(document.querySelectorAll('#turns li, .dn, code, pre'), e => e.innerText)")
-    assert english_left(seen, foreign_texts(_t) + dn) == []
+    assert english_left(seen, foreign_texts(t) + dn) == []
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "report-de-phone-390x844.png"))
     assert (ARTIFACTS / "report-de-phone-390x844.png").stat().st_size > 10_000

@@ -23,7 +23,7 @@ from markupsafe import Markup
 
 from drunter_notation.explain.steps import listing, track_ends
 from drunter_notation.i18n import N_, _, format_number
-from drunter_notation.notation.model import Choose, square_name
+from drunter_notation.notation.model import Choose
 from drunter_notation.replay import Timeline
 from drunter_notation.report.view import short_dn, violation
 
