@@ -20,11 +20,13 @@ from pathlib import Path
 import click
 
 from drunter_notation.errors import Diagnostic, DnError, fail, printable
+from drunter_notation.i18n import N_, _, format_number, ngettext
 from drunter_notation.notation.model import Record
 from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.load import judge
 from drunter_notation.replay import Timeline
-from drunter_notation.report import IndexEntry, count, failed_entry, index_entry, render_error, render_index, render_report
+from drunter_notation.report import (IndexEntry, failed_entry, index_entry, record_count, render_error, render_index,
+                                     render_report)
 from drunter_notation.report.index import entries_from_manifest, manifest_text, merge
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.cli.common import DiagnosticError, record_paths, report_error
@@ -47,8 +49,8 @@ def load_archive(folder: Path) -> list[IndexEntry]:
         return entries_from_manifest(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
         reason = e.strerror if isinstance(e, OSError) else str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise DiagnosticError(fail("I005", f"cannot read the report manifest ({reason})",
-                                   hint="move it away to start a new archive in this folder"), str(path))
+        raise DiagnosticError(fail("I005", _("cannot read the report manifest ({reason})").format(reason=reason),
+                                   hint=_("move it away to start a new archive in this folder")), str(path))
 
 
 def load_analyses(path: str) -> dict[str, dict]:
@@ -59,7 +61,7 @@ def load_analyses(path: str) -> dict[str, dict]:
     except DnError as e:
         raise DiagnosticError(e, path) from None
     except UnicodeDecodeError as e:
-        raise DiagnosticError(fail("I001", f"cannot read the analysis: {e}"), path) from None
+        raise DiagnosticError(fail("I001", _("cannot read the analysis: {reason}").format(reason=e)), path) from None
     out = {}
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -69,7 +71,7 @@ def load_analyses(path: str) -> dict[str, dict]:
             out[os.path.abspath(a["file"])] = a
             a["turns"][0]["beliefs"]
         except (ValueError, KeyError, IndexError, TypeError):
-            raise DiagnosticError(fail("U004", "not a line of `drunter analyze --format json` output", line=n,
+            raise DiagnosticError(fail("U004", _("not a line of `drunter analyze --format json` output"), line=n,
                                        column=1), path) from None
     return out
 
@@ -130,9 +132,23 @@ def page_timeline(record: Record, path: str, rules: str | None) -> tuple[Timelin
                   rules=rules, keep_states=True)
     first = record.events[0]
     shown.diagnostics.append(Diagnostic(
-        "warning", "W005", f"this record has {len(record.events):,} turns; the page shows the first"
-        f" {MAX_REPORT_TURNS:,}. The whole record: {summary_line(whole)}", first.line, first.column))
+        "warning", "W005", _("this record has {n} turns; the page shows the first {shown}. The whole record: "
+                             "{verdict}").format(n=format_number(len(record.events)),
+                                                 shown=format_number(MAX_REPORT_TURNS), verdict=summary_line(whole)),
+        first.line, first.column))
     return whole, shown
+
+
+def written_note(code: str | None, stopped_at: int | None, complete: bool, turns: int) -> str:
+    """What the line of a written report says of its record: ``valid, 70 turns``,
+    ``invalid: A004 at turn 12``."""
+    if code is not None:
+        if stopped_at:
+            return _("invalid: {code} at turn {turn}").format(code=code, turn=stopped_at)
+        return _("invalid: {code}").format(code=code)
+    if complete:
+        return ngettext("valid, {n} turn", "valid, {n} turns", turns).format(n=turns)
+    return ngettext("valid partial record, {n} turn", "valid partial record, {n} turns", turns).format(n=turns)
 
 
 def _write(out: Path, html: str) -> None:
@@ -140,33 +156,34 @@ def _write(out: Path, html: str) -> None:
     write_atomic(out, html)
 
 
-@click.command("report")
+# The command's help (shown in the language in force, so not a docstring): every
+# page and the index are written in the language of the run (--lang), the DN text
+# they show and the manifest stay as they are.
+@click.command("report", help=N_(
+    "Write an HTML replay report for each DN record.\n\n"
+    "FILES may be record files or directories (walked for *.dn). Each report is one self-contained page (no "
+    "network needed) that steps through the game with the arrow keys, or by swiping the board. The output "
+    "folder keeps a manifest of every report written there, so games reported one at a time build one archive. "
+    "Pages and the index are written in the language of the run (--lang); an index rewritten in another "
+    "language is rewritten whole in it.\n\n"
+    "Exit status: 0 all records valid, 1 some record breaks a rule or does not parse (its report shows where), "
+    "2 unreadable file, unknown board or ruleset (no report), an unreadable manifest, or a usage error."))
 @click.argument("files", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="The report file, for a single record.")
+              help=N_("The report file, for a single record."))
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path),
-              help=f"Folder for the reports (default: {DEFAULT_OUT_DIR}/).")
-@click.option("--rules", metavar="ID", help="Ruleset to judge by, overriding the records' Rules tags.")
+              help=N_("Folder for the reports (default: reports/)."))
+@click.option("--rules", metavar="ID", help=N_("Ruleset to judge by, overriding the records' Rules tags."))
 @click.option("--index", "with_index", is_flag=True,
-              help=f"Also write index.html in the output folder, over every report its {MANIFEST} lists "
-                   "(earlier runs' too).")
+              help=N_("Also write index.html in the output folder, over every report its manifest.json lists "
+                      "(earlier runs' too)."))
 @click.option("--analysis", "analysis_file", metavar="FILE",
-              help="Add the charts of `drunter analyze --format json` (its JSON Lines output, FILE) to the "
-                   "reports of the records it analysed.")
+              help=N_("Add the charts of `drunter analyze --format json` (its JSON Lines output, FILE) to the "
+                      "reports of the records it analysed."))
 @click.pass_context
 def report(ctx: click.Context, files, output, out_dir, rules, with_index, analysis_file):
-    """Write an HTML replay report for each DN record.
-
-    FILES may be record files or directories (walked for *.dn). Each report is one
-    self-contained page (no network needed) that steps through the game with the
-    arrow keys, or by swiping the board. The output folder keeps a manifest of every
-    report written there, so games reported one at a time build one archive.
-    Exit status: 0 all records valid, 1 some record breaks a rule or does not parse
-    (its report shows where), 2 unreadable file, unknown board or ruleset (no
-    report), an unreadable manifest, or a usage error.
-    """
     if output is not None and out_dir is not None:
-        raise click.UsageError("give -o/--output or --out-dir, not both")
+        raise click.UsageError(_("give -o/--output or --out-dir, not both"))
     if rules is not None:
         try:
             load_ruleset(rules)
@@ -178,10 +195,13 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index, analys
     jobs, status = plan(files, folder, archive)
     if output is not None:
         if len(jobs) != 1:
-            raise click.UsageError(f"-o/--output takes exactly one record; {len(jobs)} were given")
+            raise click.UsageError(ngettext("-o/--output takes exactly one record; {n} was given",
+                                            "-o/--output takes exactly one record; {n} were given",
+                                            len(jobs)).format(n=len(jobs)))
         if os.path.exists(output) and output.suffix.lower() not in (".html", ".htm"):
             # a report only ever replaces an earlier report, never a record or other file
-            raise click.UsageError(f"{output} exists and is not an .html file; refusing to overwrite it")
+            raise click.UsageError(_("{path} exists and is not an .html file; refusing to overwrite it").format(
+                path=output))
         jobs = [(jobs[0][0], output)]
     entries: list[IndexEntry] = []
     for path, out in jobs:
@@ -195,7 +215,7 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index, analys
             if e.exit_code == 2:
                 continue
             html, entry = render_error(path, e.diagnostic, _text(data)), failed_entry(href, path, e.diagnostic)
-            note = f"{e.diagnostic.code}, not readable as DN"
+            note = _("{code}, not readable as DN").format(code=e.diagnostic.code)
         else:
             t, shown = page_timeline(record, path, rules)
             for d in t.errors:
@@ -208,16 +228,15 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index, analys
             html = render_report(shown, _text(data), analyses.get(os.path.abspath(path)))
             entry = index_entry(t, href, path)
             s = t.summary()
-            note = (f"invalid: {t.errors[0].code}" + (f" at turn {t.stopped_at}" if t.stopped_at else "")
-                    if t.errors else f"{'valid' if t.complete else 'valid partial record'}, {s['turns']} turns")
+            note = written_note(t.errors[0].code if t.errors else None, t.stopped_at, t.complete, s["turns"])
         try:
             _write(out, html)
         except OSError as e:
-            report_error(fail("I005", f"cannot write the report: {e.strerror}"), str(out))
+            report_error(fail("I005", _("cannot write the report: {reason}").format(reason=e.strerror)), str(out))
             status = 2
             continue
         entries.append(entry)
-        click.echo(printable(f"wrote {out} ({note})"))
+        click.echo(printable(_("wrote {path} ({note})").format(path=out, note=note)))
     if not entries and not with_index:
         ctx.exit(status)  # nothing written: the archive stays as it was
     # the manifest lists the pages still on disk: a page deleted by hand leaves the archive
@@ -229,7 +248,8 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index, analys
         try:
             _write(target, text)
         except OSError as e:
-            raise DiagnosticError(fail("I005", f"cannot write {target.name}: {e.strerror}"), str(target))
+            raise DiagnosticError(fail("I005", _("cannot write {name}: {reason}").format(name=target.name, reason=e.strerror)), str(target))
     if with_index:
-        click.echo(printable(f"wrote {folder / 'index.html'} ({count(len(archive), 'record')} in the archive)"))
+        click.echo(printable(_("wrote {path} ({records} in the archive)").format(
+            path=folder / "index.html", records=record_count(len(archive)))))
     ctx.exit(status)

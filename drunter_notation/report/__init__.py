@@ -26,16 +26,20 @@ import json
 import jinja2
 from markupsafe import Markup
 
+from drunter_notation import i18n
+from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.boardtext import BUILDING_LETTER
+from drunter_notation.explain.steps import building_name, listing
 from drunter_notation.replay import Timeline
 from drunter_notation.report import svg
-from drunter_notation.report.analysis import analysis_section
+from drunter_notation.report.analysis import analysis_section, card_name
 from drunter_notation.report.diagram import flow_diagram
 from drunter_notation.report.index import IndexEntry, display_names, failed_entry, index_entry, summarize
-from drunter_notation.report.view import build_view
+from drunter_notation.report.view import build_view, outcome_text
 
-__all__ = ["IndexEntry", "failed_entry", "index_entry", "render_error", "render_index", "render_report"]
+__all__ = ["IndexEntry", "failed_entry", "index_entry", "record_count", "render_error", "render_index",
+           "render_report"]
 
 
 OUTCOME_COLOUR = {"accepted, more yes": "#1d7a46", "accepted on a tie": "#7fbf9a",
@@ -44,10 +48,20 @@ OUTCOME_COLOUR = {"accepted, more yes": "#1d7a46", "accepted on a tie": "#7fbf9a
 
 @functools.cache
 def environment() -> jinja2.Environment:
+    """The templates' environment: ``_()`` and ``ngettext()`` in them speak the
+    language in force when a page is rendered (newstyle: ``_("Turn %(n)s", n=3)``,
+    the values escaped); ``number`` and ``percent`` write figures as that language does."""
     env = jinja2.Environment(loader=jinja2.PackageLoader("drunter_notation.report", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                             undefined=jinja2.StrictUndefined)
-    env.filters["count"] = count
+                             undefined=jinja2.StrictUndefined, extensions=["jinja2.ext.i18n"])
+    env.install_gettext_callables(gettext=i18n._, ngettext=i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    # rounded first as "%.1f" rounds, so that English figures stay as they were
+    env.filters["number"] = lambda x, digits=0: i18n.format_number(round(x, digits), digits)
+    env.filters["percent"] = lambda x: i18n.format_percent(round(x * 100) / 100)
+    env.filters["card"] = card_name
+    env.globals.update(lang=i18n.language, building=building_name, card=card_name, variant=variant_name,
+                       listing=listing, outcome=outcome_text, records=record_count, games_count=game_count,
+                       player_counts=player_counts)
     return env
 
 
@@ -83,9 +97,32 @@ def render_error(path: str, diagnostic: Diagnostic, source_text: str) -> str:
                                                               title=path.rsplit("/", 1)[-1])
 
 
-def count(n: int, singular: str, plural: str | None = None) -> str:
-    """``n`` with the word in the right number: ``1 game``, ``3 games``."""
-    return f"{n} {singular if n == 1 else plural or singular + 's'}"
+def record_count(n: int) -> str:
+    """``1 record``, ``3 records`` in the language in force."""
+    return ngettext("{n} record", "{n} records", n).format(n=i18n.format_number(n))
+
+
+def game_count(n: int) -> str:
+    """``1 game``, ``3 games`` in the language in force."""
+    return ngettext("{n} game", "{n} games", n).format(n=i18n.format_number(n))
+
+
+VARIANT_NAMES = {"base": N_("base"), "expert": N_("expert")}  # the record's Variant, as the reader reads it
+
+
+def variant_name(variant: str) -> str:
+    return _(VARIANT_NAMES[variant]) if variant in VARIANT_NAMES else variant
+
+
+def player_counts(counts: dict[int, int]) -> str:
+    """How many games had how many players: ``3 with 4 players, 1 with 3 players``."""
+    return ", ".join(ngettext("{games} with {n} players", "{games} with {n} players", k).format(games=k, n=n)
+                     for n, k in sorted(counts.items()))
+
+
+# The vote outcomes of the index's plot, as the reader reads them (the keys stay English: colours, manifest).
+OUTCOME_NAMES = {"accepted, more yes": N_("accepted, more yes"), "accepted on a tie": N_("accepted on a tie"),
+                 "rejected on a tie": N_("rejected on a tie"), "rejected, more no": N_("rejected, more no")}
 
 
 def render_index(entries: list[IndexEntry]) -> str:
@@ -97,13 +134,26 @@ def render_index(entries: list[IndexEntry]) -> str:
     names = display_names(entries)
     plots = [{
         "heat": svg.heatmap(g.board, g.heat, len(g.games)),
-        "seats": svg.bar_chart("wins by seat", [(seat, wins, f"of {count(n, 'game')}") for seat, wins, n in g.seats]),
-        "cards": svg.bar_chart("wins by building card", [(c, n, "") for c, n in g.wins_by_card],
-                               svg.BUILDING_COLOUR),
-        "lengths": svg.bar_chart("games by length", [(span, n, "") for span, n in g.lengths]),
-        "outcomes": svg.bar_chart("vote outcomes", [(o, n, "") for o, n in g.outcomes], OUTCOME_COLOUR),
+        "seats": svg.bar_chart(_("wins by seat"), [
+            (seat_name(seat), wins, ngettext("of {n} game", "of {n} games", n).format(n=i18n.format_number(n)))
+            for seat, wins, n in g.seats]),
+        "cards": svg.bar_chart(_("wins by building card"), [(c, n, "") for c, n in g.wins_by_card],
+                               svg.BUILDING_COLOUR, card_name),
+        "lengths": svg.bar_chart(_("games by length"), [(span_name(lo, hi), n, "") for (lo, hi), n in g.lengths]),
+        "outcomes": svg.bar_chart(_("vote outcomes"), [(o, n, "") for o, n in g.outcomes], OUTCOME_COLOUR,
+                                  lambda o: _(OUTCOME_NAMES[o])),
     } for g in s.groups]
     games = sorted((e for g in s.groups for e in g.games), key=lambda e: (e.date or "", names[e.record]))
     return environment().get_template("index.html.j2").render(
         s=s, plots=plots, games=games, names=names,
         partial=sorted(s.partial, key=lambda e: names[e.record]), invalid=sorted(s.invalid, key=lambda e: names[e.record]))
+
+
+def seat_name(seat: int) -> str:
+    """The index's name of a seat (0-based): ``seat 1 (starts)``, ``seat 2``."""
+    return _("seat {n} (starts)").format(n=seat + 1) if seat == 0 else _("seat {n}").format(n=seat + 1)
+
+
+def span_name(low: int, high: int) -> str:
+    """A range of game lengths: ``50–59 turns``."""
+    return ngettext("{low}–{high} turn", "{low}–{high} turns", high).format(low=low, high=high)

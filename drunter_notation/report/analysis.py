@@ -7,10 +7,18 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from drunter_notation.i18n import N_, _, format_number, format_percent
 from drunter_notation.explain.evidence import percent
+from drunter_notation.explain.steps import building_name
 from drunter_notation.report.svg import BUILDING_COLOUR, SEAT_COLOUR, esc
 
 _PAIR_COLOURS = ("#7b52ab", "#a0672b", "#2471a3", "#c0392b", "#23875a", "#b7950b")
+KINDS = {"mistake": N_("mistake"), "gain": N_("gain")}  # a turning point's kind, as the reader reads it
+
+
+def card_name(card: str) -> str:
+    """A goal card (``museum``) or an expert pair (``museum+tavern``) as the reader calls it."""
+    return "+".join(building_name(part) for part in card.split("+"))
 
 
 def frame_of_turns(frames) -> dict[int, int]:
@@ -27,7 +35,7 @@ def _axes(width: int, height: int, left: int, right: int, top: int, bottom: int,
     for v in (0, 0.5, 1):
         y = height - bottom - v * (height - top - bottom)
         out.append(f'<line class="gridline" x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}"/>'
-                   f'<text class="axis" x="{left - 4}" y="{y + 3:.1f}" text-anchor="end">{int(v * 100)}%</text>')
+                   f'<text class="axis" x="{left - 4}" y="{y + 3:.1f}" text-anchor="end">{format_percent(v)}</text>')
     n = max(len(turns) - 1, 1)
     every = max(1, round(len(turns) / 8))
     for i in range(0, len(turns), every):
@@ -51,8 +59,9 @@ def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int =
     height = top + plot + bottom + 16 * -(-len(keys) // columns) + 4
     n = max(len(turns) - 1, 1)
     dx, sy = (width - left - right) / n, plot
+    label = _("{player}: probability of each card over the turns").format(player=player)
     out = [f'<svg class="belief" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-           f'aria-label="{esc(player)}: probability of each card over the turns">',
+           f'aria-label="{esc(label)}">',
            f'<text class="legend" x="{left}" y="11"><tspan font-weight="700">{esc(player)}</tspan></text>']
     out += _axes(width, top + plot + bottom, left, right, top, bottom, turns)
     for k, key in enumerate(keys):
@@ -61,11 +70,11 @@ def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int =
                        for i, e in enumerate(analysis["turns"]))
         held = key == truth
         out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="{3 if held else 1.5}" points="{pts}">'
-                   f'<title>{esc(key)}</title></polyline>')
+                   f'<title>{esc(card_name(key))}</title></polyline>')
         lx = left + (k % columns) * (width - left) / columns
         ly = top + plot + bottom + 10 + (k // columns) * 16
         out.append(f'<rect x="{lx:.0f}" y="{ly - 5}" width="10" height="10" fill="{colour}"/>'
-                   f'<text class="legend" x="{lx + 14:.0f}" y="{ly + 1}">{esc(key)}{"*" if held else ""} '
+                   f'<text class="legend" x="{lx + 14:.0f}" y="{ly + 1}">{esc(card_name(key))}{"*" if held else ""} '
                    f'{percent(final[key])}</text>')
     out.append("</svg>")
     return Markup("".join(out))
@@ -84,8 +93,9 @@ def win_chart(analysis: dict, goto: dict[int, int], width: int = 360, plot: int 
     turns = [e["turn"] for e in analysis["turns"]]
     n = max(len(turns) - 1, 1)
     dx, sy = (width - left - right) / n, plot - top - bottom
+    label = _("chance to win after every turn")
     out = [f'<svg class="win" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-           f'aria-label="chance to win after every turn">']
+           f'aria-label="{esc(label)}">']
     out += _axes(width, plot, left, right, top, bottom, turns)
     for k, p in enumerate(players):
         colour = SEAT_COLOUR[k % len(SEAT_COLOUR)]
@@ -101,7 +111,9 @@ def win_chart(analysis: dict, goto: dict[int, int], width: int = 360, plot: int 
         i = index[tp["turn"]]
         y = plot - bottom - analysis["turns"][i]["win"][tp["player"]] * sy  # on the mover's line
         colour = "#c0392b" if tp["kind"] == "mistake" else "#1d7a46"
-        label = f"turn {tp['turn']}: {tp['player']} {tp['move']}, {tp['kind']} {tp['change'] * 100:+.0f} points"
+        label = _("turn {turn}: {player} {move}, {kind} {change} points").format(
+            turn=tp["turn"], player=tp["player"], move=tp["move"], kind=_kind(tp["kind"]),
+            change=f"{tp['change'] * 100:+.0f}")
         out.append(f'<circle class="tp" cx="{left + i * dx:.1f}" cy="{y:.1f}" r="6" fill="{colour}" '
                    f'stroke="#fff" stroke-width="1.5" data-goto="{goto.get(tp["turn"], 0)}" role="button" '
                    f'tabindex="0" aria-label="{esc(label)}"><title>{esc(label)}</title></circle>')
@@ -115,31 +127,43 @@ def _points(x: float) -> int:
 
 
 def _pct(x: float, se: float) -> str:
-    return f"{x * 100:.0f} ± {se * 100:.0f}%"
+    return _("{value} ± {error}%").format(value=format_number(_points(x)), error=format_number(_points(se)))
+
+
+def _kind(kind: str) -> str:
+    return _(KINDS[kind]) if kind in KINDS else kind
 
 
 def turning_item(tp: dict, arrow: str = "→") -> str:
     """One turning point in words, as ``drunter analyze`` and the report give it;
     each change is the difference of the figures shown."""
     b = tp["better"]
-    better = "; no clearly better move found" if b is None else (f"; better: {b['move']}, {_pct(b['win'], b['se'])} ({_points(b['win']) - _points(tp['after']):+d} ± "
-                                   f"{b['gain_se'] * 100:.0f} over the move played)")
-    return (f"{tp['player']} {tp['move']}: {tp['kind']}, {_pct(tp['before'], tp['before_se'])} with the move their "
-            f"style would play {arrow} {_pct(tp['after'], tp['after_se'])} with the move played ({_points(tp['after']) - _points(tp['before']):+d} ± "
-            f"{tp['change_se'] * 100:.0f}){better}")
+    facts = {"player": tp["player"], "move": tp["move"], "kind": _kind(tp["kind"]), "arrow": arrow,
+             "before": _pct(tp["before"], tp["before_se"]), "after": _pct(tp["after"], tp["after_se"]),
+             "change": f"{_points(tp['after']) - _points(tp['before']):+d}",
+             "error": format_number(_points(tp["change_se"]))}
+    if b is None:
+        return _("{player} {move}: {kind}, {before} with the move their style would play {arrow} {after} with the "
+                 "move played ({change} ± {error}); no clearly better move found").format(**facts)
+    return _("{player} {move}: {kind}, {before} with the move their style would play {arrow} {after} with the "
+             "move played ({change} ± {error}); better: {better}, {better_chance} ({gain} ± {gain_error} over the "
+             "move played)").format(better=b["move"], better_chance=_pct(b["win"], b["se"]),
+                                    gain=f"{_points(b['win']) - _points(tp['after']):+d}",
+                                    gain_error=format_number(_points(b["gain_se"])), **facts)
 
 
 def analysis_section(analysis: dict, frames) -> Markup:
     """The whole section: the belief charts, the win chart and the turning points as
     buttons (when the analysis has win chances), the evidence in words."""
     goto = frame_of_turns(frames)
-    parts = ['<section class="analysis" aria-label="analysis"><h2>Who protects what</h2>',
-             '<p class="muted">Each player\'s probability of holding each card after every turn, from the moves '
-             'they chose among the legal ones and from their ballots. The card revealed at the end is drawn thick '
-             'and marked *; the percentages are those after the last turn (99 % at most while not certain). '
-             'Styles: random, purposeful, bluffer (some moves for a decoy card), decoy (protects a second type too), '
-             'builder, soft '
-             '(docs/analysis.md).</p>',
+    intro = _("Each player's probability of holding each card after every turn, from the moves they chose among "
+              "the legal ones and from their ballots. The card revealed at the end is drawn thick and marked *; "
+              "the percentages are those after the last turn ({most} at most while not certain). Styles: random, "
+              "purposeful, bluffer (some moves for a decoy card), decoy (protects a second type too), builder, soft "
+              "(docs/analysis.md).").format(most=percent(0.999))
+    section, heading = _("analysis"), _("Who protects what")
+    parts = [f'<section class="analysis" aria-label="{esc(section)}"><h2>{esc(heading)}</h2>',
+             f'<p class="muted">{esc(intro)}</p>',
              '<div class="beliefs">', *(belief_chart(analysis, p, goto) for p in analysis["players"]), '</div>',
              '<ul class="evidence">']
     for p in analysis["players"]:
@@ -150,22 +174,28 @@ def analysis_section(analysis: dict, frames) -> Markup:
         parts.append("</ul></li>")
     parts.append("</ul>")
     if analysis["turns"][0].get("win") is not None:
-        who = ("each seat played by the style mix inferred for it" if analysis["policy"] == "inferred"
-               else f"every seat played by the {analysis['policy']} bot")
-        parts += [f'<h2>Chance to win</h2><p class="muted">After every turn, from {analysis["playouts"]} playouts '
-                  f'a position: the cards drawn from the beliefs after the turn, {esc(who)}. Circles mark the '
-                  f'turning points (click one to step there).</p>', win_chart(analysis, goto)]
+        if analysis["policy"] == "inferred":
+            who = _("each seat played by the style mix inferred for it")
+        else:
+            who = _("every seat played by the {policy} bot").format(policy=analysis["policy"])
+        about = _("After every turn, from {n} playouts a position: the cards drawn from the beliefs after the turn, "
+                  "{who}. Circles mark the turning points (click one to step there).").format(
+            n=format_number(analysis["playouts"]), who=who)
+        heading = _("Chance to win")
+        parts += [f'<h2>{esc(heading)}</h2><p class="muted">{esc(about)}</p>', win_chart(analysis, goto)]
         if analysis["turning_points"]:
-            parts.append('<p class="muted">Turning points: the mover\'s chance, their own card known (once '
-                         'revealed), each figure from its own fresh playouts, ± one standard error; shown only '
-                         'when the change exceeds two standard errors.</p><ul class="turning">')
+            note = _("Turning points: the mover's chance, their own card known (once revealed), each figure from "
+                     "its own fresh playouts, ± one standard error; shown only when the change exceeds two standard "
+                     "errors.")
+            parts.append(f'<p class="muted">{esc(note)}</p><ul class="turning">')
             for tp in analysis["turning_points"]:
-                parts.append(f'<li><button type="button" data-goto="{goto.get(tp["turn"], 0)}">turn {tp["turn"]}'
-                             f'</button> {esc(turning_item(tp))}</li>')
+                turn = _("turn {turn}").format(turn=tp["turn"])
+                parts.append(f'<li><button type="button" data-goto="{goto.get(tp["turn"], 0)}">'
+                             f'{esc(turn)}</button> {esc(turning_item(tp))}</li>')
             parts.append("</ul>")
         else:
-            parts.append(f'<p class="turning">No clear turning point: of the {analysis.get("examined", 0)} '
-                         f'placements examined, none changed its mover\'s chance by more than two standard '
-                         f'errors.</p>')
+            none = _("No clear turning point: of the {n} placements examined, none changed its mover's chance by "
+                     "more than two standard errors.").format(n=format_number(analysis.get("examined", 0)))
+            parts.append(f'<p class="turning">{esc(none)}</p>')
     parts.append("</section>")
     return Markup("".join(str(p) for p in parts))

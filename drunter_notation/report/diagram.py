@@ -21,7 +21,9 @@ import subprocess
 import graphviz
 from markupsafe import Markup
 
-from drunter_notation.notation.model import Choose, square_name
+from drunter_notation.explain.steps import listing, track_ends
+from drunter_notation.i18n import N_, _, format_number
+from drunter_notation.notation.model import Choose
 from drunter_notation.replay import Timeline
 from drunter_notation.report.view import short_dn, violation
 
@@ -35,7 +37,7 @@ FONT = "DejaVu Sans,Arial,sans-serif"
 # family (the page's CSS sets it): a third of the size of a 60-turn diagram.
 _TRIM = re.compile(r'\s(?:xmlns(?::\w+)?|id|font-family)="[^"]*"|<!--.*?-->|<title>[^<]*</title>', re.S)
 _GAPS = re.compile(r">\s+<")
-NO_DOT = "The game-flow diagram needs Graphviz: the 'dot' program was not found (install the graphviz package)."
+NO_DOT = N_("The game-flow diagram needs Graphviz: the 'dot' program was not found (install the graphviz package).")
 
 
 def _clip(text: str, n: int = 60) -> str:
@@ -57,12 +59,12 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
         g.node(name, graphviz.escape("\n".join(_clip(line, LABEL_LINE) for line in label.split("\n"))), **attrs)
         return name
 
-    chain.append(node("start\n" + ", ".join(t.players), shape="ellipse", fillcolor="#eef2f7"))
+    chain.append(node(_("start") + "\n" + ", ".join(t.players), shape="ellipse", fillcolor="#eef2f7"))
     side: list[tuple[str, str, dict]] = []  # (from, to, edge attrs) hanging under a chain node
     for step in t.steps:
         ev = step.event
         if isinstance(ev, Choose):
-            chain.append(node("choose", shape="doubleoctagon", fillcolor="#efe3fa", color="#7b52ab"))
+            chain.append(node(_("choose"), shape="doubleoctagon", fillcolor="#efe3fa", color="#7b52ab"))
             continue
         passed = ev.placement is None
         here = node(short_dn(ev), fillcolor="#f3f3f3" if passed else "#ffffff",
@@ -70,19 +72,21 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
         chain.append(here)
         if step.tally is not None:
             score = f"{step.tally.yes}:{step.tally.no}"
-            stands = node(f"stands {score}" if step.accepted else "would stand", fontsize="9",
+            stands = node(_("stands {score}").format(score=score) if step.accepted else _("would stand"), fontsize="9",
                           **({"color": "#2e8b57", "fontcolor": "#1d6b41", "penwidth": "1.6"} if step.accepted
                              else {"style": "dashed", "fontcolor": "#999999"}))
-            back = node(f"back to hand {score}" if not step.accepted else "back to hand", fontsize="9",
+            back = node(_("back to hand {score}").format(score=score) if not step.accepted else _("back to hand"),
+                        fontsize="9",
                         **({"color": "#c0392b", "fontcolor": "#a5281b", "penwidth": "1.6"} if not step.accepted
                            else {"style": "dashed", "fontcolor": "#999999"}))
-            side += [(here, stands, {"label": " vote", "fontsize": "8"} if step.accepted else {"style": "dashed"}),
-                     (here, back, {"label": " vote", "fontsize": "8"} if not step.accepted else {"style": "dashed"})]
+            vote = {"label": " " + _("vote"), "fontsize": "8"}
+            side += [(here, stands, vote if step.accepted else {"style": "dashed"}),
+                     (here, back, vote if not step.accepted else {"style": "dashed"})]
             with g.subgraph() as pair:  # "stands" always left of "back to hand"
                 pair.attr(rank="same")
                 pair.edge(stands, back, style="invis")
         for corner in step.removed:
-            end = node(f"{step.state.track_kind[corner]} from {square_name(corner)} ends", shape="octagon",
+            end = node(track_ends(step.state.track_kind[corner], corner), shape="octagon",
                        fillcolor="#fdecea", color="#c0392b", fontsize="9")
             side.append((here, end, {"color": "#c0392b"}))
     stop = violation(t)
@@ -93,11 +97,12 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
     elif t.record.reveal is not None and t.state is not None:
         if t.errors:
             d = t.errors[0]
-            chain.append(node(f"reveal\n{d.code}: {_clip(d.message)}", shape="ellipse", fillcolor="#fdecea",
+            chain.append(node(_("reveal") + f"\n{d.code}: {_clip(d.message)}", shape="ellipse", fillcolor="#fdecea",
                               color="#c0392b"))
         elif t.winners:
-            win = " and ".join(f"{w} {t.scores[w]}" for w in t.winners)
-            chain.append(node(f"reveal\nwinner: {win}", shape="ellipse", fillcolor="#e8f5ee", color="#2e8b57"))
+            win = listing(f"{w} {t.scores[w]}" for w in t.winners)
+            chain.append(node(_("reveal") + "\n" + _("winner: {names}").format(names=win), shape="ellipse",
+                              fillcolor="#e8f5ee", color="#2e8b57"))
     for k in range(0, len(chain), ROW):
         row = chain[k:k + ROW]
         with g.subgraph() as s:
@@ -122,34 +127,36 @@ def flow_diagram(t: Timeline) -> Markup:
     and dot's own messages stay off the terminal. Nothing in the result refers to a URL."""
     dot = shutil.which("dot")
     if dot is None:
-        return _notice(NO_DOT)
+        return _notice(_(NO_DOT))
     if len(t.steps) > MAX_DIAGRAM_TURNS:
-        return _notice(f"The game-flow diagram is left out: {len(t.steps):,} turns are more than the"
-                       f" {MAX_DIAGRAM_TURNS} it draws.")
+        return _notice(_("The game-flow diagram is left out: {n} turns are more than the {most} it draws.").format(
+            n=format_number(len(t.steps)), most=format_number(MAX_DIAGRAM_TURNS)))
     try:
         done = subprocess.run([dot, "-Tsvg"], input=flow_graph(t).source.encode("utf-8"), capture_output=True,
                               timeout=DOT_TIMEOUT)
     except subprocess.TimeoutExpired:
-        return _notice(f"The game-flow diagram could not be drawn: Graphviz took more than {DOT_TIMEOUT} s.")
+        return _notice(_("The game-flow diagram could not be drawn: Graphviz took more than {n} s.").format(
+            n=DOT_TIMEOUT))
     except OSError as e:
-        return _notice(f"The game-flow diagram could not be drawn: Graphviz could not be run ({e.strerror}).")
+        return _notice(_("The game-flow diagram could not be drawn: Graphviz could not be run ({reason}).").format(
+            reason=e.strerror))
     if done.returncode != 0:
-        return _notice(f"The game-flow diagram could not be drawn: Graphviz failed on it"
-                       f" ({_how(done.returncode)}).")
+        return _notice(_("The game-flow diagram could not be drawn: Graphviz failed on it ({how}).").format(
+            how=_how(done.returncode)))
     out = done.stdout.decode("utf-8", "replace")
     if "<svg" not in out:
-        return _notice("The game-flow diagram could not be drawn: Graphviz gave no picture.")
+        return _notice(_("The game-flow diagram could not be drawn: Graphviz gave no picture."))
     body = out[out.index("<svg"):]  # inline SVG needs no XML prologue
     return Markup(_GAPS.sub("><", _TRIM.sub("", body)))
 
 
 def _how(returncode: int) -> str:
     if returncode > 0:
-        return f"it stopped with exit status {returncode}"
+        return _("it stopped with exit status {status}").format(status=returncode)
     try:
-        return f"it crashed with {signal.Signals(-returncode).name}"
+        return _("it crashed with {signal}").format(signal=signal.Signals(-returncode).name)
     except ValueError:
-        return f"it was killed by signal {-returncode}"
+        return _("it was killed by signal {number}").format(number=-returncode)
 
 
 def _notice(text: str) -> Markup:

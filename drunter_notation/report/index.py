@@ -185,9 +185,9 @@ class Group:
     games: list[IndexEntry] = field(default_factory=list)
     player_counts: Counter = field(default_factory=Counter)
     players: list[dict] = field(default_factory=list)  # name, games, wins, mean score
-    seats: list[tuple[str, int, int]] = field(default_factory=list)  # seat label, wins, games with that seat
+    seats: list[tuple[int, int, int]] = field(default_factory=list)  # seat (0-based), wins, games with that seat
     wins_by_card: list[tuple[str, int]] = field(default_factory=list)
-    lengths: list[tuple[str, int]] = field(default_factory=list)  # a range of turns, games in it
+    lengths: list[tuple[tuple[int, int], int]] = field(default_factory=list)  # a range of turns, games in it
     outcomes: list[tuple[str, int]] = field(default_factory=list)
     scores: dict | None = None  # mean, spread (population standard deviation), min, max, mean winning score
     votes: int = 0
@@ -209,12 +209,13 @@ def board_key(b: Board) -> tuple:
     return (b.id, b.width, b.height, frozenset(b.corners.items()), frozenset(b.buildings.items()), b.toilets)
 
 
-def length_bins(turns: list[int], width: int = 10) -> list[tuple[str, int]]:
-    """Games per range of ``width`` turns, from the shortest game's range to the longest's."""
+def length_bins(turns: list[int], width: int = 10) -> list[tuple[tuple[int, int], int]]:
+    """Games per range of ``width`` turns (first and last length of the range), from
+    the shortest game's range to the longest's."""
     if not turns:
         return []
     counts = Counter(t // width for t in turns)
-    return [(f"{k * width}–{k * width + width - 1} turns", counts[k]) for k in range(min(counts), max(counts) + 1)]
+    return [((k * width, k * width + width - 1), counts[k]) for k in range(min(counts), max(counts) + 1)]
 
 
 def _group(g: Group) -> Group:
@@ -235,8 +236,7 @@ def _group(g: Group) -> Group:
         r["mean"] = statistics.fmean(r.pop("points"))
     seat_wins = Counter(s for e in done for s in e.winner_seats)
     seat_games = Counter(s for e in done for s in range(len(e.players)))
-    g.seats = [(f"seat {s + 1}" + (" (starts)" if s == 0 else ""), seat_wins[s], seat_games[s])
-               for s in sorted(seat_games)]
+    g.seats = [(s, seat_wins[s], seat_games[s]) for s in sorted(seat_games)]
     cards = Counter(c for e in done for c in e.winning_cards)
     g.wins_by_card = [(b, cards[b]) for b in BUILDINGS] + sorted((c, n) for c, n in cards.items()
                                                                  if c not in BUILDINGS)

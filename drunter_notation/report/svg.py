@@ -19,8 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from collections.abc import Callable
+
 from markupsafe import Markup
 
+from drunter_notation.i18n import _, ngettext
+from drunter_notation.explain.steps import building_name
 from drunter_notation.rules.board import Board
 from drunter_notation.explain.boardtext import BUILDING_LETTER, TRACK_LETTER, square_text
 from drunter_notation.notation.model import Square, square_name
@@ -115,19 +119,23 @@ def static_board(board: Board, g: Geometry) -> str:
             if sq in board.corners:
                 kind = board.corners[sq]
                 fill, line = KIND_COLOUR[kind]
-                out.append(f'<g class="sq corner" data-sym="corner"><title>{name}: corner, start of the {kind}</title>'
+                title = {"wall": _("{square}: corner, start of the wall"),
+                         "street": _("{square}: corner, start of the street"),
+                         "river": _("{square}: corner, start of the river")}[kind].format(square=name)
+                out.append(f'<g class="sq corner" data-sym="corner"><title>{esc(title)}</title>'
                            f'<rect x="{x}" y="{y}" width="{c}" height="{c}" fill="{fill}" stroke="{line}"'
                            f' stroke-width="2"/><text x="{cx}" y="{cy}" class="big">{TRACK_LETTER[kind]}</text></g>')
             elif sq in board.buildings:
                 btype, value = board.buildings[sq]
                 colour = BUILDING_COLOUR[btype]
-                out.append(f'<g class="sq bld" data-sym="building"><title>{name}: {btype} {value}</title>'
+                out.append(f'<g class="sq bld" data-sym="building"><title>{name}: {esc(building_name(btype))} {value}</title>'
                            f'<rect x="{x}" y="{y}" width="{c}" height="{c}" fill="{colour}" fill-opacity="0.22"'
                            f' stroke="{colour}"/><text x="{cx}" y="{cy - c * 0.12}" class="big" fill="{colour}">'
                            f'{BUILDING_LETTER[btype]}</text><text x="{cx}" y="{cy + c * 0.28}" class="small"'
                            f' fill="{colour}">{value}</text></g>')
             elif sq in board.toilets:
-                out.append(f'<g class="sq wc" data-sym="toilet"><title>{name}: toilet (covering it is put to a vote)</title>'
+                title = _("{square}: toilet (covering it is put to a vote)").format(square=name)
+                out.append(f'<g class="sq wc" data-sym="toilet"><title>{esc(title)}</title>'
                            f'<rect x="{x}" y="{y}" width="{c}" height="{c}"/>'
                            f'<text x="{cx}" y="{cy}" class="small">WC</text></g>')
     out.append(coordinates(g, all_sides=True))
@@ -240,10 +248,16 @@ def gang_svg(kind: str, corner: Square, g: Geometry, index: int, at: Square | No
     r = g.cell * 0.27
     x, y = g.centre(corner if at is None else at)
     return (f'<g class="gang{" removed" if removed else ""}" data-sym="gang" id="gang-{index}"'
-            f' transform="translate({x},{y})"><title>gang of the {kind} from {square_name(corner)}</title>'
+            f' transform="translate({x},{y})"><title>{esc(gang_title(kind, corner))}</title>'
             f'<circle r="{r:.1f}" fill="{line}" stroke="#fff" stroke-width="2"/>'
             f'<text class="gl" y="1">{TRACK_LETTER[kind]}</text>'
             f'<path class="x" d="M{-r:.1f},{-r:.1f}L{r:.1f},{r:.1f}M{r:.1f},{-r:.1f}L{-r:.1f},{r:.1f}"/></g>')
+
+
+def gang_title(kind: str, corner: Square) -> str:
+    """A gang's tooltip: ``gang of the wall from a1``."""
+    return {"wall": _("gang of the wall from {corner}"), "street": _("gang of the street from {corner}"),
+            "river": _("gang of the river from {corner}")}[kind].format(corner=square_name(corner))
 
 
 def targets_svg(g: Geometry) -> str:
@@ -263,8 +277,9 @@ def board_svg(board: Board, tiles: list[TileDrawing], marks: list[str], gangs: l
     g = Geometry.of(board)
     w, h = g.size
     at = places or [(None, False)] * len(gangs)
+    label = _("the board")
     return Markup(
-        f'<svg id="board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="the board">'
+        f'<svg id="board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="{esc(label)}">'
         f'<g class="static">{static_board(board, g)}</g>'
         f'<g class="tiles">{"".join(tile_svg(t, g, i) for i, t in enumerate(tiles))}</g>'
         f'<g class="marks">{"".join(marks)}</g>'
@@ -276,7 +291,9 @@ def points_chart(series: dict[str, list[int]], labels: list[str], width: int = 6
     """Each building type's remaining points over the frames: one polyline per type,
     ``labels[i]`` naming frame i on the x axis (every so often); a marker line
     ``#chart-now`` the script moves to the current frame (``data-x0``/``data-dx``)."""
-    left, right, top, bottom = 34, 118, 12, 28
+    legends = {btype: f"{building_name(btype)} {values[-1]}" for btype, values in series.items()}
+    # the legend's column: wide enough for its longest entry (about 6.5 pixels a character at 11 px)
+    left, right, top, bottom = 34, max([118] + [round(6.5 * len(t)) + 36 for t in legends.values()]), 12, 28
     n = max(len(labels), 2)
     top_value = max([v for vs in series.values() for v in vs] + [1])
     dx = (width - left - right) / (n - 1)
@@ -285,8 +302,10 @@ def points_chart(series: dict[str, list[int]], labels: list[str], width: int = 6
     def y(v: float) -> float:
         return height - bottom - v * sy
 
+    label = _("remaining points per building type")
+
     out = [f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img"'
-           f' aria-label="remaining points per building type" data-n="{len(labels)}" data-x0="{left}"'
+           f' aria-label="{esc(label)}" data-n="{len(labels)}" data-x0="{left}"'
            f' data-dx="{dx:.3f}">']
     step = max(1, round(top_value / 5))
     for v in range(0, top_value + 1, step):
@@ -299,10 +318,10 @@ def points_chart(series: dict[str, list[int]], labels: list[str], width: int = 6
         colour = BUILDING_COLOUR[btype]
         pts = " ".join(f"{left + i * dx:.1f},{y(v):.1f}" for i, v in enumerate(values))
         out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}">'
-                   f'<title>{btype}</title></polyline>')
+                   f'<title>{esc(building_name(btype))}</title></polyline>')
         ly = top + 8 + k * 18
         out.append(f'<rect x="{width - right + 12}" y="{ly - 5}" width="12" height="10" fill="{colour}"/>'
-                   f'<text class="legend" x="{width - right + 30}" y="{ly}">{btype} {values[-1]}</text>')
+                   f'<text class="legend" x="{width - right + 30}" y="{ly}">{esc(legends[btype])}</text>')
     out.append(f'<line id="chart-now" x1="{left}" x2="{left}" y1="{top}" y2="{height - bottom}"/></svg>')
     return Markup("".join(out))
 
@@ -314,20 +333,24 @@ def heatmap(board: Board, counts: dict[Square, int], games: int) -> Markup:
     w, h = g.size
     c = g.cell
     top = max(counts.values(), default=0) or 1
+    label = _("how often each square was covered")
     out = [f'<svg class="heatmap" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img"'
-           f' aria-label="how often each square was covered">']
+           f' aria-label="{esc(label)}">']
     for col in range(board.width):
         for row in range(board.height):
             sq = (col, row)
             x, y = g.corner(sq)
             n = counts.get(sq, 0)
-            what = ("corner" if sq in board.corners else
-                    f"{board.buildings[sq][0]} {board.buildings[sq][1]}" if sq in board.buildings else
-                    "toilet" if sq in board.toilets else "plain")
+            what = (_("corner") if sq in board.corners else
+                    f"{building_name(board.buildings[sq][0])} {board.buildings[sq][1]}" if sq in board.buildings else
+                    _("toilet") if sq in board.toilets else _("plain"))
             share = n / top
             text = square_text(board, sq).strip(".")  # the text map's M5, wc, *S
             ink = "#fff" if share > 0.55 else "#333"
-            out.append(f'<g><title>{square_name(sq)} ({what}): covered in {n} of {games} games</title>'
+            title = ngettext("{square} ({what}): covered in {n} of {games} game",
+                             "{square} ({what}): covered in {n} of {games} games", games).format(
+                square=square_name(sq), what=what, n=n, games=games)
+            out.append(f'<g><title>{esc(title)}</title>'
                        f'<rect class="hm" x="{x}" y="{y}" width="{c}" height="{c}"'
                        f' fill="rgb({255 - int(share * 60)},{255 - int(share * 170)},{255 - int(share * 230)})"/>'
                        f'<text class="hmv" x="{x + c / 2}" y="{y + c * 0.36}" fill="{ink}">{text}</text>'
@@ -338,18 +361,25 @@ def heatmap(board: Board, counts: dict[Square, int], games: int) -> Markup:
 
 
 def bar_chart(label: str, bars: list[tuple[str, int, str]], colours: dict[str, str] | None = None,
-              width: int = 340) -> Markup:
-    """Horizontal bars, one per ``(name, value, note)``: the name on the left, the
-    value (and the note, e.g. "of 5 games") after the bar. ``label`` names the chart
-    for screen readers; ``colours`` may give a bar its own colour by name."""
-    row, left, right = 22, 130, 90
+              show: Callable[[str], str] = str, width: int = 340) -> Markup:
+    """Horizontal bars, one per ``(name, value, note)``: the name on the left (as
+    ``show`` words it), the value (and the note, e.g. "of 5 games") after the bar.
+    ``label`` names the chart for screen readers; ``colours`` may give a bar its own
+    colour by name."""
+    names = [show(name) for name, _, _ in bars]
+    # room for the longest name on the left and the longest value and note on the right, at about 7
+    # pixels a character (12 px): German and Czech names run longer than the English ones
+    row = 22
+    left = max([130] + [round(7 * len(n)) + 8 for n in names])
+    right = max([90] + [round(7 * len(f"{v} {note}")) + 6 for _, v, note in bars])
+    width += left - 130 + right - 90
     top = max([v for _, v, _ in bars] + [1])
     scale = (width - left - right) / top
     out = [f'<svg class="bars" viewBox="0 0 {width} {row * len(bars) + 4}" width="{width}"'
            f' height="{row * len(bars) + 4}" role="img" aria-label="{esc(label)}">']
-    for i, (name, value, note) in enumerate(bars):
+    for i, ((key, value, note), name) in enumerate(zip(bars, names)):
         y = 2 + i * row
-        colour = (colours or {}).get(name, "#0b62c4")
+        colour = (colours or {}).get(key, "#0b62c4")
         out.append(f'<g><title>{esc(name)}: {value}{" " + esc(note) if note else ""}</title>'
                    f'<text class="bl" x="{left - 8}" y="{y + row / 2}">{esc(name)}</text>'
                    f'<rect x="{left}" y="{y + 4}" width="{max(value * scale, 1 if value else 0):.1f}"'

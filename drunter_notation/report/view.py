@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from markupsafe import Markup
 
 from drunter_notation.errors import Diagnostic
+from drunter_notation.i18n import N_, _
 from drunter_notation.notation.formatter import format_item
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Square, Turn, square_name
 from drunter_notation.explain import steps
@@ -23,6 +24,11 @@ from drunter_notation.replay import Step, Timeline
 from drunter_notation.rules.scoring import goal_score, votes_left
 from drunter_notation.rules.state import State
 from drunter_notation.report import svg
+
+
+# The ruleset's vote outcome option (B5) as the vote panel words it.
+VOTE_RULES = {"yes-at-least-no": N_("yes at least no"),
+              "yes-over-no-unless-all-abstain": N_("yes over no unless all abstain")}
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,7 @@ class Frame:
     vote: VoteView | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     hands: list[HandRow] = field(default_factory=list)
-    marked: str = ""  # what the ▶ in the hands table says of the marked player, e.g. "played this turn"
+    marked: str = ""  # what the ▶ in the hands table says of the marked player, e.g. "Dora played this turn"
     tiles: int = 0
     gangs: list[tuple[float, float, bool]] = field(default_factory=list)
     label: str = ""  # short name on the chart's x axis and the slider
@@ -108,6 +114,23 @@ def violation(t: Timeline) -> tuple[Turn | Choose, Diagnostic] | None:
     if t.errors and t.initial is not None and len(t.steps) < len(events):
         return events[len(t.steps)], t.errors[0]
     return None
+
+
+def turn_title(number: int, player: str) -> str:
+    """A turn's heading: ``Turn 8 — Dora``."""
+    return _("Turn {turn} — {player}").format(turn=number, player=player)
+
+
+def tile_label(number: int, player: str, where: str) -> str:
+    """A laid tile's tooltip: ``turn 8 · Dora · W3 a11-a9`` (``where`` is DN)."""
+    return _("turn {turn} · {player} · {tile}").format(turn=number, player=player, tile=where)
+
+
+def outcome_text(accepted: bool, yes: int | None, no: int | None) -> str:
+    """A vote's outcome in words: ``accepted 5:2``, ``rejected`` (no count given)."""
+    if yes is None:
+        return _("accepted") if accepted else _("rejected")
+    return (_("accepted {yes}:{no}") if accepted else _("rejected {yes}:{no}")).format(yes=yes, no=no)
 
 
 def short_dn(event: Turn | Choose) -> str:
@@ -200,7 +223,8 @@ class _Builder:
     def build(self) -> ReportView:
         t = self.t
         if t.initial is not None:
-            self.add(Frame(0, "start", "Before turn 1", label="0", marked="moves first",
+            self.add(Frame(0, "start", _("Before turn 1"), label="0",
+                           marked=_("{player} moves first").format(player=t.players[0]),
                            facts=steps.start(t.players[0])), t.initial,
                      marked=t.players[0])
             self.items.append(ListItem(0, "start", "start"))
@@ -222,12 +246,12 @@ class _Builder:
         i = len(self.frames)
         self.states.append(st)
         if isinstance(ev, Choose):
-            self.add(Frame(i, "choose", "choose", format_item(ev), comments=_comments(ev), label="ch",
-                           facts=[steps.CHOSEN]), st)
+            self.add(Frame(i, "choose", _("choose"), format_item(ev), comments=_comments(ev), label="ch",
+                           facts=[steps.chosen()]), st)
             self.items.append(ListItem(i, format_item(ev), "choose"))
             return
-        frame = Frame(i, "turn", f"Turn {ev.number} — {ev.player}", format_item(ev), comments=_comments(ev),
-                      label=str(ev.number), marked="played this turn")
+        frame = Frame(i, "turn", turn_title(ev.number, ev.player), format_item(ev), comments=_comments(ev),
+                      label=str(ev.number), marked=_("{player} played this turn").format(player=ev.player))
         classes = ["turn"]
         covered = rejected = ()
         frame.facts += steps.turn_facts(step.decision, before)
@@ -244,7 +268,7 @@ class _Builder:
             else:
                 covered = m.squares
                 self.tiles.append(svg.TileDrawing(
-                    KINDS[m.tile.kind], m.squares, m.direction, f"turn {ev.number} · {ev.player} · {spell(m.tile, m.squares)}",
+                    KINDS[m.tile.kind], m.squares, m.direction, tile_label(ev.number, ev.player, spell(m.tile, m.squares)),
                     before.players.index(ev.player), self.tags[ev.player], tuple(step.destroyed), tuple(m.toilets)))
         if step.removed:
             classes.append("ending")
@@ -253,19 +277,21 @@ class _Builder:
 
     def vote_view(self, ev: Turn, step: Step) -> VoteView:
         tally, o = step.tally, ev.placement.outcome
-        claim = None if o is None else ("accepted" if o.accepted else "rejected") + (
-            "" if o.yes is None else f" {o.yes}:{o.no}")
+        claim = None if o is None else outcome_text(o.accepted, o.yes, o.no)
         rs = self.t.ruleset
-        rule = f"{rs.options.vote_outcome.replace('-', ' ')} — {rs.cite('B5')}"
+        how = rs.options.vote_outcome
+        said = _(VOTE_RULES[how]) if how in VOTE_RULES else how.replace("-", " ")
+        rule = f"{said} — {rs.cite('B5')}"
         return VoteView(card_lines(tally), arithmetic(tally), tally.yes, tally.no, bool(step.accepted), claim, rule)
 
     def stopped(self, event, diag: Diagnostic, before: State):
         i = len(self.frames)
-        title = f"Turn {event.number} — {event.player}" if isinstance(event, Turn) else "choose"
+        title = turn_title(event.number, event.player) if isinstance(event, Turn) else _("choose")
         player = event.player if isinstance(event, Turn) else None
         frame = Frame(i, "violation", title + f" — {diag.code}", format_item(event), comments=_comments(event),
-                      diagnostics=[diag], label="✗", marked="tried this turn" if player else "",
-                      facts=[steps.STOPPED])
+                      diagnostics=[diag], label="✗",
+                      marked=_("{player} tried this turn").format(player=player) if player else "",
+                      facts=[steps.stopped()])
         self.add(frame, before, bad=attempted_squares(event, self.t.board), marked=player)
         self.items.append(ListItem(i, format_item(event), "violation", diag.code))
 
@@ -273,7 +299,7 @@ class _Builder:
         t, rec = self.t, self.t.record
         i = len(self.frames)
         lines = [format_item(rec.reveal)] + ([format_item(rec.score)] if rec.score is not None else [])
-        frame = Frame(i, "end", "End of the game", "\n".join(lines), comments=_comments(rec.reveal),
+        frame = Frame(i, "end", _("End of the game"), "\n".join(lines), comments=_comments(rec.reveal),
                       diagnostics=list(t.errors), label="end")
         if t.tie_break:
             frame.facts.append(t.tie_break)
@@ -313,11 +339,13 @@ class _Builder:
         t = self.t
         if t.errors:
             d = t.errors[0]
-            where = f" at turn {d.turn}" if d.turn else ""
-            return "invalid", f"Invalid: {d.code}{where} — {d.message}"
+            if d.turn:
+                return "invalid", _("Invalid: {code} at turn {turn} — {message}").format(
+                    code=d.code, turn=d.turn, message=d.message)
+            return "invalid", _("Invalid: {code} — {message}").format(code=d.code, message=d.message)
         if t.scores is None:
-            return "partial", "Valid partial record (no reveal): every turn in it is legal."
-        return "valid", "Valid complete game."  # who won is one tap away (the header's Result), not here
+            return "partial", _("Valid partial record (no reveal): every turn in it is legal.")
+        return "valid", _("Valid complete game.")  # who won is one tap away (the header's Result), not here
 
     def standings(self) -> list[dict]:
         t, rec = self.t, self.t.record
@@ -353,7 +381,7 @@ def position_board(state: State, last: tuple[Square, ...] = ()) -> Markup:
         where = f"{t.tile} {square_name(t.anchor)}" + (f"-{square_name(t.end)}" if len(t.squares) > 1 else "")
         tiles.append(svg.TileDrawing(
             KINDS[t.tile.kind], t.squares, ((ac > pc) - (ac < pc), (ar > pr) - (ar < pr)),
-            f"turn {t.turn} · {t.player} · {where}", state.players.index(t.player), tags[t.player],
+            tile_label(t.turn, t.player, where), state.players.index(t.player), tags[t.player],
             tuple((sq, *board.buildings[sq]) for sq in t.squares if sq in board.buildings),
             tuple(sq for sq in t.squares if sq in board.toilets)))
         head[t.corner] = t.end
