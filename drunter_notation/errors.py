@@ -11,7 +11,7 @@ import difflib
 from dataclasses import dataclass
 
 from drunter_notation.codes import CODES
-from drunter_notation.i18n import _
+from drunter_notation.i18n import _, pgettext
 
 CARET_WIDTH = 100  # characters of the offending line shown around the caret
 
@@ -89,7 +89,7 @@ class Diagnostic:
         """The compiler-style line ``path:line:col: severity[CODE]: message — rule (citation)``,
         always one line with every non-printable character escaped (:func:`printable`)."""
         where = f"{path}:{self.line}:{self.column}" if self.line else path
-        text = f"{where}: {self.severity}[{self.code}]: {self.message}"
+        text = f"{where}: {severity_word(self.severity)}[{self.code}]: {self.message}"
         if self.rule and self.citation:
             text += " — " + _("rule {rule} ({citation})").format(rule=self.rule, citation=self.citation)
         elif self.citation:
@@ -121,6 +121,11 @@ class Diagnostic:
             "rule": self.rule,
             "citation": self.citation,
         }
+
+
+def severity_word(severity: str) -> str:
+    """"error" or "warning" in the language in force, as compilers word it (Fehler, chyba)."""
+    return pgettext("severity", "warning") if severity == "warning" else pgettext("severity", "error")
 
 
 class DnError(Exception):

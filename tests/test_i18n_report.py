@@ -119,7 +119,7 @@ def test_the_words_are_the_languages_own():
     for word in ("Vor dem 1. Zug", "Spielplan", "Endwertung zeigen", "Bautrupp", "Toilettenhäuschen", "Legende",
                  "verlängert die", "Stimmkarten (Stimmen)", "nächster Zug"):
         assert word in de, word
-    for word in ("Před 1. tahem", "Plán", "Ukázat konečné skóre", "zedník", "kadibudka", "prodlužuje",
+    for word in ("Před 1. tahem", "Hrací plán", "Ukázat konečné skóre", "zedník", "kadibudka", "prodlužuje",
                  "hlasovací karty (hlasy)", "další tah"):
         assert word in cs, word
 

@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from drunter_notation.data.rulesets import catalogue, list_rulesets
 from drunter_notation import i18n
-from drunter_notation.errors import DnError, printable
+from drunter_notation.errors import DnError, printable, severity_word
 from drunter_notation.i18n import _
 from drunter_notation.explain import adjudicate as adj
 from drunter_notation.game import Game
@@ -213,7 +213,7 @@ def _problem(e: DnError, name: str | None) -> dict:
     d = e.diagnostic
     if e.path == "move" and d.line:  # the move as typed does not read: worded as the move's, not the file's
         error = printable(_("the move typed, at column {column}: {severity}[{code}]: {message}").format(
-            column=d.column, severity=d.severity, code=d.code, message=d.message) + (f"; {d.hint}" if d.hint else ""))
+            column=d.column, severity=severity_word(d.severity), code=d.code, message=d.message) + (f"; {d.hint}" if d.hint else ""))
     else:
         error = e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request")
     return {"error": error, "diagnostics": [d.as_json()]}
