@@ -175,7 +175,7 @@ def test_a_syntax_error_in_czech(tmp_path):
     bad = tmp_path / "bad.dn"
     bad.write_text('[Players "A, B"]\n1. A W3 b1\u2013d1\n', encoding="utf-8")
     result = invoke("validate", "--lang", "cs", str(bad))
-    assert "error[P001]: krátká pomlčka '–' (U+2013) tam, kde DN má obyčejný spojovník" in result.output
+    assert "chyba[P001]: krátká pomlčka '–' (U+2013) tam, kde DN má obyčejný spojovník" in result.output
     assert f"{bad}: neplatný: P001, záznam nelze přečíst" in result.output
 
 
@@ -218,8 +218,8 @@ def test_board_file_and_ruleset_errors_in_czech(tmp_path):
                      'corners = {}\nbuildings = {}\n', encoding="utf-8")
     result = invoke("board", "check", "--lang", "cs", str(board))
     assert result.exit_code == 2
-    assert f"error[H003]: soubor s plánem {board}: height: musí být celé číslo od " in result.output
+    assert f"chyba[H003]: soubor s plánem {board}: height: musí být celé číslo od " in result.output
     assert result.output.rstrip().endswith(", je však 200")
     result = invoke("validate", "--lang", "de", "--rules", "nope", str(RECORD))
-    assert "error[H004]: unbekanntes Regelwerk 'nope'" in result.output
+    assert "Fehler[H004]: unbekanntes Regelwerk 'nope'" in result.output
     assert "bekannte Regelwerke: " in result.output and result.exit_code == 2

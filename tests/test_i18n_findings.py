@@ -80,7 +80,7 @@ def test_worker_processes_speak_the_language_chosen():
 def test_the_environment_chooses_german_without_a_flag():
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     out = run("validate", "replays/illegal/T002-wrong-player.dn", env={**env, "LANG": "de_DE.UTF-8"})
-    assert "error[T002]: Anna ist nicht am Zug: Zug 2 gehört Ben — Regel T1" in out.stdout
+    assert "Fehler[T002]: Anna ist nicht am Zug: Zug 2 gehört Ben — Regel T1" in out.stdout
 
 
 @pytest.mark.parametrize("lang, expected", [
