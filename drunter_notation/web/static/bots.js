@@ -3,26 +3,26 @@
 // and a person's Hint button when the game has the coach (docs/play.md, "Bots and the coach").
 "use strict";
 window.Bots = (function () {
-  const {el, api} = window.DP;
+  const {el, api, _, fmt} = window.DP;
   const $ = (id) => document.getElementById(id);
-  const LEVELS = [["", "a person"], ["easy", "the computer: easy"], ["medium", "the computer: medium"],
-    ["strong", "the computer: strong"]];
-  const SPEEDS = [[0, "fast"], [600, "normal"], [2000, "slow"]];
+  const LEVELS = [["", _("a person")], ["easy", _("the computer: easy")], ["medium", _("the computer: medium")],
+    ["strong", _("the computer: strong")]];
+  const SPEEDS = [[0, _("fast")], [600, _("normal")], [2000, _("slow")]];
 
   // -- the new-game form ------------------------------------------------------------
   const inputs = [...document.querySelectorAll(".ng-player")];
   inputs.forEach((input, i) => {
-    const pick = el("select", {class: "ng-seat", "aria-label": "seat " + (i + 1) + " is played by"});
+    const pick = el("select", {class: "ng-seat", "aria-label": fmt(_("seat {n} is played by"), {n: i + 1})});
     pick.replaceChildren(...LEVELS.map(([v, t]) => el("option", {value: v, text: t})));
     pick.addEventListener("change", () => {
-      if (pick.value && !input.value.trim()) input.value = "Computer " + (i + 1);
+      if (pick.value && !input.value.trim()) input.value = fmt(_("Computer {n}"), {n: i + 1});
     });
     input.after(pick);
   });
   const form = $("new-game");
   if (form) {
     const coach = el("label", {}, el("input", {type: "checkbox", id: "ng-hints"}),
-      " the coach: people may ask for a hint on their turn");
+      " " + _("the coach: people may ask for a hint on their turn"));
     $("ng-start").before(coach);
   }
 
@@ -41,7 +41,7 @@ window.Bots = (function () {
   }
 
   function label(s, name) {
-    return s.bots && s.bots[name] ? "the computer (" + s.bots[name] + ")" : null;
+    return s.bots && s.bots[name] ? fmt(_("the computer ({bot})"), {bot: s.bots[name]}) : null;
   }
 
   // -- the host page -----------------------------------------------------------------
@@ -66,10 +66,10 @@ window.Bots = (function () {
     const r = await api("GET", path);
     if (!r.ok) { box.replaceChildren(el("p", {class: "msg bad", text: r.data.error})); return; }
     const pause = el("button", {type: "button", id: "autoplay-pause"});
-    const speed = el("select", {id: "autoplay-speed", "aria-label": "the bots' speed"});
+    const speed = el("select", {id: "autoplay-speed", "aria-label": _("the bots' speed")});
     speed.replaceChildren(...SPEEDS.map(([v, t]) => el("option", {value: String(v), text: t})));
     const draw = (a) => {
-      pause.textContent = a.paused ? "Resume the bots" : "Pause the bots";
+      pause.textContent = a.paused ? _("Resume the bots") : _("Pause the bots");
       pause.setAttribute("aria-pressed", String(a.paused));
       speed.value = String(a.delay_ms);
       if (!speed.value) speed.value = "600";
@@ -80,8 +80,8 @@ window.Bots = (function () {
     };
     pause.addEventListener("click", () => send({paused: pause.getAttribute("aria-pressed") !== "true"}));
     speed.addEventListener("change", () => send({delay_ms: Number(speed.value)}));
-    box.replaceChildren(el("h2", {text: "The computer's seats"}), pause, " ",
-      el("label", {}, "speed ", speed));
+    box.replaceChildren(el("h2", {text: _("The computer's seats")}), pause, " ",
+      el("label", {}, _("speed") + " ", speed));
     draw(r.data);
   }
 
@@ -94,22 +94,22 @@ window.Bots = (function () {
     }
     const names = Object.keys(s.bots || {});
     line.hidden = !names.length;
-    line.textContent = names.length ? "Played by the computer: " +
-      names.map((n) => n + " (" + s.bots[n] + ")").join(", ") : "";
+    line.textContent = names.length ? fmt(_("Played by the computer: {seats}"),
+      {seats: names.map((n) => n + " (" + s.bots[n] + ")").join(", ")}) : "";
     let box = $("hint-box");
     const allowed = s.hints && !s.over && s.me.to_move && !s.vote && !s.choice_due && !(s.bots || {})[s.me.name];
     if (!allowed) { if (box) box.hidden = true; return; }
     if (!box) {
-      const button = el("button", {type: "button", id: "hint"}, "Hint");
+      const button = el("button", {type: "button", id: "hint"}, _("Hint"));
       const list = el("ol", {id: "hint-moves", class: "hint-moves"});
       box = el("div", {id: "hint-box"}, button, list);
       button.addEventListener("click", async () => {
         button.disabled = true;
-        list.replaceChildren(el("li", {class: "muted", text: "thinking…"}));
+        list.replaceChildren(el("li", {class: "muted", text: _("thinking…")}));
         const r = await api("GET", base + "/hint", undefined, headers);
         button.disabled = false;
         list.replaceChildren(...(r.ok
-          ? r.data.moves.map((m) => el("li", {text: m.move + ": " + Math.round(m.win * 100) + " % to win"}))
+          ? r.data.moves.map((m) => el("li", {text: fmt(_("{move}: {percent} % to win"), {move: m.move, percent: Math.round(m.win * 100)})}))
           : [el("li", {class: "msg bad", text: r.data.error})]));
       });
       $("options").after(box);

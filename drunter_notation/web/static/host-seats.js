@@ -24,7 +24,7 @@ window.Seats = (function () {
     for (const s of links.seats) {
       if (s.bot) {  // the computer's seat: no link to hand out
         box.append(el("div", {class: "seat-link bot", "data-player": s.player}, el("b", {text: s.player}), " ",
-          el("span", {class: "muted", text: "the computer (" + s.bot + ")"})));
+          el("span", {class: "muted", text: fmt(_("the computer ({bot})"), {bot: s.bot})})));
         continue;
       }
       box.append(el("div", {class: "seat-link", "data-player": s.player},
