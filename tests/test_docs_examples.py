@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^(\s*)(```+|~~~+)")
 HIDDEN_COMMAND = re.compile(r"^\s*<!--\s*\$ (.*?)\s*-->\s*$")
 FILE_MARK = re.compile(r"^\s*<!--\s*file:\s*(\S+)\s*-->\s*$")
@@ -102,7 +102,7 @@ def test_doc_examples_are_real_output(doc, tmp_path, bin_dir):
     shutil.copytree(ROOT / "replays", work / "replays")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "COV_"))}
     env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1",
-               COLUMNS="80", LC_ALL="C.UTF-8", NO_COLOR="1", TERM="dumb")
+               COLUMNS="80", LANG="C.UTF-8", NO_COLOR="1", TERM="dumb")
     name = doc.relative_to(ROOT)
     status, drifted = 0, []
     for step in steps(doc):
