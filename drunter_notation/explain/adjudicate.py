@@ -24,7 +24,7 @@ from drunter_notation.errors import Diagnostic, DnError, fail
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.explain.boardtext import TRACK_LETTER, render_board
 from drunter_notation.explain.findings import SENTENCES, arithmetic, card_lines, citation, hint, sentence
-from drunter_notation.explain.words import and_list, names
+from drunter_notation.explain.words import and_list, building_name, direction, names
 from drunter_notation.load import resolve
 from drunter_notation.position import format_position
 from drunter_notation.notation.formatter import format_item, format_placement
@@ -61,22 +61,6 @@ _SAME_KIND = {"wall": N_("a wall tile extends the wall from {corner}"),
 def track_name(kind: str, corner: Square) -> str:
     """``"wall from a1"`` in the language in force."""
     return _(_TRACKS[kind]).format(corner=square_name(corner))
-
-
-def _building(btype: str) -> str:
-    """A building type's name in a sentence; the id (``firehouse``) stays in DN text."""
-    # TRANSLATORS: a building type as a name in a sentence (museum, tavern, school, townhall, firehouse, church)
-    words = {"museum": pgettext("building", "museum"), "tavern": pgettext("building", "tavern"),
-             "school": pgettext("building", "school"), "townhall": pgettext("building", "townhall"),
-             "firehouse": pgettext("building", "firehouse"), "church": pgettext("building", "church")}
-    return words.get(btype, btype)
-
-
-def _direction(name: str) -> str:
-    """``"north"`` as a tile runs (``nach Norden``, ``na sever``)."""
-    words = {"north": pgettext("a tile runs", "north"), "east": pgettext("a tile runs", "east"),
-             "south": pgettext("a tile runs", "south"), "west": pgettext("a tile runs", "west")}
-    return words.get(name, name)
 
 
 @dataclass(frozen=True)
@@ -343,13 +327,13 @@ def _a3(move: Move) -> str:
     if len(move.squares) == 1:
         return _("a single may lie either way; {anchor} is free and on the board").format(anchor=anchor)
     return _("it runs {direction} from {anchor} to {end}, its marked anchor side against the gang, onto free"
-             " squares inside the board").format(direction=_direction(DIRECTION_NAMES[move.direction]),
+             " squares inside the board").format(direction=direction(DIRECTION_NAMES[move.direction]),
                                                  anchor=anchor, end=square_name(move.squares[-1]))
 
 
 def _destroyed(d: turns.Decision) -> list[str]:
     return [_("the {building} at {square} (value {value}) is covered and scores nothing at the end").format(
-        building=_building(btype), square=square_name(sq), value=value) for sq, btype, value in d.destroyed]
+        building=building_name(btype), square=square_name(sq), value=value) for sq, btype, value in d.destroyed]
 
 
 def _vote_rule(rule: str, vote: turns.VoteDecision, mover: str, move: Move) -> str:
@@ -633,7 +617,7 @@ def render_position(st: State) -> str:
     gone_t = [sq for sq in sorted(st.covered, key=lambda s: (s[1], s[0])) if sq in board.toilets]
     turn_of = {sq: st.tiles[i].turn for sq, i in st.covered.items()}
     buildings = ", ".join(_("{building} {square}={value} (turn {turn})").format(
-        building=_building(t), square=square_name(sq), value=v, turn=turn_of[sq]) for sq, (t, v) in gone_b)
+        building=building_name(t), square=square_name(sq), value=v, turn=turn_of[sq]) for sq, (t, v) in gone_b)
     toilets = ", ".join(_("{square} (turn {turn})").format(square=square_name(sq), turn=turn_of[sq])
                         for sq in gone_t)
     lines.append(_("Covered buildings: {list}").format(list=buildings or _("none")))

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from drunter_notation.explain.words import building_name
 from drunter_notation.i18n import N_, _
-from drunter_notation.rules.board import Board
 from drunter_notation.notation.model import BUILDINGS, Square, square_name
+from drunter_notation.rules.board import Board
 
 BUILDING_LETTER = {"museum": "M", "tavern": "T", "school": "S", "townhall": "H", "firehouse": "F", "church": "C"}
 TRACK_LETTER = {"street": "S", "river": "R", "wall": "W"}
 # The words of the legend for the ids (translated when shown; the map's letters stay).
-BUILDING_NAMES = {"museum": N_("museum"), "tavern": N_("tavern"), "school": N_("school"), "townhall": N_("townhall"),
-                  "firehouse": N_("firehouse"), "church": N_("church")}
 TRACK_NAMES = {"street": N_("street"), "river": N_("river"), "wall": N_("wall")}
 PLAIN = "."
 TOILET = "wc"
@@ -71,7 +70,7 @@ def render_board(board: Board, covered: Mapping[Square, str] | None = None,
 def legend(board: Board) -> list[str]:
     """The legend lines: buildings per type (squares, values, total), toilets, corners."""
     lines = [_("Buildings (square=value, highest first):")]
-    names = {btype: _(BUILDING_NAMES[btype]) for btype in BUILDINGS}
+    names = {btype: building_name(btype) for btype in BUILDINGS}
     width = max(9, *map(len, names.values()))
     for btype in BUILDINGS:
         here = sorted(((v, sq) for sq, (t, v) in board.buildings.items() if t == btype),

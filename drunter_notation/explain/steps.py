@@ -1,39 +1,12 @@
 """The report's step-by-step account in words, rendered from the engine's decisions,
-in the language in force; and the names a reader sees for the buildings (the DN ids
-``museum``, ``tavern`` stay as they are in records)."""
+in the language in force."""
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from drunter_notation import i18n
-from drunter_notation.i18n import N_, _, ngettext, pgettext
-from drunter_notation.explain.words import and_list, spell
+from drunter_notation.explain.words import building_name, names, spell
+from drunter_notation.i18n import _, ngettext, pgettext
 from drunter_notation.notation.model import Square, square_name
 from drunter_notation.rules.state import State
 from drunter_notation.rules.turn import Decision
-
-BUILDING_NAMES = {"museum": N_("museum"), "tavern": N_("tavern"), "school": N_("school"),
-                  "townhall": N_("townhall"), "firehouse": N_("firehouse"), "church": N_("church")}
-
-
-def building_name(btype: str) -> str:
-    """A building type as the reader calls it (an unknown id is shown as written)."""
-    return _(BUILDING_NAMES[btype]) if btype in BUILDING_NAMES else btype
-
-
-def listing(items: Iterable[str]) -> str:
-    """``a, b and c``, joined as the language in force joins a list."""
-    if i18n.language() == i18n.SOURCE:
-        return and_list(items)  # the English of every other sentence (Babel's English adds a comma)
-    from babel.lists import format_list  # only where a list is shown in another language
-
-    return format_list(list(items), locale=i18n.language())
-
-
-def square_list(squares: Iterable[Square]) -> str:
-    """Squares as ``c1, c2 and c3`` in the language in force."""
-    return listing(square_name(s) for s in squares)
-
 
 def track_ends(kind: str, corner: Square) -> str:
     """A track that ends (A5), as the game-flow diagram says it: ``wall from a1 ends``."""
@@ -51,6 +24,7 @@ def chosen() -> str:
 
 def start(first: str) -> list[str]:
     return [_("{player} starts; the four gangs stand on their corners.").format(player=first)]
+
 
 
 def _direction(step: Square) -> str:
@@ -105,7 +79,7 @@ def turn_facts(d: Decision, before: State) -> list[str]:
                               "It covers the toilets at {squares}: the placement is put to the vote.", n)
         else:
             covers = ngettext("It covers the toilet at {squares}.", "It covers the toilets at {squares}.", n)
-        out.append(covers.format(squares=square_list(m.toilets)))
+        out.append(covers.format(squares=names(m.toilets)))
     if d.accepted is False:
         out.append(_("The vote rejects it: the tile goes back to {player}'s hand and the gang stays where it is "
                      "(B6).").format(player=d.player))

@@ -30,7 +30,7 @@ from drunter_notation import i18n
 from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.boardtext import BUILDING_LETTER
-from drunter_notation.explain.steps import building_name, listing
+from drunter_notation.explain.words import and_list, building_name
 from drunter_notation.replay import Timeline
 from drunter_notation.report import svg
 from drunter_notation.report.analysis import analysis_section, card_name
@@ -60,7 +60,7 @@ def environment() -> jinja2.Environment:
     env.filters["percent"] = lambda x: i18n.format_percent(round(x * 100) / 100)
     env.filters["card"] = card_name
     env.globals.update(lang=i18n.language, building=building_name, card=card_name, variant=variant_name,
-                       listing=listing, outcome=outcome_text, records=record_count, games_count=game_count,
+                       listing=and_list, outcome=outcome_text, records=record_count, games_count=game_count,
                        player_counts=player_counts)
     return env
 

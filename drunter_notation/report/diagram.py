@@ -21,7 +21,8 @@ import subprocess
 import graphviz
 from markupsafe import Markup
 
-from drunter_notation.explain.steps import listing, track_ends
+from drunter_notation.explain.steps import track_ends
+from drunter_notation.explain.words import and_list
 from drunter_notation.i18n import N_, _, format_number
 from drunter_notation.notation.model import Choose
 from drunter_notation.replay import Timeline
@@ -100,7 +101,7 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
             chain.append(node(_("reveal") + f"\n{d.code}: {_clip(d.message)}", shape="ellipse", fillcolor="#fdecea",
                               color="#c0392b"))
         elif t.winners:
-            win = listing(f"{w} {t.scores[w]}" for w in t.winners)
+            win = and_list(f"{w} {t.scores[w]}" for w in t.winners)
             chain.append(node(_("reveal") + "\n" + _("winner: {names}").format(names=win), shape="ellipse",
                               fillcolor="#e8f5ee", color="#2e8b57"))
     for k in range(0, len(chain), ROW):

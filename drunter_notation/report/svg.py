@@ -24,7 +24,7 @@ from collections.abc import Callable
 from markupsafe import Markup
 
 from drunter_notation.i18n import _, ngettext
-from drunter_notation.explain.steps import building_name
+from drunter_notation.explain.words import building_name
 from drunter_notation.rules.board import Board
 from drunter_notation.explain.boardtext import BUILDING_LETTER, TRACK_LETTER, square_text
 from drunter_notation.notation.model import Square, square_name
