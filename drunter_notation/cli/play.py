@@ -92,7 +92,7 @@ def play(directory: Path, host: str, port: int, no_browser: bool) -> None:
                      links=tuple(b for b in bases if "//127." not in b) or tuple(bases) if token else ())
 
     class Server(uvicorn.Server):
-        async def shutdown(self, sockets=None):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             app.hub.close()  # the pages' event streams end first, else uvicorn would wait for them
             await super().shutdown(sockets)
 
