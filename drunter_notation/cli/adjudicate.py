@@ -78,7 +78,7 @@ def adjudicate(file: str | None, turn: int | None, position: str | None, rules: 
         usage = e.diagnostic.code == "H004" and (rules is not None)  # a ruleset the option named
         raise DiagnosticError(e, e.path or file or "--position", Exit.CANNOT if usage else None) from None
     if fmt == "json":
-        click.echo(json_safe(json.dumps(as_json(where, turn, move_text, verdicts, all_rulesets),
+        click.echo(json_safe(json.dumps(as_json(where, turn, move_text, verdicts, all_rulesets=all_rulesets),
                                         ensure_ascii=False, indent=2)))
     else:  # one line per finding: names from the record are escaped (errors.printable)
-        click.echo(printable_lines(as_text(where, turn, move_text, verdicts, all_rulesets)), nl=False)
+        click.echo(printable_lines(as_text(where, turn, move_text, verdicts, all_rulesets=all_rulesets)), nl=False)

@@ -429,7 +429,7 @@ def _what_if(table: Table, text: str, vote: JSONObject | None, jein: JSONObject 
         verdicts = adj.adjudicate_position(g.state, list_rulesets(), text)
     except DnError:
         return None
-    return adj.as_json(f"{table.name}.dn", g.turn, text, verdicts, True)
+    return adj.as_json(f"{table.name}.dn", g.turn, text, verdicts, all_rulesets=True)
 
 
 def undo(store: Store, name: str | None, body: JSONObject) -> JSONObject:
@@ -483,4 +483,4 @@ def adjudicate(store: Store, name: str | None, body: JSONObject) -> JSONObject:
         if vote is not None and move is not None:
             text = format_placement(replace(move, vote=g.ballots(vote, jein)))
         verdicts = adj.adjudicate_position(g.state, list_rulesets(), text)
-        return adj.as_json(f"{name}.dn", g.turn, text, verdicts, True)
+        return adj.as_json(f"{name}.dn", g.turn, text, verdicts, all_rulesets=True)

@@ -146,21 +146,21 @@ class SeatApi:
         with seats.ACTIONS:
             with table.lock:
                 player = self._me(table, token, body)
-                c = seats.choose(table, player, body.get("keep"))
+                choice = seats.choose(table, player, body.get("keep"))
                 players = table.played.players
-            if set(c.keep) == set(players):
-                self.store.change(table, c.turn, lambda g: g.push("choose", keep=c.keep), _nothing)
+            if set(choice.keep) == set(players):
+                self.store.change(table, choice.turn, lambda g: g.push("choose", keep=choice.keep), _nothing)
                 table.choice = None
             with table.lock:
                 return self._seat_view(table, player)
 
-    def _turn_over(self, table: Table, v: seats.Vote) -> None:
+    def _turn_over(self, table: Table, vote: seats.Vote) -> None:
         """Once every card is shown and every joker declared, the engine judges and plays the turn."""
-        if not v.shown or v.jein_due:
+        if not vote.shown or vote.jein_due:
             return
         try:
-            self.store.change(table, v.turn, lambda g: g.push(v.move, vote=dict(v.laid), jein=dict(v.jein)),
-                              _nothing)
+            self.store.change(table, vote.turn,
+                              lambda g: g.push(vote.move, vote=dict(vote.laid), jein=dict(vote.jein)), _nothing)
         except DnError as e:
             with table.lock:
                 seats.refused(table, e.format(f"{table.name}.dn"))
