@@ -237,7 +237,7 @@ class Autoplay:
 @dataclass
 class Pilot:
     """Plays every bot seat of every game; used from the event loop. ``actions``: the
-    seat actions of :func:`.seat_api.routes` (move, ballot, lay, jein, choose)."""
+    seat actions of :attr:`.seat_api.SeatApi.actions` (move, ballot, lay, jein, choose)."""
 
     store: Store
     keys: seats.Keys

@@ -3,7 +3,7 @@ was taken back), and repair a record that is no valid record (cut it to its last
 valid turn, or fix the offending line). Before a record is repaired, it is copied
 whole to ``NAME.dn.bak`` beside it (atomically), so nothing is lost.
 
-The routes here are plain functions ``(store, name, body)`` like those of :mod:`.app`.
+The routes here are plain functions ``(store, name, body)``, as :mod:`.endpoint` runs them.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ memory as a :class:`~drunter_notation.game.Game` and written back atomically aft
 every change, so the file always holds every acknowledged move.
 
 Nothing here speaks HTTP: problems are :class:`Refused` (a status and a one-line
-reason) or the engine's :class:`DnError`; :mod:`.app` turns both into responses.
+reason) or the engine's :class:`DnError`; :mod:`.endpoint` turns both into responses.
 A base game's building cards have no line in DN before the reveal, so cards the
 app knows early (dealt on screen, or entered at the start) wait in a small
 ``NAME.cards.json`` beside the record.
