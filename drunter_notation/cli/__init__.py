@@ -17,7 +17,8 @@ from drunter_notation.i18n import N_, _
 
 # name -> (module, one line for ``drunter --help``)
 COMMANDS = {
-    "adjudicate": ("drunter_notation.cli.adjudicate", N_("Judge one turn (or a what-if move) under one or all rulesets.")),
+    "adjudicate": ("drunter_notation.cli.adjudicate",
+                   N_("Judge one turn (or a what-if move) under one or all rulesets.")),
     "analyze": ("drunter_notation.cli.analyze", N_("Who protects which building, win chances and turning points.")),
     "board": ("drunter_notation.cli.board", N_("Show, check or start a board file.")),
     "fmt": ("drunter_notation.cli.fmt", N_("Print, check or rewrite records in the canonical form.")),

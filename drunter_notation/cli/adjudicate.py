@@ -19,12 +19,11 @@ from drunter_notation.cli.common import DiagnosticError, UsageLine
 from drunter_notation.codes import Exit
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError, json_safe, printable_lines
+from drunter_notation.explain.adjudicate import adjudicate as judge
+from drunter_notation.explain.adjudicate import adjudicate_position, all_ruleset_ids, as_json, as_text
 from drunter_notation.i18n import N_, _
-from drunter_notation.explain.adjudicate import (adjudicate as judge, adjudicate_position, all_ruleset_ids,
-                                                 as_json, as_text)
 from drunter_notation.notation.parser import parse_file
 from drunter_notation.position import parse_position
-
 
 # The command's help (a module constant: one text, marked for the catalogs).
 _HELP = N_("""Judge turn N of FILE, or --move at a --position, under one or all rulesets.
@@ -51,7 +50,8 @@ unknown board or ruleset.""")
 @click.option("--move", "move_text", metavar='"W3 b1-d1 [vote {...}]"',
               help=N_("A move to judge at the position (with FILE: a what-if instead of turn N as recorded)."))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def adjudicate(file, turn, position, rules, all_rulesets, move_text, fmt):
+def adjudicate(file: str | None, turn: int | None, position: str | None, rules: str | None, all_rulesets: bool,
+               move_text: str | None, fmt: str) -> None:
     if rules and all_rulesets:
         raise UsageLine(_("--rules and --all-rulesets exclude each other"))
     if (file is None) == (position is None):
@@ -62,12 +62,14 @@ def adjudicate(file, turn, position, rules, all_rulesets, move_text, fmt):
         raise UsageLine(_("--position takes --move (the move to judge) and no --turn"))
     try:
         if position is not None:
+            assert move_text is not None  # checked above: --position comes with --move
             state, _rules, own = parse_position(position)
             rulesets = [load_ruleset(r) for r in all_ruleset_ids()] if all_rulesets else [
                 load_ruleset(rules) if rules else own]
             verdicts = adjudicate_position(state, rulesets, move_text)
             where, turn = "position", state.number + 1
         else:
+            assert file is not None and turn is not None  # checked above: a FILE comes with --turn
             record = parse_file(file)
             ids = all_ruleset_ids() if all_rulesets else ([rules] if rules else None)
             verdicts = judge(record, file, turn, ids, move_text)
@@ -76,7 +78,7 @@ def adjudicate(file, turn, position, rules, all_rulesets, move_text, fmt):
         usage = e.diagnostic.code == "H004" and (rules is not None)  # a ruleset the option named
         raise DiagnosticError(e, e.path or file or "--position", Exit.CANNOT if usage else None) from None
     if fmt == "json":
-        click.echo(json_safe(json.dumps(as_json(where, turn, move_text, verdicts, all_rulesets),
+        click.echo(json_safe(json.dumps(as_json(where, turn, move_text, verdicts, all_rulesets=all_rulesets),
                                         ensure_ascii=False, indent=2)))
     else:  # one line per finding: names from the record are escaped (errors.printable)
-        click.echo(printable_lines(as_text(where, turn, move_text, verdicts, all_rulesets)), nl=False)
+        click.echo(printable_lines(as_text(where, turn, move_text, verdicts, all_rulesets=all_rulesets)), nl=False)

@@ -8,15 +8,22 @@ from pathlib import Path
 
 import click
 
-from drunter_notation.data.boardfile import FORMAT, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH, load_board, \
-    load_board_file
+from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.data.boardfile import (
+    FORMAT,
+    MAX_HEIGHT,
+    MAX_WIDTH,
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    load_board,
+    load_board_file,
+)
 from drunter_notation.errors import DnError, fail, printable, printable_lines
 from drunter_notation.explain.boardtext import render_board
-from drunter_notation.notation.model import square_name
-from drunter_notation.rules.board import DEFAULT_BOX
-from drunter_notation.cli.common import DiagnosticError
 from drunter_notation.files import write_atomic
 from drunter_notation.i18n import N_, _, ngettext
+from drunter_notation.notation.model import square_name
+from drunter_notation.rules.board import DEFAULT_BOX
 
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}\Z")
 _SIZE_RE = re.compile(r"(\d{1,3})x(\d{1,3})\Z")
@@ -52,7 +59,7 @@ def show(ref: str) -> None:
 @click.argument("path", type=click.Path(dir_okay=True, path_type=str))
 def check(path: str) -> None:
     try:
-        b = load_board_file(path, shown=path)
+        b = load_board_file(Path(path), shown=path)
     except DnError as e:
         raise DiagnosticError(e, e.path or path) from None
     buildings = ngettext("{n} building", "{n} buildings", len(b.buildings)).format(n=len(b.buildings))
@@ -61,7 +68,7 @@ def check(path: str) -> None:
         path=path, name=b.name, width=b.width, height=b.height, buildings=buildings, toilets=toilets)))
 
 
-def _size(ctx, param, value: str) -> tuple[int, int]:
+def _size(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
     m = _SIZE_RE.match(value)
     if not m:
         raise click.BadParameter(_("{value} is not WIDTHxHEIGHT, like 15x15").format(value=repr(value)))
@@ -74,7 +81,7 @@ def _size(ctx, param, value: str) -> tuple[int, int]:
     return width, height
 
 
-def _board_id(ctx, param, value: str) -> str:
+def _board_id(ctx: click.Context, param: click.Parameter, value: str) -> str:
     if not _ID_RE.match(value):
         raise click.BadParameter(_("{value}: an id is lower-case letters, digits, - and _ (up to 40), like"
                                    " club-board").format(value=repr(value)))

@@ -5,6 +5,8 @@ import os
 import signal
 import sys
 from pathlib import Path
+from types import FrameType
+from typing import IO, Any, TextIO, cast
 
 import click
 
@@ -20,19 +22,25 @@ class DiagnosticError(click.ClickException):
     def __init__(self, error: DnError, path: str | None = None, exit_code: int | None = None):
         super().__init__(error.format(path))
         self.error = error
-        self.exit_code = error.exit_code if exit_code is None else exit_code
+        # per instance: click declares exit_code a class variable, but reads it from the instance
+        self.exit_code = error.exit_code if exit_code is None else exit_code  # type: ignore[misc]
 
-    def show(self, file=None) -> None:
+    def show(self, file: IO[Any] | None = None) -> None:
         report_error(self.error, None, self.message)
 
 
 class UsageLine(click.UsageError):
     """A usage error as one line (``drunter adjudicate: error: ...; see --help``), exit 2."""
 
-    def show(self, file=None) -> None:
-        where = self.ctx.command_path if self.ctx is not None else "drunter"
-        click.echo(printable(_("{command}: error: {message}; see {command} --help").format(
-            command=where, message=self.format_message().rstrip("."))), err=True)
+    def show(self, file: IO[Any] | None = None) -> None:
+        show_usage_error(self)
+
+
+def show_usage_error(e: click.UsageError) -> None:
+    """Any usage error (click's own too) as :class:`UsageLine` shows it."""
+    where = e.ctx.command_path if e.ctx is not None else "drunter"
+    click.echo(printable(_("{command}: error: {message}; see {command} --help").format(
+        command=where, message=e.format_message().rstrip("."))), err=True)
 
 
 class OutputFailed(Exception):
@@ -47,22 +55,22 @@ class OutputFailed(Exception):
 class _Guarded:
     """A text stream whose write and flush failures are :class:`OutputFailed`."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: TextIO):
         self._stream = stream
 
-    def write(self, text):
+    def write(self, text: str) -> int:
         try:
             return self._stream.write(text)
         except OSError as e:
             raise OutputFailed(e) from None
 
-    def flush(self):
+    def flush(self) -> None:
         try:
             self._stream.flush()
         except OSError as e:
             raise OutputFailed(e) from None
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 
@@ -73,7 +81,8 @@ def run_group(group: click.Group) -> None:
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets its escape
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    sys.stdout, sys.stderr = _Guarded(sys.stdout), _Guarded(sys.stderr)
+    # a stand-in with the stream's every attribute (__getattr__), so typed as the stream
+    sys.stdout, sys.stderr = cast(TextIO, _Guarded(sys.stdout)), cast(TextIO, _Guarded(sys.stderr))
     signal.signal(signal.SIGTERM, _terminated)
     try:
         status = _run(group)
@@ -83,7 +92,7 @@ def run_group(group: click.Group) -> None:
     sys.exit(status)
 
 
-def _terminated(signum, frame):
+def _terminated(signum: int, frame: FrameType | None) -> None:
     """SIGTERM unwinds like an exit (status 143), so temp files are removed on the way."""
     raise SystemExit(128 + signum)
 
@@ -96,7 +105,7 @@ def _run(group: click.Group) -> int:
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except click.UsageError as e:  # click's own (a bad option value, a missing argument) as ours: one line
-        UsageLine.show(e)
+        show_usage_error(e)
         return e.exit_code
     except click.ClickException as e:
         e.show()
@@ -115,18 +124,20 @@ def _output_failed(e: OSError) -> int:
     streams then point at /dev/null, so nothing fails again when Python exits."""
     error = fail("I005", _("cannot write the output: {reason}").format(reason=e.strerror or type(e).__name__),
                  path="drunter", hint=_("check the disk or the program reading the output"))
+    stdout, stderr = sys.__stdout__, sys.__stderr__
+    assert stdout is not None and stderr is not None  # None only without a console (pythonw); output failed on them
     devnull = os.open(os.devnull, os.O_WRONLY)
-    for stream in (sys.__stdout__, sys.__stderr__):
+    for stream in (stdout, stderr):
         try:
             stream.flush()
         except (OSError, ValueError):
             pass  # what could not be written is dropped: the device is full or the reader gone
-    os.dup2(devnull, sys.__stdout__.fileno())
+    os.dup2(devnull, stdout.fileno())
     try:
-        sys.__stderr__.write(error.format() + "\n")
-        sys.__stderr__.flush()
+        stderr.write(error.format() + "\n")
+        stderr.flush()
     except (OSError, ValueError):
-        os.dup2(devnull, sys.__stderr__.fileno())
+        os.dup2(devnull, stderr.fileno())
     return error.exit_code
 
 
@@ -157,7 +168,7 @@ def record_paths(args: tuple[str, ...]) -> tuple[list[str], int]:
             continue
         problems: list[OSError] = []
         found = []
-        for folder, dirs, files in os.walk(a, onerror=problems.append):
+        for folder, _dirs, files in os.walk(a, onerror=problems.append):
             found += [Path(folder, f) for f in files if f.endswith(".dn")]
         for e in problems:
             report_error(fail("I001", _("cannot read this folder: {reason}; its records are not checked").format(

@@ -5,12 +5,12 @@ import sys
 
 import click
 
-from drunter_notation.errors import DnError, fail, printable
-from drunter_notation.notation.formatter import format_record
-from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.cli.common import record_paths, report_error
+from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.files import FileChanged, read_snapshot, write_atomic
 from drunter_notation.i18n import N_, _
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.parser import parse_bytes
 
 
 @click.command(help=N_("Print FILES in the canonical DN form (directories are walked for *.dn)."))
@@ -19,7 +19,7 @@ from drunter_notation.i18n import N_, _
 @click.option("--write", is_flag=True,
               help=N_("Rewrite files in place (atomically) when not canonical; a file changed since it was read is"
                       " left alone, a symlink keeps pointing at the rewritten file."))
-def fmt(files, check, write):
+def fmt(files: tuple[str, ...], check: bool, write: bool) -> None:
     if check and write:
         raise click.UsageError(_("--check and --write exclude each other"))
     paths, status = record_paths(files)

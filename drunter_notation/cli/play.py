@@ -29,7 +29,7 @@ def _addresses(host: str) -> list[str]:
                 continue
             if addr.version == 4 or host == "::":
                 found.append(str(addr))
-    return sorted(set(found), key=lambda a: (":" in a, a)) + ["127.0.0.1"]
+    return [*sorted(set(found), key=lambda a: (":" in a, a)), "127.0.0.1"]
 
 
 def _url(address: str, port: int) -> str:
@@ -53,7 +53,7 @@ def _loopback(host: str) -> bool:
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help=N_("Port to listen on (0: any free port)."))
 @click.option("--no-browser", is_flag=True, help=N_("Do not open the browser."))
-def play(directory: Path, host: str, port: int, no_browser: bool):
+def play(directory: Path, host: str, port: int, no_browser: bool) -> None:
     import uvicorn  # the server stack loads only for this command
 
     from drunter_notation.web.app import create_app
@@ -92,7 +92,7 @@ def play(directory: Path, host: str, port: int, no_browser: bool):
                      links=tuple(b for b in bases if "//127." not in b) or tuple(bases) if token else ())
 
     class Server(uvicorn.Server):
-        async def shutdown(self, sockets=None):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             app.hub.close()  # the pages' event streams end first, else uvicorn would wait for them
             await super().shutdown(sockets)
 

@@ -24,7 +24,7 @@ from drunter_notation.position import format_position
 @click.argument("file")
 @click.option("--turn", "turn", type=click.IntRange(1, 999_999), metavar="N",
               help=N_("The position before turn N (default: after the last turn of the record)."))
-def position(file, turn):
+def position(file: str, turn: int | None) -> None:
     try:
         record = parse_file(file)
         end = len(record.events) if turn is None else turn_index(record, file, turn, "--turn")
@@ -33,4 +33,5 @@ def position(file, turn):
             raise DnError(t.errors[0], path=file)
     except DnError as e:
         raise DiagnosticError(e, e.path or file) from None
+    assert t.state is not None and t.ruleset is not None  # a valid record's judgement has both
     click.echo(format_position(t.state, t.ruleset))

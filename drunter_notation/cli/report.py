@@ -14,24 +14,33 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import click
 
+from drunter_notation.cli.common import DiagnosticError, record_paths, report_error
+from drunter_notation.cli.validate import EXIT_2_CODES, summary_line
+from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import Diagnostic, DnError, fail, printable
+from drunter_notation.files import read_record, write_atomic
 from drunter_notation.i18n import N_, _, format_number, ngettext
+from drunter_notation.load import judge
 from drunter_notation.notation.model import Record
 from drunter_notation.notation.parser import parse_bytes
-from drunter_notation.load import judge
 from drunter_notation.replay import Timeline
-from drunter_notation.report import (IndexEntry, failed_entry, index_entry, record_count, render_error, render_index,
-                                     render_report)
+from drunter_notation.report import (
+    IndexEntry,
+    failed_entry,
+    index_entry,
+    record_count,
+    render_error,
+    render_index,
+    render_report,
+)
 from drunter_notation.report.index import entries_from_manifest, manifest_text, merge
-from drunter_notation.data.rulesets import load_ruleset
-from drunter_notation.cli.common import DiagnosticError, record_paths, report_error
-from drunter_notation.files import read_record, write_atomic
-from drunter_notation.cli.validate import EXIT_2_CODES, summary_line
 
 DEFAULT_OUT_DIR = "reports"
 MAX_REPORT_TURNS = 1000  # a page shows at most this many turns (a real game has about 60)
@@ -50,10 +59,10 @@ def load_archive(folder: Path) -> list[IndexEntry]:
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
         reason = e.strerror if isinstance(e, OSError) else str(e).splitlines()[0] if str(e) else type(e).__name__
         raise DiagnosticError(fail("I005", _("cannot read the report manifest ({reason})").format(reason=reason),
-                                   hint=_("move it away to start a new archive in this folder")), str(path))
+                                   hint=_("move it away to start a new archive in this folder")), str(path)) from None
 
 
-def load_analyses(path: str) -> dict[str, dict]:
+def load_analyses(path: str) -> dict[str, dict[str, Any]]:
     """The analyses in a ``drunter analyze --format json`` file, by the absolute path
     of the record each is of. Raises DiagnosticError (I001, U004)."""
     try:  # a regular file of at most the record size, read once, every problem one line
@@ -80,7 +89,7 @@ def _href(out: Path, folder: Path) -> str:
     return Path(os.path.relpath(out, folder)).as_posix()
 
 
-def plan(files: tuple[str, ...], out_dir: Path, archive: list[IndexEntry] = ()
+def plan(files: tuple[str, ...], out_dir: Path, archive: Sequence[IndexEntry] = ()
          ) -> tuple[list[tuple[str, Path]], int]:
     """(record path, report path) for every record. A record already in the
     archive keeps its page; otherwise ``<out>/<stem>.html`` for a file named,
@@ -181,54 +190,22 @@ def _write(out: Path, html: str) -> None:
               help=N_("Add the charts of `drunter analyze --format json` (its JSON Lines output, FILE) to the "
                       "reports of the records it analysed."))
 @click.pass_context
-def report(ctx: click.Context, files, output, out_dir, rules, with_index, analysis_file):
-    if output is not None and out_dir is not None:
-        raise click.UsageError(_("give -o/--output or --out-dir, not both"))
-    if rules is not None:
-        try:
-            load_ruleset(rules)
-        except DnError as e:
-            raise DiagnosticError(e, "--rules")
+def report(ctx: click.Context, files: tuple[str, ...], output: Path | None, out_dir: Path | None, rules: str | None,
+           with_index: bool, analysis_file: str | None) -> None:
+    _check_options(output, out_dir, rules)
     analyses = {} if analysis_file is None else load_analyses(analysis_file)
     folder = output.parent if output is not None else (out_dir or Path(DEFAULT_OUT_DIR))
     archive = load_archive(folder)
     jobs, status = plan(files, folder, archive)
     if output is not None:
-        if len(jobs) != 1:
-            raise click.UsageError(ngettext("-o/--output takes exactly one record; {n} was given",
-                                            "-o/--output takes exactly one record; {n} were given",
-                                            len(jobs)).format(n=len(jobs)))
-        if os.path.exists(output) and output.suffix.lower() not in (".html", ".htm"):
-            # a report only ever replaces an earlier report, never a record or other file
-            raise click.UsageError(_("{path} exists and is not an .html file; refusing to overwrite it").format(
-                path=output))
-        jobs = [(jobs[0][0], output)]
+        jobs = [(_single(jobs, output), output)]
     entries: list[IndexEntry] = []
     for path, out in jobs:
-        href = _href(out, folder)
-        try:
-            data = read_record(path)
-            record = parse_bytes(data, path)
-        except DnError as e:
-            report_error(e, path)
-            status = max(status, e.exit_code)
-            if e.exit_code == 2:
-                continue
-            html, entry = render_error(path, e.diagnostic, _text(data)), failed_entry(href, path, e.diagnostic)
-            note = _("{code}, not readable as DN").format(code=e.diagnostic.code)
-        else:
-            t, shown = page_timeline(record, path, rules)
-            for d in t.errors:
-                click.echo(d.format(path), err=True)
-            if t.errors:
-                fatal = any(d.code in EXIT_2_CODES for d in t.errors)
-                status = max(status, 2 if fatal else 1)
-                if fatal:
-                    continue
-            html = render_report(shown, _text(data), analyses.get(os.path.abspath(path)))
-            entry = index_entry(t, href, path)
-            s = t.summary()
-            note = written_note(t.errors[0].code if t.errors else None, t.stopped_at, t.complete, s["turns"])
+        page, page_status = _page(path, _href(out, folder), rules, analyses)
+        status = max(status, page_status)
+        if page is None:
+            continue
+        html, entry, note = page
         try:
             _write(out, html)
         except OSError as e:
@@ -239,6 +216,63 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index, analys
         click.echo(printable(_("wrote {path} ({note})").format(path=out, note=note)))
     if not entries and not with_index:
         ctx.exit(status)  # nothing written: the archive stays as it was
+    _write_archive(folder, archive, entries, with_index=with_index)
+    ctx.exit(status)
+
+
+def _check_options(output: Path | None, out_dir: Path | None, rules: str | None) -> None:
+    """Usage errors in the options, before any file is read."""
+    if output is not None and out_dir is not None:
+        raise click.UsageError(_("give -o/--output or --out-dir, not both"))
+    if rules is not None:
+        try:
+            load_ruleset(rules)
+        except DnError as e:
+            raise DiagnosticError(e, "--rules") from None
+
+
+def _single(jobs: list[tuple[str, Path]], output: Path) -> str:
+    """The one record ``-o/--output`` reports; a usage error for more or fewer, or an output that is no page."""
+    if len(jobs) != 1:
+        raise click.UsageError(ngettext("-o/--output takes exactly one record; {n} was given",
+                                        "-o/--output takes exactly one record; {n} were given",
+                                        len(jobs)).format(n=len(jobs)))
+    if os.path.exists(output) and output.suffix.lower() not in (".html", ".htm"):
+        # a report only ever replaces an earlier report, never a record or other file
+        raise click.UsageError(_("{path} exists and is not an .html file; refusing to overwrite it").format(
+            path=output))
+    return jobs[0][0]
+
+
+def _page(path: str, href: str, rules: str | None, analyses: dict[str, dict[str, Any]]
+          ) -> tuple[tuple[str, IndexEntry, str] | None, int]:
+    """(the page of the record at ``path``: its HTML, its index entry, the note of its line; or None when it
+    gets none), and the status it makes. Its problems are printed on stderr."""
+    try:
+        data = read_record(path)
+        record = parse_bytes(data, path)
+    except DnError as e:
+        report_error(e, path)
+        if e.exit_code == 2:
+            return None, e.exit_code
+        html, entry = render_error(path, e.diagnostic, _text(data)), failed_entry(href, path, e.diagnostic)
+        return (html, entry, _("{code}, not readable as DN").format(code=e.diagnostic.code)), e.exit_code
+    t, shown = page_timeline(record, path, rules)
+    for d in t.errors:
+        click.echo(d.format(path), err=True)
+    status = 0
+    if t.errors:
+        fatal = any(d.code in EXIT_2_CODES for d in t.errors)
+        status = 2 if fatal else 1
+        if fatal:
+            return None, status
+    html = render_report(shown, _text(data), analyses.get(os.path.abspath(path)))
+    note = written_note(t.errors[0].code if t.errors else None, t.stopped_at, t.complete, t.summary()["turns"])
+    return (html, index_entry(t, href, path), note), status
+
+
+def _write_archive(folder: Path, archive: list[IndexEntry], entries: list[IndexEntry], *, with_index: bool) -> None:
+    """The manifest with this run's ``entries``, and with ``with_index`` the index page over it."""
     # the manifest lists the pages still on disk: a page deleted by hand leaves the archive
     archive = [e for e in merge(archive, entries) if os.path.isfile(folder / e.href)]
     written = [(folder / MANIFEST, manifest_text(archive))]
@@ -248,8 +282,8 @@ def report(ctx: click.Context, files, output, out_dir, rules, with_index, analys
         try:
             _write(target, text)
         except OSError as e:
-            raise DiagnosticError(fail("I005", _("cannot write {name}: {reason}").format(name=target.name, reason=e.strerror)), str(target))
+            raise DiagnosticError(fail("I005", _("cannot write {name}: {reason}").format(
+                name=target.name, reason=e.strerror)), str(target)) from None
     if with_index:
         click.echo(printable(_("wrote {path} ({records} in the archive)").format(
             path=folder / "index.html", records=record_count(len(archive)))))
-    ctx.exit(status)

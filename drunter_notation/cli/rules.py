@@ -12,14 +12,25 @@ import dataclasses
 import json
 import shutil
 import textwrap
+
 import click
 
+from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.data.rulesets import (
+    DEFAULT_RULESET,
+    DiffRow,
+    catalogue,
+    cite,
+    cite_topic,
+    diff,
+    list_rulesets,
+    load_ruleset,
+    option_text,
+    topics,
+)
 from drunter_notation.errors import DnError
 from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.rules.options import Ruleset
-from drunter_notation.data.rulesets import (DEFAULT_RULESET, DiffRow, catalogue, cite, cite_topic, diff,
-                                            list_rulesets, load_ruleset, option_text, topics)
-from drunter_notation.cli.common import DiagnosticError
 
 _INDENT = "    "
 _SHOW_WIDTH = 88  # fixed, so the text output is the same on every terminal
@@ -27,12 +38,12 @@ MAX_WIDTH = 400  # --width and the terminal width, bounded: a table line is buil
 
 
 @click.group(help=N_("The rulesets (sources of the rules) and how they differ."))
-def rules():
+def rules() -> None:
     pass
 
 
 @rules.command("list", help=N_("One line per ruleset: id, name, source file; the default is marked."))
-def list_cmd():
+def list_cmd() -> None:
     try:
         rulesets = list_rulesets()
     except DnError as e:
@@ -46,7 +57,7 @@ def list_cmd():
 @rules.command(help=N_("Every rule of ruleset ID with its place in the source, then its options."))
 @click.argument("ruleset_id", metavar="ID")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def show(ruleset_id, fmt):
+def show(ruleset_id: str, fmt: str) -> None:
     try:
         r = load_ruleset(ruleset_id)
     except DnError as e:
@@ -74,7 +85,7 @@ move. With --all, then every point where only the sources' wording differs.""")
                       "verdict)."))
 @click.option("--width", type=click.IntRange(min=60, max=MAX_WIDTH), default=None,
               help=N_("Width of the text table (default: the terminal's)."))
-def diff_cmd(a, b, fmt, show_all, width):
+def diff_cmd(a: str, b: str, fmt: str, show_all: bool, width: int | None) -> None:
     try:
         ra, rb = load_ruleset(a), load_ruleset(b)
     except DnError as e:
@@ -120,7 +131,7 @@ def _located(e: DnError, command: str) -> DiagnosticError:
     return DiagnosticError(e, e.path or f"drunter rules {command}")
 
 
-def _show_json(r: Ruleset) -> dict:
+def _show_json(r: Ruleset) -> dict[str, object]:
     """Everything ``show`` prints, as one JSON object."""
     return {
         "id": r.id,
@@ -211,7 +222,7 @@ def _diff_table(ra: Ruleset, rb: Ruleset, rows: list[DiffRow], width: int) -> st
     def render(cols: list[list[str]]) -> list[str]:
         height = max(len(c) for c in cols)
         cols = [c + [""] * (height - len(c)) for c in cols]
-        return [f"{x:<{topic_w}} | {y:<{col_w}} | {z}".rstrip() for x, y, z in zip(*cols)]
+        return [f"{x:<{topic_w}} | {y:<{col_w}} | {z}".rstrip() for x, y, z in zip(*cols, strict=True)]
 
     sep = f"{'-' * topic_w}-+-{'-' * col_w}-+-{'-' * col_w}"
     out = render([[_("topic")], [f"{ra.id} ({ra.label})"], [f"{rb.id} ({rb.label})"]])

@@ -13,10 +13,9 @@ follow the request's language (:mod:`.language`); codes and field names never do
 from __future__ import annotations
 
 import contextlib
-import json
 import secrets
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
-from functools import partial
 from hashlib import sha1
 from pathlib import Path
 
@@ -25,29 +24,31 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from drunter_notation.data.rulesets import catalogue, list_rulesets
 from drunter_notation import i18n
-from drunter_notation.errors import DnError, printable, severity_word
-from drunter_notation.i18n import _
+from drunter_notation.data.rulesets import catalogue, list_rulesets
+from drunter_notation.errors import DnError
 from drunter_notation.explain import adjudicate as adj
 from drunter_notation.game import Game
+from drunter_notation.i18n import _
 from drunter_notation.notation.formatter import format_item, format_placement
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Choose, square_name
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Choose, Turn, square_name
 from drunter_notation.notation.parser import parse_move
 from drunter_notation.report import svg
 from drunter_notation.report.view import owner_tags, position_board
 from drunter_notation.rules import votes
 from drunter_notation.rules.scoring import votes_left
-from drunter_notation.web import bots as bot_seats, language, seat_api, seats
+from drunter_notation.rules.turn import Decision
+from drunter_notation.web import bots as bot_seats
+from drunter_notation.web import language, mend, seat_api, seats
+from drunter_notation.web.endpoint import Endpoint, Handler, problem
 from drunter_notation.web.events import Hub
-from drunter_notation.web import mend
 from drunter_notation.web.guard import SameOrigin
-from drunter_notation.web.store import Refused, Store, Table, apply, title
+from drunter_notation.web.store import JSONObject, Refused, Store, Table, apply, title
 
-LIMIT = 64 * 1024  # bytes in a request body
 STATIC = Path(__file__).resolve().parent / "static"
 BOARD_CSS = Path(svg.__file__).resolve().parent / "templates" / "board.css"
 HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -59,13 +60,20 @@ SEAT_HEADERS = HEADERS | {"Content-Security-Policy": HEADERS["Content-Security-P
 COOKIE = "drunter_token"
 # A seat's page and API answer to the seat's own token instead of the host's (web/seat_api.py).
 SEAT_PATHS = ("/seat/", "/api/seat/", "/static/", "/board.css")
-# Changes after which what a bot was thinking is void: the game went back.
-TAKE_BACKS = ("/undo", "/takeback", "/replay", "/repair")
+
+
+class PlayApp(language.Speak):
+    """The app :func:`create_app` makes (its outermost middleware), with the event hub, which the
+    CLI closes when the server shuts down, and the bots' pilot."""
+
+    def __init__(self, app: ASGIApp, *, hub: Hub, pilot: bot_seats.Pilot):
+        super().__init__(app)
+        self.hub, self.pilot = hub, pilot
 
 
 def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.1",
                port: int | None = None, links: tuple[str, ...] = (), bot_delay_ms: int = bot_seats.DELAY_MS,
-               bot_workers: int | None = None) -> SameOrigin:
+               bot_workers: int | None = None) -> PlayApp:
     """The app serving the games in ``root``; with ``token``, every request must
     carry it (``?token=``, the cookie the first such page view sets, or the
     ``X-Drunter-Token`` header) or gets 403, except a seat's page and API, which
@@ -78,85 +86,93 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
     store = Store(root)
     keys = seats.Keys(store.root)
     hub = Hub()
-    actions: dict = {}  # the seat actions (web/seat_api.py), which the bots use as a person's page does
-    pilot = bot_seats.Pilot(store, keys, hub, actions, bot_delay_ms, bot_workers)
-
-    async def page(request: Request) -> Response:
-        response = HTMLResponse(language.page("play.html", i18n.language()), headers=HEADERS)
-        if token is not None and request.query_params.get("token") == token:
-            response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
-        return response
-
-    async def board_css(request: Request) -> Response:
-        return FileResponse(BOARD_CSS, media_type="text/css", headers=HEADERS)
-
-    async def seat_page(request: Request) -> Response:
-        return HTMLResponse(language.page("seat.html", i18n.language()), headers=SEAT_HEADERS)
-
-    def endpoint(work, with_body: bool = True, seat: bool = False):
-        """An API route: the body read (bounded) and checked to be a JSON object,
-        ``work(store, name, body)`` run off the event loop (``seat``: with the seat's
-        token as ``token=``), its problems as JSON. A change is pushed to the game's pages."""
-        async def handle(request: Request) -> Response:
-            body = await _body(request) if with_body else {}
-            name = request.path_params.get("name")
-            call = partial(work, token=request.headers.get("x-drunter-seat")) if seat else work
-            response = await run_in_threadpool(_answer, call, store, name, body)
-            if request.method == "POST" and response.status_code < 400 and isinstance(name, str):
-                hub.notify(name)
-                pilot.kick(name, restart=request.url.path.endswith(TAKE_BACKS))
-            elif response.status_code < 400 and isinstance(name, str):
-                pilot.look(name)
-            return response
-        return handle
-
+    seat_side = seat_api.SeatApi(store, keys, hub, links=links, view=game_json, board=board_svg, page=seat_page)
+    # the bots act through the seats' own acts, as a person's page does
+    pilot = bot_seats.Pilot(store, keys, hub, seat_side.actions, delay_ms=bot_delay_ms, workers=bot_workers)
+    endpoint = Endpoint(store, hub, pilot)
     routes = [
-        Route("/", page),
+        Route("/", host_page(token)),
         Route("/board.css", board_css),
-        Route("/api/options", endpoint(options, False)),
-        Route("/api/games", endpoint(list_games, False), methods=["GET"]),
+        *game_routes(endpoint),
+        *seat_side.routes(endpoint),
+        *bot_seats.routes(store, keys, pilot, endpoint),
+        *mend_routes(endpoint),
+        Mount("/static", StaticFiles(directory=STATIC)),
+    ]
+    app = Starlette(routes=routes, lifespan=_lifespan(store, pilot),
+                    exception_handlers={Refused: _refused, HTTPException: _http_error, Exception: _crash})
+    # the language outermost: the guards' refusals are in the request's language too
+    return PlayApp(SameOrigin(Guard(app, token), host, port), hub=hub, pilot=pilot)
+
+
+def game_routes(endpoint: Endpoint) -> list[BaseRoute]:
+    """The host's API of the games: list, create, show, play."""
+    return [
+        Route("/api/options", endpoint(options, with_body=False)),
+        Route("/api/games", endpoint(list_games, with_body=False), methods=["GET"]),
         Route("/api/games", endpoint(create_game), methods=["POST"]),
-        Route("/api/games/{name}", endpoint(show_game, False), methods=["GET"]),
-        Route("/api/games/{name}/rev", endpoint(game_rev, False), methods=["GET"]),
-        Route("/api/games/{name}/board.svg", endpoint(show_board, False), methods=["GET"]),
+        Route("/api/games/{name}", endpoint(show_game, with_body=False), methods=["GET"]),
+        Route("/api/games/{name}/rev", endpoint(game_rev, with_body=False), methods=["GET"]),
+        Route("/api/games/{name}/board.svg", endpoint(show_board, with_body=False), methods=["GET"]),
         Route("/api/games/{name}/moves", endpoint(play_move), methods=["POST"]),
         Route("/api/games/{name}/undo", endpoint(undo), methods=["POST"]),
         Route("/api/games/{name}/tally", endpoint(tally), methods=["POST"]),
         Route("/api/games/{name}/reveal", endpoint(reveal), methods=["POST"]),
         Route("/api/games/{name}/adjudicate", endpoint(adjudicate), methods=["POST"]),
-        *seat_api.routes(store, keys, hub, links, endpoint, game_json, board_svg, seat_page, actions),
-        *bot_seats.routes(store, keys, pilot, endpoint),
+    ]
+
+
+def mend_routes(endpoint: Endpoint) -> list[BaseRoute]:
+    """Take back, replay, the record's source and its repair (:mod:`.mend`)."""
+    return [
         Route("/api/games/{name}/takeback", endpoint(lambda st, n, b: mend.take_back(st, n, b, game_json)),
               methods=["POST"]),
         Route("/api/games/{name}/replay", endpoint(lambda st, n, b: mend.replay(st, n, b, game_json)),
               methods=["POST"]),
-        Route("/api/games/{name}/source", endpoint(mend.source, False), methods=["GET"]),
+        Route("/api/games/{name}/source", endpoint(mend.source, with_body=False), methods=["GET"]),
         Route("/api/games/{name}/repair", endpoint(mend.repair), methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC)),
     ]
+
+
+Lifespan = Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]
+
+
+def _lifespan(store: Store, pilot: bot_seats.Pilot) -> Lifespan:
+    """The bots start with the server; at its stop they end and every journal is written into its game's file."""
     @contextlib.asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pilot.start()
         yield
         pilot.close()
-        await run_in_threadpool(store.close)  # every journal written into its game's file
+        await run_in_threadpool(store.close)
+    return lifespan
 
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={Refused: _refused, HTTPException: _http_error, Exception: _crash})
-    outer = SameOrigin(Guard(app, token), host, port)
-    outer = language.Speak(outer)  # outermost: the guard's refusals are in the request's language too
-    outer.hub = hub  # the CLI ends the event streams when the server shuts down
-    outer.pilot = pilot
-    return outer
+
+def host_page(token: str | None) -> Handler:
+    """The host's page; opened with the server's ``?token=``, it sets the cookie that carries it from then on."""
+    async def page(request: Request) -> Response:
+        response = HTMLResponse(language.page("play.html", i18n.language()), headers=HEADERS)
+        if token is not None and request.query_params.get("token") == token:
+            response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+        return response
+    return page
+
+
+async def board_css(request: Request) -> Response:
+    return FileResponse(BOARD_CSS, media_type="text/css", headers=HEADERS)
+
+
+async def seat_page(request: Request) -> Response:
+    return HTMLResponse(language.page("seat.html", i18n.language()), headers=SEAT_HEADERS)
 
 
 class Guard:
     """ASGI middleware: the token check (403 without it) and the safety headers on every answer."""
 
-    def __init__(self, app, token: str | None):
+    def __init__(self, app: ASGIApp, token: str | None):
         self.app, self.token = app, token
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         if self.token is not None and not scope["path"].startswith(SEAT_PATHS) and not self._allowed(Request(scope)):
@@ -164,7 +180,7 @@ class Guard:
                                                 "with ?token=...")}, 403, headers=HEADERS)
             return await response(scope, receive, send)
 
-        async def send_with_headers(message):
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 have = {k.lower() for k, _ in message["headers"]}
                 message["headers"] = list(message["headers"]) + [
@@ -175,55 +191,16 @@ class Guard:
     def _allowed(self, request: Request) -> bool:
         given = (request.query_params.get("token") or request.headers.get("x-drunter-token")
                  or request.cookies.get(COOKIE) or "")
-        return secrets.compare_digest(given.encode(), self.token.encode())
+        return secrets.compare_digest(given.encode(), (self.token or "").encode())
 
 
-async def _body(request: Request) -> dict:
-    """The request's JSON object, at most LIMIT bytes (refused as soon as it grows past)."""
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > LIMIT):
-        raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > LIMIT:
-            raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
-        chunks.append(chunk)
-    raw = b"".join(chunks)
-    try:
-        data = json.loads(raw) if raw.strip() else {}
-    except (ValueError, RecursionError):
-        raise Refused(400, _("the body is not JSON")) from None
-    if not isinstance(data, dict):
-        raise Refused(400, _("the body is a JSON object, e.g. {example}").format(example='{"move": "S2 c3-c4"}'))
-    return data
-
-
-def _answer(work, store: Store, name: str | None, body: dict) -> Response:
-    try:
-        result = work(store, name, body)
-    except Refused as e:
-        return JSONResponse({"error": e.reason}, e.status)
-    except DnError as e:
-        return JSONResponse(_problem(e, name), 422)
-    return result if isinstance(result, Response) else JSONResponse(result)
-
-
-def _problem(e: DnError, name: str | None) -> dict:
-    d = e.diagnostic
-    if e.path == "move" and d.line:  # the move as typed does not read: worded as the move's, not the file's
-        error = printable(_("the move typed, at column {column}: {severity}[{code}]: {message}").format(
-            column=d.column, severity=severity_word(d.severity), code=d.code, message=d.message) + (f"; {d.hint}" if d.hint else ""))
-    else:
-        error = e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request")
-    return {"error": error, "diagnostics": [d.as_json()]}
-
-
-async def _refused(request: Request, exc: Refused) -> Response:
+async def _refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Refused)  # Starlette calls it for this class only
     return JSONResponse({"error": exc.reason}, exc.status, headers=HEADERS)
 
 
-async def _http_error(request: Request, exc: HTTPException) -> Response:
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)  # Starlette calls it for this class only
     return JSONResponse({"error": exc.detail}, exc.status_code, headers=HEADERS)
 
 
@@ -234,7 +211,7 @@ async def _crash(request: Request, exc: Exception) -> Response:  # pragma: no co
 
 # -- what a page sees ------------------------------------------------------------------
 
-def game_json(table: Table) -> dict:
+def game_json(table: Table) -> JSONObject:
     """Everything the page shows of a game (see docs/play.md). Call with the table's lock held.
     Made once per change and language (every page fetches it after each): do not change the dict returned."""
     made_of = (table.rev, table.vote, table.choice)
@@ -246,15 +223,16 @@ def game_json(table: Table) -> dict:
     return views[i18n.language()]
 
 
-def _game_json(table: Table) -> dict:
-    g = table.game
+def _game_json(table: Table) -> JSONObject:
+    g = table.played
     st = g.state
     over = g.is_over()
     tags = owner_tags(g.players)
     last = g.decisions[-1] if g.decisions else None
     choice = seats.open_choice(table)
     return {
-        "name": table.name, "title": title(g, table.name), "rev": public_rev(table), "dn": seats.public_dn(g, table.text),
+        "name": table.name, "title": title(g, table.name), "rev": public_rev(table),
+        "dn": seats.public_dn(g, table.text),
         "position": g.position(),
         "board": g.board_ref, "rules": g.ruleset.id, "rules_name": g.ruleset.name, "variant": g.variant,
         "turn": g.turn, "to_move": None if over else g.to_move, "over": over, "choice_due": g.choice_due,
@@ -276,7 +254,8 @@ def _game_json(table: Table) -> dict:
         "chosen": [p for p in g.players if p in choice.keep] if choice else [],
         "bots": bot_seats.bots_of(g), "hints": bot_seats.hints_of(g),
         "last_vote": None if last is None or last.vote is None else
-        {"turn": last.number, "dn": format_item(g.events[-1])} | seats.count_json(g, last.vote.tally, last.vote.accepted),
+        {"turn": last.number, "dn": format_item(g.events[-1])}
+        | seats.count_json(g, last.vote.tally, last.vote.accepted),
     }
 
 
@@ -291,7 +270,7 @@ def public_rev(table: Table) -> str:
 
 def board_svg(table: Table) -> str:
     """The board of the game's position, the squares just covered marked (``GET .../board.svg``)."""
-    g = table.game
+    g = table.played
     last = g.decisions[-1] if g.decisions else None
     return str(position_board(g.state, last.move.squares if last is not None and last.stays else ()))
 
@@ -305,50 +284,53 @@ def _allowed(g: Game, move: str) -> bool:
     return True
 
 
-def _events(table: Table) -> list[dict]:
+def _events(table: Table) -> list[JSONObject]:
     """Every event of the game as the page lists it; an event already in the last view keeps its JSON
     (the list is sent after every move, and an event never changes once played)."""
-    g = table.game
+    g = table.played
     before = table.events_json
     out = [(e, before[i][1] if i < len(before) and before[i][0] is e else _event(e, d))
-           for i, (e, d) in enumerate(zip(g.events, g.decisions))]
+           for i, (e, d) in enumerate(zip(g.events, g.decisions, strict=True))]
     table.events_json = out
     return [j for _, j in out]
 
 
-def _event(event, decision) -> dict:
+def _event(event: Turn | Choose, decision: Decision | None) -> JSONObject:
     if isinstance(event, Choose):
         return {"dn": format_item(event), "player": None, "rules": ["X2"], "vote": None}
+    assert decision is not None  # the engine decides every turn (only a choose has none)
     vote = decision.vote
     return {"dn": format_item(event), "player": event.player, "rules": list(decision.rules),
             "vote": None if vote is None else {"yes": vote.tally.yes, "no": vote.tally.no,
                                                "accepted": vote.accepted}}
 
 
-def _result(g: Game) -> dict | None:
+def _result(g: Game) -> JSONObject | None:
     r = g.result()
     if r is None:
         return None
     rules = catalogue()
     expert = g.variant == "expert"
     used = ["E1", "X3" if expert else "E2", "E3"]
+    cards = g.cards
+    assert cards is not None  # a game has a result once its cards are known
     return {"scores": r.scores, "winners": list(r.winners), "explanation": r.explanation,
             "standings": [{"player": s.player, "score": s.score, "rank": s.rank, "second": s.second,
-                           "votes_left": s.votes_left, "card": g.kept[s.player] if expert else g.cards[s.player][0]}
+                           "votes_left": s.votes_left, "card": g.kept[s.player] if expert else cards[s.player][0]}
                           for s in r.standings],
             "rules": [{"rule": k, "title": _(rules[k].title), "citation": g.ruleset.cite(k)} for k in used]}
 
 
 # -- the routes ------------------------------------------------------------------------
 
-def options(store: Store, name, body) -> dict:
+def options(store: Store, name: str | None, body: JSONObject) -> JSONObject:
     return {"boards": store.boards(), "rulesets": [{"id": r.id, "name": _(r.name)} for r in list_rulesets()],
             "variants": ["base", "expert"], "buildings": list(BUILDINGS), "goals": list(GOALS),
             "cards": list(CARD_NAMES)}
 
 
-def list_games(store: Store, name, body) -> dict:
-    out = []
+def list_games(store: Store, name: str | None, body: JSONObject) -> JSONObject:
+    out: list[JSONObject] = []
     for n in store.names():
         try:
             table = store.table(n)
@@ -367,63 +349,62 @@ def list_games(store: Store, name, body) -> dict:
     return {"games": out}
 
 
-def create_game(store: Store, name, body) -> Response:
+def create_game(store: Store, name: str | None, body: JSONObject) -> Response:
     table = store.create(body, bot_seats.new_game_tags(body))
     with table.lock:
         return JSONResponse(game_json(table), 201)
 
 
-def show_game(store: Store, name, body) -> dict:
+def show_game(store: Store, name: str | None, body: JSONObject) -> JSONObject:
     table = store.table(name)
     with table.lock:
         store.playable(table)
         return game_json(table)
 
 
-def show_board(store: Store, name, body) -> Response:
+def show_board(store: Store, name: str | None, body: JSONObject) -> Response:
     table = store.table(name)
     with table.lock:
         store.playable(table)
         return Response(board_svg(table), media_type="image/svg+xml", headers={"ETag": f'"{public_rev(table)}"'})
 
 
-def game_rev(store: Store, name, body) -> dict:
+def game_rev(store: Store, name: str | None, body: JSONObject) -> JSONObject:
     table = store.table(name)
     with table.lock:
         store.fresh(table)
         return {"rev": public_rev(table)}
 
 
-def _turn(body: dict) -> int | None:
+def _turn(body: JSONObject) -> int | None:
     turn = body.get("turn")
     if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
         raise Refused(400, _("turn: the number of the turn the move is for, e.g. 12"))
     return turn
 
 
-def _mapping(body: dict, key: str, lists: bool = False) -> dict | None:
+def _mapping(body: JSONObject, key: str, *, lists: bool = False) -> JSONObject | None:
     """``vote`` (player -> card or cards), ``jein`` or ``keep`` (player -> word), checked for shape only."""
     value = body.get(key)
     if value is None:
         return None
-    ok = isinstance(value, dict) and all(isinstance(v, str) or (lists and isinstance(v, list) and len(v) <= 16
-                                                                and all(isinstance(c, str) for c in v))
-                                         for v in value.values())
-    if not ok:
+    if not isinstance(value, dict) or not all(isinstance(v, str) or (lists and isinstance(v, list) and len(v) <= 16
+                                                                     and all(isinstance(c, str) for c in v))
+                                              for v in value.values()):
         raise Refused(400, (_("{key}: an object of player names to their cards, e.g. {example}") if lists else
                             _("{key}: an object of player names to words, e.g. {example}")).format(
             key=key, example='{"Anna": ["JA"]}' if lists else '{"Ben": "no"}'))
     return value
 
 
-def _move_text(body: dict) -> str:
+def _move_text(body: JSONObject) -> str:
     text = body.get("move")
     if not isinstance(text, str) or not text.strip() or len(text) > 300:
         raise Refused(400, _("move: DN text like \"S2 c3-c4\", \"pass\" or \"choose\""))
     return text
 
 
-def play_move(store: Store, name, body) -> Response | dict:
+def play_move(store: Store, name: str | None, body: JSONObject) -> Response | JSONObject:
     text, turn = _move_text(body), _turn(body)
     vote, jein, keep = _mapping(body, "vote", lists=True), _mapping(body, "jein"), _mapping(body, "keep")
     table = store.table(name)
@@ -433,12 +414,12 @@ def play_move(store: Store, name, body) -> Response | dict:
     except DnError as e:
         with table.lock:
             verdicts = _what_if(table, text, vote, jein) if table.game is not None else None
-        return JSONResponse(_problem(e, name) | {"adjudication": verdicts}, 422)
+        return JSONResponse(problem(e, name) | {"adjudication": verdicts}, 422)
 
 
-def _what_if(table: Table, text: str, vote, jein) -> dict | None:
+def _what_if(table: Table, text: str, vote: JSONObject | None, jein: JSONObject | None) -> JSONObject | None:
     """What ``adjudicate`` says of a move (with its ballots) at the game's position, under every ruleset."""
-    g = table.game
+    g = table.played
     try:
         move = parse_move(text, "move")
         if isinstance(move, Choose):
@@ -448,26 +429,26 @@ def _what_if(table: Table, text: str, vote, jein) -> dict | None:
         verdicts = adj.adjudicate_position(g.state, list_rulesets(), text)
     except DnError:
         return None
-    return adj.as_json(f"{table.name}.dn", g.turn, text, verdicts, True)
+    return adj.as_json(f"{table.name}.dn", g.turn, text, verdicts, all_rulesets=True)
 
 
-def undo(store: Store, name, body) -> dict:
+def undo(store: Store, name: str | None, body: JSONObject) -> JSONObject:
     op = {"op": "pop"}
 
-    def pop(g: Game):
+    def pop(g: Game) -> None:
         if not g.events:
             raise Refused(409, _("nothing to undo: no turn has been played"))
         apply(g, op)
     return store.change(store.table(name), _turn(body), pop, game_json, op=op)
 
 
-def reveal(store: Store, name, body) -> dict:
+def reveal(store: Store, name: str | None, body: JSONObject) -> JSONObject:
     cards, keep = body.get("cards"), _mapping(body, "keep")
     if not isinstance(cards, dict) or not all(isinstance(v, (str, list)) for v in cards.values()):
         raise Refused(400, _("cards: each player's building card, e.g. {example} (expert: two goals each)").format(
             example='{"Anna": "museum"}'))
 
-    def show(g: Game):
+    def show(g: Game) -> None:
         if g.cards is not None:
             raise Refused(409, _("the cards are known already"))
         if any(isinstance(v, list) and not all(isinstance(c, str) for c in v) for v in cards.values()):
@@ -475,13 +456,14 @@ def reveal(store: Store, name, body) -> dict:
         g.set_cards(cards)
         if g.variant == "expert" and g.state.chosen:
             kept = keep or {}
-            if set(kept) != set(g.players) or any(kept[p] not in g.cards[p] for p in g.players):
+            dealt = g.cards  # set just above (mypy still sees the None checked before)
+            if set(kept) != set(g.players) or any(kept[p] not in dealt[p] for p in g.players):  # type: ignore[index]
                 raise Refused(400, _("keep: the goal card each player kept at the choice, one of their two"))
             g.kept = dict(kept)
     return store.change(store.table(name), _turn(body), show, game_json, cards=True)
 
 
-def tally(store: Store, name, body) -> dict:
+def tally(store: Store, name: str | None, body: JSONObject) -> JSONObject:
     vote, jein = _mapping(body, "vote", lists=True) or {}, _mapping(body, "jein")
     table = store.table(name)
     with table.lock:
@@ -489,16 +471,16 @@ def tally(store: Store, name, body) -> dict:
         return seats.count_json(g, votes.tally(g.ballots(vote, jein)))
 
 
-def adjudicate(store: Store, name, body) -> dict:
+def adjudicate(store: Store, name: str | None, body: JSONObject) -> JSONObject:
     text = _move_text(body)
     vote, jein = _mapping(body, "vote", lists=True), _mapping(body, "jein")
     table = store.table(name)
     with table.lock:
         g = store.playable(table)
-        if isinstance(parse_move(text, "move"), Choose):
+        move = parse_move(text, "move")
+        if isinstance(move, Choose):
             raise Refused(400, _("adjudicate judges a placement or a pass; 'choose' is played with /moves"))
-        if vote is not None:
-            move = parse_move(text, "move")
-            text = format_placement(replace(move, vote=g.ballots(vote, jein))) if move is not None else text
+        if vote is not None and move is not None:
+            text = format_placement(replace(move, vote=g.ballots(vote, jein)))
         verdicts = adj.adjudicate_position(g.state, list_rulesets(), text)
-        return adj.as_json(f"{name}.dn", g.turn, text, verdicts, True)
+        return adj.as_json(f"{name}.dn", g.turn, text, verdicts, all_rulesets=True)

@@ -20,9 +20,10 @@ import asyncio
 import logging
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Literal
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -30,7 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from drunter_notation.analysis.evaluate import candidates, estimate
-from drunter_notation.analysis.inference import Model, key
+from drunter_notation.analysis.inference import Model
 from drunter_notation.analysis.record import walk
 from drunter_notation.bots import lean_move, make_bot
 from drunter_notation.errors import DnError
@@ -41,8 +42,9 @@ from drunter_notation.notation.model import Tag
 from drunter_notation.notation.parser import parse_text
 from drunter_notation.rules.playout import Playout
 from drunter_notation.web import seats
+from drunter_notation.web.endpoint import Endpoint, SeatWork
 from drunter_notation.web.events import Hub
-from drunter_notation.web.store import Refused, Store, Table
+from drunter_notation.web.store import JSONObject, Refused, Store, Table
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +61,7 @@ HINT_PLAYOUTS = 60  # per move
 
 # -- the new game's bots and the record's tags -----------------------------------------------
 
-def new_game_tags(body: dict) -> dict[str, str]:
+def new_game_tags(body: JSONObject) -> dict[str, str]:
     """The ``Bots`` and ``Hints`` tags of a new game, from its request body; 400 for
     any field the body should not have, a bot for no player or a bad spec."""
     unknown = sorted(str(k)[:40] for k in body if k not in FIELDS)
@@ -77,7 +79,7 @@ def new_game_tags(body: dict) -> dict[str, str]:
             if player not in players:
                 raise Refused(400, _("bots: {player} is no player of this game").format(player=player[:40]))
             try:
-                make_bot(LEVELS.get(spec, spec))
+                make_bot(level_spec(spec))
             except DnError as e:
                 raise Refused(400, _("bots: the bot of {player}: {problem}").format(
                     player=player[:40], problem=e.diagnostic.message)) from None
@@ -88,13 +90,18 @@ def new_game_tags(body: dict) -> dict[str, str]:
             raise Refused(400, _("bots: a bot needs its tiles and cards: let the app deal, or enter the hands "
                                  "and the cards"))
         if bots:
-            tags["Bots"] = ", ".join(LEVELS.get(bots[p], bots[p]) if p in bots else PERSON for p in players)
+            tags["Bots"] = ", ".join(level_spec(bots[p]) if p in bots else PERSON for p in players)
     hints = body.get("hints", False)
     if not isinstance(hints, bool):
         raise Refused(400, _("hints: true or false"))
     if hints:
         tags["Hints"] = ", ".join(f"{p} 0" for p in players if p not in (bots or {}))
     return tags
+
+
+def level_spec(spec: str) -> str:
+    """The bot spec of a strength of the new-game form (``easy``...), or ``spec`` itself."""
+    return LEVELS.get(spec, spec)
 
 
 def _tag(game: Game, name: str) -> str | None:
@@ -108,7 +115,7 @@ def bots_of(game: Game) -> dict[str, str]:
     if value is None:
         return {}
     out = {}
-    for player, spec in zip(game.players, value.split(", ")):
+    for player, spec in zip(game.players, value.split(", "), strict=False):  # a hand edit may cut or add
         try:
             make_bot(spec)
         except DnError:
@@ -139,6 +146,9 @@ def _with_hint(game: Game, player: str) -> None:
 
 # -- a decision, in a worker process ---------------------------------------------------------
 
+Kind = Literal["move", "lay", "jein", "choose"]  # the decisions a bot makes
+
+
 @dataclass(frozen=True)
 class Job:
     """What one bot decision needs, and no more: the public record, the bot's own
@@ -146,7 +156,7 @@ class Job:
     decision is carried out only while the table still waits for this same job."""
 
     game: str
-    kind: str  # move, lay, jein, choose
+    kind: Kind
     player: str
     spec: str
     text: str  # the record as anyone may read it (seats.public_dn)
@@ -161,7 +171,7 @@ class Job:
         return f"{self.game}-{self.turn}-{self.player}-{self.kind}"
 
 
-def decide(job: Job) -> dict:
+def decide(job: Job) -> JSONObject:
     """The bot's answer: ``{"move": ..., "vote": bool}``, ``{"cards": [...]}``,
     ``{"side": ...}`` or ``{"keep": ...}``."""
     game = Game.from_dn(job.text, job.path)
@@ -190,7 +200,7 @@ class HintJob:
     turn: int
 
 
-def hint_moves(job: HintJob) -> list[dict]:
+def hint_moves(job: HintJob) -> list[JSONObject]:
     """The seat's best few moves with their win chances: the analysis engine's
     playouts (:func:`.evaluate.estimate`) from the position, the others' cards drawn
     from what the public record tells of them (its inference), the seat's own known."""
@@ -227,16 +237,16 @@ class Autoplay:
 @dataclass
 class Pilot:
     """Plays every bot seat of every game; used from the event loop. ``actions``: the
-    seat actions of :func:`.seat_api.routes` (move, ballot, lay, jein, choose)."""
+    seat actions of :attr:`.seat_api.SeatApi.actions` (move, ballot, lay, jein, choose)."""
 
     store: Store
     keys: seats.Keys
     hub: Hub
-    actions: dict[str, Callable]
+    actions: Mapping[str, SeatWork]
     delay_ms: int = DELAY_MS
     workers: int | None = None  # processes; default one per core
-    think: Callable[[Job], dict] = decide
-    tasks: dict[str, asyncio.Task] = field(default_factory=dict)
+    think: Callable[[Job], JSONObject] = decide
+    tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     autoplay: dict[str, Autoplay] = field(default_factory=dict)
     seen: set[str] = field(default_factory=set)
     again: set[str] = field(default_factory=set)  # games changed while their bots were looking
@@ -270,7 +280,7 @@ class Pilot:
         if name not in self.seen:
             self.kick(name)
 
-    def kick(self, name: str, restart: bool = False) -> None:
+    def kick(self, name: str, *, restart: bool = False) -> None:
         """The game changed: its bots look at it; ``restart`` drops what they are thinking."""
         self.seen.add(name)
         task = self.tasks.get(name)
@@ -325,7 +335,7 @@ class Pilot:
         except (Refused, DnError):
             return None
 
-    def _act(self, job: Job, answer: dict) -> bool:
+    def _act(self, job: Job, answer: JSONObject) -> bool:
         """Carry out the bot's answer through its seat, unless the game moved on meanwhile."""
         try:
             table = self.store.table(job.game)
@@ -335,7 +345,7 @@ class Pilot:
                 if now is None or now != job:
                     self.discarded += 1
                     return False
-                token = self.keys.token(job.game, table.game.players.index(job.player), job.player)
+                token = self.keys.token(job.game, table.played.players.index(job.player), job.player)
             act = {"move": "ballot" if answer.get("vote") else "move", "lay": "lay", "jein": "jein",
                    "choose": "choose"}[job.kind]
             body = {k: v for k, v in answer.items() if k != "vote"} | {"turn": job.turn}
@@ -349,18 +359,20 @@ class Pilot:
 def due(table: Table) -> Job | None:
     """The next decision of a bot seat on the table (call with its lock held): its
     ballot, its joker, its expert choice, its turn."""
-    g = table.game
+    g = table.played
     bots = bots_of(g)
-    if not bots or g.is_over() or g.cards is None or g.state.hands is None:
+    dealt = g.cards
+    if not bots or g.is_over() or dealt is None or g.state.hands is None:
         return None
 
-    def job(kind: str, player: str, **extra) -> Job:
-        cards = tuple(g.cards[player])
+    def job(kind: Kind, player: str, move: str | None = None,
+            ballots: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> Job:
+        cards = tuple(dealt[player])
         kept = g.kept.get(player)
         if kept is not None:
-            cards = (kept,) + tuple(c for c in cards if c != kept)
+            cards = (kept, *(c for c in cards if c != kept))
         return Job(table.name, kind, player, bots[player], seats.public_dn(g, table.text), str(table.path),
-                   cards, g.turn, **extra)
+                   cards, g.turn, move=move, ballots=ballots)
     v = seats.open_vote(table)
     if v is not None:
         if not v.shown:
@@ -377,10 +389,10 @@ def due(table: Table) -> Job | None:
 
 # -- the routes -------------------------------------------------------------------------------
 
-def routes(store: Store, keys: seats.Keys, pilot: Pilot, endpoint: Callable) -> list[Route]:
+def routes(store: Store, keys: seats.Keys, pilot: Pilot, endpoint: Endpoint) -> list[Route]:
     """``/api/games/{name}/autoplay`` (GET, POST) and the coach, ``/api/seat/{name}/hint``."""
 
-    def autoplay(store_, name, body) -> dict:
+    def autoplay(_store: Store, name: str | None, body: JSONObject) -> JSONObject:
         table = store.table(name)
         with table.lock:
             store.playable(table)
@@ -394,7 +406,7 @@ def routes(store: Store, keys: seats.Keys, pilot: Pilot, endpoint: Callable) -> 
                                   or not 0 <= delay <= MAX_DELAY_MS):
             raise Refused(400, _("delay_ms: the pause before each bot's action, 0 to {most} ms").format(
                 most=format_number(MAX_DELAY_MS)))
-        s = pilot.settings(name)
+        s = pilot.settings(table.name)
         if paused is not None:
             s.paused = paused
         if delay is not None:

@@ -8,6 +8,7 @@ stream never carries anything a page could not fetch anyway. Streams are bounded
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 from starlette.responses import StreamingResponse
 
@@ -23,7 +24,7 @@ class Hub:
     """The open streams and each game's change counter. Used from the event loop;
     :meth:`notify` also from worker threads."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.versions: dict[str, int] = {}
         self.waiters: dict[str, dict[asyncio.Event, str | None]] = {}  # game -> stream -> its seat (None: host)
@@ -72,19 +73,19 @@ class Hub:
         if who is not None:
             self._bump(name)
 
-        async def events():
+        async def events() -> AsyncIterator[str]:
             try:
                 seen = self.versions.get(name, 0)
                 yield f"retry: 1000\nevent: change\ndata: {seen}\n\n"  # the page fetches its view once at the start
                 while not self.closed:
                     try:
                         await asyncio.wait_for(wake.wait(), HEARTBEAT)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         yield ": still here\n\n"
                         continue
                     wake.clear()
                     if self.closed:
-                        break
+                        break  # type: ignore[unreachable]  # close() sets it while this stream awaits
                     seen = self.versions.get(name, 0)
                     yield f"event: change\ndata: {seen}\n\n"
             finally:

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
+from typing import TypeGuard
 
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from drunter_notation.errors import printable
 from drunter_notation.i18n import _
@@ -58,13 +60,13 @@ class SameOrigin:
     (as given to ``--host``; a name given there is accepted too) and ``port``
     (None: any port, for an app not bound to a socket, as in tests)."""
 
-    def __init__(self, app, host: str = "127.0.0.1", port: int | None = None, extra: Iterable[str] = ()):
+    def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int | None = None, extra: Iterable[str] = ()):
         self.app, self.port = app, port
         self.any_ip = host in WILDCARDS
         shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
         self.names = LOOPBACK_NAMES | {shown.lower()} | {n.lower() for n in extra}
 
-    def host_ok(self, value: str | None) -> bool:
+    def host_ok(self, value: str | None) -> TypeGuard[str]:
         parts = split_host(value or "")
         if parts is None:
             return False
@@ -74,7 +76,7 @@ class SameOrigin:
         ip = _ip(name)
         return name in self.names or (ip is not None and (ip.is_loopback or self.any_ip))
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         headers = Headers(scope=scope)

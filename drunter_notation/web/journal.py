@@ -16,6 +16,7 @@ import os
 import stat
 from hashlib import sha1
 from pathlib import Path
+from typing import Any
 
 from drunter_notation.errors import DnError
 from drunter_notation.files import RECORD, NotRegularFile, read_regular
@@ -35,7 +36,7 @@ class Journal:
         self.path = path
         self._fd: int | None = None
 
-    def append(self, base: str, op: dict, first: bool) -> None:
+    def append(self, base: str, op: dict[str, Any], *, first: bool) -> None:
         """Add ``op`` durably; ``first``: it is the first change since the record named
         ``base`` was written, so the journal starts anew with the header naming it
         (whatever it held is stale). On any failure nothing new stays (OSError raised)."""
@@ -64,7 +65,7 @@ class Journal:
         os.ftruncate(self._fd, 0)
         os.fsync(self._fd)
 
-    def close(self, remove: bool = False) -> None:
+    def close(self, *, remove: bool = False) -> None:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
@@ -73,7 +74,7 @@ class Journal:
             os.unlink(self.path)
 
 
-def pending(path: Path, base: str) -> list[dict]:
+def pending(path: Path, base: str) -> list[dict[str, Any]]:
     """The changes the journal at ``path`` holds on top of the record named ``base``
     (none when there is no journal, or it continues another record)."""
     if not os.path.lexists(path) or os.path.islink(path):

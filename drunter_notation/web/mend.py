@@ -3,10 +3,11 @@ was taken back), and repair a record that is no valid record (cut it to its last
 valid turn, or fix the offending line). Before a record is repaired, it is copied
 whole to ``NAME.dn.bak`` beside it (atomically), so nothing is lost.
 
-The routes here are plain functions ``(store, name, body)`` like those of :mod:`.app`.
+The routes here are plain functions ``(store, name, body)``, as :mod:`.endpoint` runs them.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from hashlib import sha1
 from pathlib import Path
 
@@ -14,28 +15,30 @@ from drunter_notation.errors import DnError, printable
 from drunter_notation.game import Game
 from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.formatter import format_placement
-from drunter_notation.notation.model import Choose
+from drunter_notation.notation.model import Choose, Turn
 from drunter_notation.web import seats
-from drunter_notation.web.store import Refused, Store, Table, apply
+from drunter_notation.web.store import JSONObject, Refused, Store, Table, apply
+
+View = Callable[[Table], JSONObject]  # the game's view a change answers with (app.game_json)
 
 LINE_LIMIT = 1000  # characters in one line typed as a fix
 
 
-def redo_op(game: Game, event) -> dict:
+def redo_op(game: Game, event: Turn | Choose) -> JSONObject:
     """The journal op that plays ``event`` (the game's last) again."""
     if isinstance(event, Choose):
         return {"op": "push", "move": "choose", "keep": dict(game.kept) or None}
     return {"op": "push", "move": "pass" if event.placement is None else format_placement(event.placement)}
 
 
-def take_back(store: Store, name: str, body: dict, view) -> dict:
+def take_back(store: Store, name: str | None, body: JSONObject, view: View) -> JSONObject:
     """``{"keep": K, "turn": T}``: every event after the first K taken back; they are
     kept (``taken_back``) until something else is played."""
     keep = body.get("keep")
     if not isinstance(keep, int) or isinstance(keep, bool):
         raise Refused(400, _("keep: the number of turns to keep, e.g. 3"))
     table = store.table(name)
-    taken: list[dict] = []
+    taken: list[JSONObject] = []
     op = {"op": "takeback", "keep": keep}
 
     def act(game: Game) -> None:
@@ -50,7 +53,7 @@ def take_back(store: Store, name: str, body: dict, view) -> dict:
     return store.change(table, _turn(body), act, view, op=op, taken_back=taken)
 
 
-def replay(store: Store, name: str, body: dict, view) -> dict:
+def replay(store: Store, name: str | None, body: JSONObject, view: View) -> JSONObject:
     """Play again, in one go, everything the last take-back took back."""
     table = store.table(name)
     ops = list(table.taken_back)
@@ -60,7 +63,7 @@ def replay(store: Store, name: str, body: dict, view) -> dict:
     return store.change(table, _turn(body), lambda game: apply(game, op), view, op=op)
 
 
-def _turn(body: dict) -> int | None:
+def _turn(body: JSONObject) -> int | None:
     turn = body.get("turn")
     if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
         raise Refused(400, _("turn: the number of the turn the page showed, e.g. 12"))
@@ -69,7 +72,7 @@ def _turn(body: dict) -> int | None:
 
 # -- a record that is no valid record --------------------------------------------------
 
-def verdict(text: str, path: Path) -> dict:
+def verdict(text: str, path: Path) -> JSONObject:
     """What ``drunter play`` (and validate) says of a record's text, to be at ``path``:
     valid, or its first error (named by the file's name alone)."""
     filename = path.name
@@ -79,14 +82,16 @@ def verdict(text: str, path: Path) -> dict:
         d = e.diagnostic
         return {"valid": False, "verdict": e.format(filename), "line": d.line, "column": d.column, "code": d.code}
     n = len(game.events)
-    return {"valid": True, "verdict": (ngettext("{file}: a valid record, {n} turn, over", "{file}: a valid record, {n} turns, over", n)
-                                       if game.is_over() else
-                                       ngettext("{file}: a valid record, {n} turn", "{file}: a valid record, {n} turns", n)
-                                       ).format(file=filename, n=n),
+    return {"valid": True,
+            "verdict": (ngettext("{file}: a valid record, {n} turn, over", "{file}: a valid record, {n} turns, over",
+                                 n)
+                        if game.is_over() else
+                        ngettext("{file}: a valid record, {n} turn", "{file}: a valid record, {n} turns", n)
+                        ).format(file=filename, n=n),
             "line": 0, "column": 0, "code": None}
 
 
-def source(store: Store, name: str, body: dict) -> dict:
+def source(store: Store, name: str | None, body: JSONObject) -> JSONObject:
     """The record's text as on disk, with its verdict, the offending line and where a cut would go."""
     table = _readable(store, name)
     with table.lock:
@@ -99,9 +104,9 @@ def _shown(table: Table) -> tuple[str, str]:
     return text, sha1(text.encode()).hexdigest()[:16]
 
 
-def _source(table: Table) -> dict:
+def _source(table: Table) -> JSONObject:
     text, rev = _shown(table)
-    out = {"name": table.name, "rev": rev, "text": text} | verdict(table.text, table.path)
+    out: JSONObject = {"name": table.name, "rev": rev, "text": text} | verdict(table.text, table.path)
     lines = table.text.split("\n")
     out["offending"] = lines[out["line"] - 1] if 0 < out["line"] <= len(lines) else None
     cut = _cut(table.text, out["line"], table.path) if not out["valid"] else None
@@ -117,7 +122,7 @@ def _cut(text: str, line: int, path: Path) -> str | None:
     return cut if verdict(cut, path)["valid"] else None
 
 
-def repair(store: Store, name: str, body: dict) -> dict:
+def repair(store: Store, name: str | None, body: JSONObject) -> JSONObject:
     """``{"cut": true}`` or ``{"line": N, "text": "..."}`` (and ``rev``, the text's rev the
     page showed): the record backed up to NAME.dn.bak, then written repaired. The
     answer is the new :func:`source` (with validate's verdict)."""
@@ -139,12 +144,12 @@ def repair(store: Store, name: str, body: dict) -> dict:
                 raise Refused(400, _("a fix is {example}: N from 1 to {last}, the text one line of at most {limit} "
                                      "characters").format(example='{"line": N, "text": "..."}', last=len(lines),
                                                           limit=LINE_LIMIT))
-            new = "\n".join(lines[:line - 1] + [fix] + lines[line:])
+            new = "\n".join([*lines[:line - 1], fix, *lines[line:]])
         store.rewrite(table, new)
         return _source(table)
 
 
-def _readable(store: Store, name: str) -> Table:
+def _readable(store: Store, name: str | None) -> Table:
     table = store.table(name)
     with table.lock:
         store.fresh(table)

@@ -29,13 +29,12 @@ from drunter_notation.data.rulesets import catalogue
 from drunter_notation.errors import fail
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.files import Kind, read_regular
-from drunter_notation.i18n import _
 from drunter_notation.game import Game
-from drunter_notation.i18n import N_
+from drunter_notation.i18n import N_, _
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.model import CARD_NAMES, Goals
 from drunter_notation.rules import votes
-from drunter_notation.web.store import Refused, Table
+from drunter_notation.web.store import JSONObject, Refused, Table
 
 KEY_FILE = ".drunter-seats.key"
 KEY = Kind("I001", 1024, N_("no such file"), None, N_("is a directory, not the seat key"), None,
@@ -150,14 +149,15 @@ def open_choice(table: Table) -> Choice | None:
 
 def call_vote(table: Table, move: str, by: str | None) -> Vote:
     """Open the ballot on ``move`` (a legal move that covers a toilet); ``by``: the seat asking (the placer)."""
-    g = table.game
+    g = table.played
     if by is not None and by != g.to_move:
         raise Refused(403, _("it is {player}'s turn, not {other}'s").format(player=g.to_move, other=by))
-    if open_vote(table) is not None:
-        raise Refused(409, _("a vote on {move} is open already").format(move=table.vote.move))
+    if (open_now := open_vote(table)) is not None:
+        raise Refused(409, _("a vote on {move} is open already").format(move=open_now.move))
     legal = next((m for m in g.legal_moves() if str(m) == move), None)
     if legal is None or not legal.needs_vote:
-        raise Refused(400, _("{move} is no legal move that goes to a vote now: play it with /moves").format(move=move[:40]))
+        raise Refused(400, _("{move} is no legal move that goes to a vote now: play it with /moves").format(
+            move=move[:40]))
     table.vote = Vote(g.turn, move, votes.voting_order(g.state, g.to_move))
     return table.vote
 
@@ -183,7 +183,7 @@ def lay(table: Table, player: str, cards: object) -> Vote:
         if not isinstance(cards, list) or not 0 < len(cards) <= len(CARD_NAMES) \
                 or not all(isinstance(c, str) for c in cards):
             raise Refused(400, _("cards: the vote cards laid, e.g. [\"JA\", \"?\"]"))
-        table.game.ballots({player: cards})  # B003 for what is no vote card; the engine judges the rest
+        table.played.ballots({player: cards})  # B003 for what is no vote card; the engine judges the rest
         laid[player] = tuple(cards)
     table.vote = replace(v, laid=laid, problem=None)
     return table.vote
@@ -208,7 +208,7 @@ def refused(table: Table, problem: str) -> None:
 
 def choose(table: Table, player: str, keep: object) -> Choice:
     """X2: ``player`` keeps one of their two goal cards, secret until the reveal."""
-    g = table.game
+    g = table.played
     if not g.choice_due or g.cards is None:
         raise Refused(409, _("no choice is due now"))
     if keep not in g.cards[player]:
@@ -226,7 +226,7 @@ def _need_vote(table: Table) -> Vote:
     return v
 
 
-def vote_json(game: Game, v: Vote | None, me: str | None = None) -> dict | None:
+def vote_json(game: Game, v: Vote | None, me: str | None = None) -> JSONObject | None:
     """What everyone sees of a ballot in progress: who has laid, and nothing of what
     until every card is turned over; then the cards, the jokers and the running count
     under the ruleset's B5. ``me``: that seat's own ballot too."""
@@ -243,7 +243,7 @@ def vote_json(game: Game, v: Vote | None, me: str | None = None) -> dict | None:
     return out
 
 
-def count_json(game: Game, t: votes.Tally, accepted: bool | None = None) -> dict:
+def count_json(game: Game, t: votes.Tally, accepted: bool | None = None) -> JSONObject:
     """A tally in words, with the rule that decides it (B5) under the game's ruleset."""
     title = catalogue()["B5"].title
     return {"yes": t.yes, "no": t.no, "lines": list(card_lines(t)), "arithmetic": arithmetic(t),
@@ -252,10 +252,10 @@ def count_json(game: Game, t: votes.Tally, accepted: bool | None = None) -> dict
             "citation": game.ruleset.cite("B5")}
 
 
-def seat_json(table: Table, public: dict, player: str) -> dict:
+def seat_json(table: Table, public: JSONObject, player: str) -> JSONObject:
     """A seat's view: the public table, then what only this player may see (their
     card or goal cards, the goal kept) and their own ballot or choice in progress."""
-    game = table.game
+    game = table.played
     expert = game.variant == "expert"
     cards = game.cards[player] if game.cards is not None else None
     choice = open_choice(table)

@@ -3,7 +3,7 @@ memory as a :class:`~drunter_notation.game.Game` and written back atomically aft
 every change, so the file always holds every acknowledged move.
 
 Nothing here speaks HTTP: problems are :class:`Refused` (a status and a one-line
-reason) or the engine's :class:`DnError`; :mod:`.app` turns both into responses.
+reason) or the engine's :class:`DnError`; :mod:`.endpoint` turns both into responses.
 A base game's building cards have no line in DN before the reveal, so cards the
 app knows early (dealt on screen, or entered at the start) wait in a small
 ``NAME.cards.json`` beside the record.
@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import sha1
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from drunter_notation.data.boardfile import builtin_boards
 from drunter_notation.errors import DnError, fail, printable
@@ -30,6 +31,14 @@ from drunter_notation.game import Game
 from drunter_notation.i18n import _
 from drunter_notation.web import journal
 from drunter_notation.web.journal import Journal
+
+if TYPE_CHECKING:  # seats and app build on the store; a table only holds their values
+    from drunter_notation.notation.model import Choose, Turn
+    from drunter_notation.web.seats import Choice, Vote
+
+# A JSON object as json.loads gives it (a request's body, a journal line, a view): fields checked where read.
+JSONObject = dict[str, Any]
+View = TypeVar("View")
 
 # A game's id is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -64,12 +73,19 @@ class Table:
     journal: Journal | None = None
     pending: int = 0  # changes in the journal, not yet in the file
     last_change: float = 0.0  # time.monotonic() of the last change journaled
-    taken_back: list[dict] = field(default_factory=list)  # ops of the turns last taken back, to replay them
+    taken_back: list[JSONObject] = field(default_factory=list)  # ops of the turns last taken back, to replay them
     lock: threading.Lock = field(default_factory=threading.Lock)
-    vote: object = None  # web.seats: the secret ballot in progress (in memory only)
-    choice: object = None  # web.seats: the expert choice in progress (in memory only)
-    view: tuple | None = None  # web.app: the last public view and what it was made from
-    events_json: list = field(default_factory=list)  # web.app: (event, its JSON) of the last view, reused
+    vote: Vote | None = None  # web.seats: the secret ballot in progress (in memory only)
+    choice: Choice | None = None  # web.seats: the expert choice in progress (in memory only)
+    # web.app: the last public views (by language) and what they were made from
+    view: tuple[tuple[str, Vote | None, Choice | None], dict[str, JSONObject]] | None = None
+    events_json: list[tuple[Turn | Choose, JSONObject]] = field(default_factory=list)  # web.app: of the last view
+
+    @property
+    def played(self) -> Game:
+        """The game, where it is known to be a valid record (after :meth:`Store.playable`, the lock held)."""
+        assert self.game is not None, "the table's record was checked first"
+        return self.game
 
 
 class Store:
@@ -93,9 +109,7 @@ class Store:
         return builtin_boards() + files
 
     def path(self, name: object) -> Path:
-        if not isinstance(name, str) or not NAME.fullmatch(name):
-            raise Refused(400, _("a game's id (its file's name without .dn) is 1 to 64 letters, digits, '-' or '_'"))
-        return self.root / f"{name}.dn"
+        return self.root / f"{game_id(name)}.dn"
 
     def inside(self, path: Path) -> bool:
         """Whether ``path``, its links followed, stays in the games folder (a link out is never followed)."""
@@ -106,9 +120,10 @@ class Store:
             raise Refused(403, _("{file} is a link to a place outside the games folder; it is neither read nor "
                                  "written (copy the file into the folder to play it)").format(file=path.name))
 
-    def table(self, name: str) -> Table:
+    def table(self, name: str | None) -> Table:
         """The game ``name`` as its file now says (read again when someone else changed it)."""
-        path = self.path(name)
+        name = game_id(name)
+        path = self.root / f"{name}.dn"
         with self._lock:
             table = self._tables.get(name)
             if table is None:
@@ -133,7 +148,7 @@ class Store:
             return table
         cards = self._cards_path(table.name)
         text = ""
-        ops: list[dict] = []
+        ops: list[JSONObject] = []
         try:
             text = read_record(table.path).decode("utf-8", errors="replace")
             game = Game.from_dn(text, str(table.path))
@@ -145,7 +160,8 @@ class Store:
         except DnError as e:
             table.game, table.error = None, e
         except (ValueError, TypeError, AttributeError):  # a hand-edited cards file
-            table.game, table.error = None, fail("D001", _("{file} does not give each player a card").format(file=cards.name))
+            table.game, table.error = None, fail("D001", _("{file} does not give each player a card").format(
+                file=cards.name))
         table.stamp, table.rev, table.text, table.base = stamp, _rev(text, table.game), text, journal.base_of(text)
         table.pending = 0
         if ops and table.game is not None:  # changes acknowledged after the file was last written: a crash came
@@ -159,7 +175,7 @@ class Store:
         return table
 
     # -- changing games ----------------------------------------------------------------
-    def create(self, spec: dict, tags: dict[str, str] | None = None) -> Table:
+    def create(self, spec: JSONObject, tags: dict[str, str] | None = None) -> Table:
         """A new game from a request body (see docs/play.md); its file written before it is returned.
         ``tags``: more tags for its record (the bots', web/bots.py).
         Its ``name`` may be any printable text: the file is named by :func:`file_id`, and a
@@ -178,7 +194,7 @@ class Store:
         board = spec.get("board", "schilda")
         if board not in self.boards():
             raise Refused(400, _("board: one of {boards}").format(boards=", ".join(self.boards())))
-        options = {k: spec[k] for k in ("rules", "variant") if k in spec}
+        options: dict[str, Any] = {k: spec[k] for k in ("rules", "variant") if k in spec}  # Game.new's keywords
         if not all(isinstance(v, str) for v in options.values()):
             raise Refused(400, _("rules and variant are names, e.g. \"hig-1991\" and \"base\""))
         deal = spec.get("deal")
@@ -223,8 +239,8 @@ class Store:
             raise _unwritten(e, path, _("no game was created")) from None
         return table
 
-    def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], object],
-               cards: bool = False, op: dict | None = None, taken_back: list[dict] | None = None):
+    def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], View], *,
+               cards: bool = False, op: JSONObject | None = None, taken_back: list[JSONObject] | None = None) -> View:
         """Run ``act`` on the table's game, record it and return ``view(table)``, or
         change nothing: when ``turn`` (the turn the caller saw, None: not checked) is
         no longer the game's turn (409), ``act`` raises, or it cannot be recorded.
@@ -244,7 +260,7 @@ class Store:
                 table.game = before  # the engine leaves a game as it was; this keeps any other slip out too
                 raise
             try:
-                self.record(table, op, cards)
+                self.record(table, op, cards=cards)
             except (OSError, Refused) as e:
                 table.game = before
                 if isinstance(e, Refused):
@@ -253,12 +269,13 @@ class Store:
             table.taken_back = taken_back or []
             return view(table)
 
-    def record(self, table: Table, op: dict | None, cards: bool = False) -> None:
+    def record(self, table: Table, op: JSONObject | None, *, cards: bool = False) -> None:
         """Make the table's change durable: appended to the journal (one fsync) when it is
         an ``op`` and the journal is short; written whole (and the journal emptied) when
         not, or when the game is over (so a finished game's file is complete at once)."""
-        if op is None or cards or table.pending >= JOURNAL_LIMIT or table.game.is_over():
-            self.save(table, cards)
+        game = table.played
+        if op is None or cards or table.pending >= JOURNAL_LIMIT or game.is_over():
+            self.save(table, cards=cards)
             return
         if table.journal is None:  # an open journal is written through its descriptor: checked when opened
             self._guard(self._journal_path(table.name))
@@ -266,8 +283,8 @@ class Store:
         table.journal.append(table.base, op, first=not table.pending)
         table.pending += 1
         table.last_change = time.monotonic()
-        table.text = table.game.to_dn()
-        table.rev = _rev(table.text, table.game)
+        table.text = game.to_dn()
+        table.rev = _rev(table.text, game)
         self._start_compactor()
 
     def _start_compactor(self) -> None:
@@ -312,14 +329,15 @@ class Store:
     def playable(self, table: Table) -> Game:
         self.fresh(table)
         if table.game is None:
+            assert table.error is not None  # fresh() keeps either a game or its error
             raise table.error
         return table.game
 
-    def save(self, table: Table, cards: bool = False) -> None:
+    def save(self, table: Table, *, cards: bool = False) -> None:
         """Write the game's record atomically and durably, and with ``cards`` its
         early-known base cards (they change only at the start or the reveal). Call
         with the lock held."""
-        game = table.game
+        game = table.played
         self._guard(table.path)
         if cards and game.cards is not None and game.variant == "base":
             self._guard(self._cards_path(table.name))
@@ -358,7 +376,7 @@ class Store:
         return self.root / f"{name}.dn{journal.SUFFIX}"
 
 
-def _replay(game: Game, ops: list[dict]) -> Game:
+def _replay(game: Game, ops: list[JSONObject]) -> Game:
     """``game`` with the journaled ``ops`` replayed, up to the first this game cannot take."""
     game = game.copy()
     for op in ops:
@@ -369,7 +387,7 @@ def _replay(game: Game, ops: list[dict]) -> Game:
     return game
 
 
-def apply(game: Game, op: dict) -> None:
+def apply(game: Game, op: JSONObject) -> None:
     """Replay one journaled change: ``{"op": "push", "move": ..., "vote": ..., "jein": ..., "keep": ...}``,
     ``{"op": "pop"}``, ``{"op": "takeback", "keep": K}`` (back to the first K events) or
     ``{"op": "batch", "ops": [...]}``."""
@@ -385,6 +403,13 @@ def apply(game: Game, op: dict) -> None:
         game.push(op["move"], vote=op.get("vote"), jein=op.get("jein"), keep=op.get("keep"))
     else:
         raise fail("D001", f"a journal line this version does not know: {str(op)[:80]}")
+
+
+def game_id(name: object) -> str:
+    """``name``, when it is a game's id (else 400)."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise Refused(400, _("a game's id (its file's name without .dn) is 1 to 64 letters, digits, '-' or '_'"))
+    return name
 
 
 def file_id(title: str) -> str:
@@ -417,7 +442,7 @@ def _rev(text: str, game: Game | None) -> str:
     return sha1(f"{known}\n{text}".encode()).hexdigest()[:16]
 
 
-def _hands(hands: object) -> dict:
+def _hands(hands: object) -> dict[str, dict[str, int]]:
     """Hands as dealt at the table: ``{"Anna": "W3 W2x2 S1"}`` or ``{"Anna": {"W3": 1, ...}}``."""
     if not isinstance(hands, dict):
         raise Refused(400, _("deal.hands maps each player to their tiles, e.g. {example}").format(
