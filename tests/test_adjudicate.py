@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from drunter_notation.explain.adjudicate import Verdict, adjudicate, agreement, all_ruleset_ids
+from drunter_notation.adjudication import Verdict, adjudicate, agreement, all_ruleset_ids
 from drunter_notation.cli import cli
 from drunter_notation.cli.adjudicate import adjudicate as adjudicate_command
 from drunter_notation.errors import DnError

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from drunter_notation import DnError, Game
 from drunter_notation.cli.adjudicate import adjudicate as adjudicate_command
 from drunter_notation.data.rulesets import list_rulesets
-from drunter_notation.explain.adjudicate import adjudicate, adjudicate_position
+from drunter_notation.adjudication import adjudicate, adjudicate_position
 from drunter_notation.load import judge
 from drunter_notation.notation.formatter import format_placement
 from drunter_notation.notation.model import Placement, Tile, Turn
