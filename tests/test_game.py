@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drunter_notation import DnError, Game
+from drunter_notation.adjudication import adjudicate, adjudicate_position
 from drunter_notation.cli.adjudicate import adjudicate as adjudicate_command
 from drunter_notation.data.rulesets import list_rulesets
-from drunter_notation.adjudication import adjudicate, adjudicate_position
 from drunter_notation.load import judge
 from drunter_notation.notation.formatter import format_placement
 from drunter_notation.notation.model import Placement, Tile, Turn
@@ -112,7 +112,7 @@ def test_an_illegal_push_is_judged_as_validate_judges_it(p, turns, kind, length,
     placement = Placement(Tile(kind, length), anchor, end)
     text = format_placement(placement)
     before = snapshot(g.state)
-    record = dataclasses.replace(g.to_record(), events=tuple(g.events) + (Turn(g.turn, g.to_move, placement),))
+    record = dataclasses.replace(g.to_record(), events=(*g.events, Turn(g.turn, g.to_move, placement)))
     expected = judge(record, rules=g.ruleset.id, board=TINY if p["tiny"] else "schilda")
     try:
         decision = g.push(text)

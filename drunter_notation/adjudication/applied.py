@@ -39,10 +39,11 @@ def rule_applied(ruleset: Ruleset, rule: str, how: str) -> RuleApplied:
 
 def rules_applied(d: turns.Decision, pos: State, ruleset: Ruleset) -> list[RuleApplied]:
     """Every rule the engine applied to the legal placement ``d``, in its order, in words."""
-    move, mover = d.move, d.player
+    move, mover, vote = d.move, d.player, d.vote
+    assert move is not None  # a pass has its own words (T2)
     words = {
-        "T1": lambda: [_("{player} is on turn and lays {tile} from their own stock").format(player=mover, tile=move.tile)
-                       if d.hands_known else
+        "T1": lambda: [_("{player} is on turn and lays {tile} from their own stock").format(
+                           player=mover, tile=move.tile) if d.hands_known else
                        _("{player} is on turn (hands not recorded: the tile in hand is not checked)").format(
                            player=mover)],
         "A1": lambda: [_(_SAME_KIND[pos.track_kind[move.corner]]).format(corner=square_name(move.corner))],
@@ -63,12 +64,11 @@ def rules_applied(d: turns.Decision, pos: State, ruleset: Ruleset) -> list[RuleA
                                track=track_name(pos.track_kind[c], c), square=square_name(g)) for c, g in d.stuck],
         "E2": lambda: _destroyed(d),
         "X3": lambda: _destroyed(d),
-        "X2": lambda: [_("the {track} is now finished: every player chooses their counting goal card ('choose'"
-                         " follows)").format(track=track_name(pos.track_kind[d.finished], d.finished))],
+        "X2": lambda: _finished(d, pos),
     }
     out = []
     for rule in d.rules:
-        if rule in ("B1", "X5") and d.vote is not None:
+        if rule in ("B1", "X5") and vote is not None:
             lines = [(_("it covers the toilet at {squares}, so it is put to a vote; in the expert variant {ruleset}"
                         " still votes on toilets") if rule == "X5" else
                       _("it covers the toilet at {squares}, so it is put to a vote")).format(
@@ -77,7 +77,8 @@ def rules_applied(d: turns.Decision, pos: State, ruleset: Ruleset) -> list[RuleA
             lines = [_("it covers the toilet at {squares}; in the expert variant {ruleset} covers toilets without a"
                        " vote").format(squares=names(move.toilets), ruleset=ruleset.id)]
         elif rule[0] == "B":
-            lines = [_vote_rule(rule, d.vote, mover, move)]
+            assert vote is not None  # B2-B7 are applied to a vote held
+            lines = [_vote_rule(rule, vote, mover, move)]
         else:
             lines = words[rule]()
         out += [rule_applied(ruleset, rule, how) for how in lines]
@@ -107,6 +108,13 @@ def _destroyed(d: turns.Decision) -> list[str]:
         building=building_name(btype), square=square_name(sq), value=value) for sq, btype, value in d.destroyed]
 
 
+def _finished(d: turns.Decision, pos: State) -> list[str]:
+    corner = d.finished
+    assert corner is not None  # X2 is applied when a track is finished
+    return [_("the {track} is now finished: every player chooses their counting goal card ('choose'"
+              " follows)").format(track=track_name(pos.track_kind[corner], corner))]
+
+
 def _vote_rule(rule: str, vote: turns.VoteDecision, mover: str, move: Move) -> str:
     t = vote.tally
     if rule == "B2":
@@ -132,7 +140,7 @@ def _vote_rule(rule: str, vote: turns.VoteDecision, mover: str, move: Move) -> s
     return _("every card played is spent for the game, except ? which goes back")
 
 
-def _claim_text(claim) -> str | None:
+def _claim_text(claim: tuple[bool, int | None, int | None] | None) -> str | None:
     """The outcome the record claims, as the record writes it (DN: ``accepted 1:1``)."""
     if claim is None:
         return None

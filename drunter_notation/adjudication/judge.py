@@ -66,7 +66,9 @@ def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = N
     if isinstance(board, Diagnostic):
         raise DnError(board, path=path)
     before = dataclasses.replace(record, events=record.events[:index], reveal=None, score=None)
-    event = what_if if what_if is not None else record.events[index]
+    recorded = record.events[index] if what_if is None else None
+    assert not isinstance(recorded, Choose)  # turn_index finds turns only
+    event = what_if if what_if is not None else recorded
     out = []
     for ruleset in rulesets:
         prefix = replay(before, path, board=board, ruleset=ruleset)
@@ -77,6 +79,7 @@ def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = N
                                move=move, player=None, hand=_("not known"), position=None, position_string=None,
                                legal=None, code=d.code, message=d.message, diagnostic=d, earlier=True))
             continue
+        assert prefix.state is not None and event is not None  # a valid replay ends at a position
         out.append(judge_event(prefix.state, ruleset, event, what_if is not None))
     return out
 
@@ -142,14 +145,14 @@ def _illegal(head: VerdictHead, v: Violation, pos: State, event: Turn, ruleset: 
     wrong on a legal placement, the placement's rules too; for a placement or a pass
     that breaks a laying rule, every placement the player had instead."""
     message = sentence(v)
+    p = event.placement
     line, column = (event.line, event.column)
-    if v.code == "B005" and event.placement.outcome is not None:
-        line, column = event.placement.outcome.line, event.placement.outcome.column
+    if v.code == "B005" and p is not None and p.outcome is not None:
+        line, column = p.outcome.line, p.outcome.column
     d = Diagnostic("error", v.code, message, line, column, event.number, v.rule, citation(v, ruleset), hint(v))
     applied: list[RuleApplied] = []
     vote = None
-    p = event.placement
-    if v.code[0] == "B":  # the placement itself was fine; the vote was not
+    if v.code[0] == "B" and p is not None:  # the placement itself was fine; the vote was not
         judged = turns.judge_turn(pos, event.number, event.player, dataclasses.replace(p, vote=None, outcome=None))
         move = judged[0] if not isinstance(judged, Violation) else None
         decided = None
@@ -165,13 +168,14 @@ def _illegal(head: VerdictHead, v: Violation, pos: State, event: Turn, ruleset: 
             placed = turns.Decision(event.number, event.player, move, pos.hands is not None, tuple(rules),
                                     vote=decided, near_corners=near)
             for r in rules_applied(placed, pos, ruleset):
-                if r.rule == "B5":
+                if r.rule == "B5" and vote is not None:  # B5 is applied to a vote held (B005)
                     r = dataclasses.replace(r, how=_("{how}; the record claims '{claim}': broken ({code})").format(
                         how=r.how, claim=vote.claim, code=v.code))
                 applied.append(r)
     if v.code != "B005" and v.rule:
         applied.append(rule_applied(ruleset, v.rule, _("broken: {message}").format(message=message)))
-    alternatives = forced = None
+    alternatives: tuple[str, ...] | None = None
+    forced: bool | None = None
     if v.code[0] == "A" or v.code in ("T003", "T004"):
         moves = turns.counting_moves(pos, pos.to_move) if p is None else \
             legal_moves(pos, pos.to_move if pos.hands is not None else None)

@@ -1,6 +1,8 @@
 """The verdicts as text and as JSON, and whether the rulesets agree."""
 from __future__ import annotations
 
+from typing import Literal, NamedTuple
+
 from drunter_notation.adjudication.verdict import Verdict
 from drunter_notation.explain.words import and_list
 from drunter_notation.i18n import _, ngettext
@@ -8,16 +10,25 @@ from drunter_notation.i18n import _, ngettext
 ALTERNATIVES_SHOWN = 10  # text output lists the first ten legal alternatives and a count
 
 
+class Ruling(NamedTuple):
+    """What a ruleset rules on the turn; rulesets with equal rulings agree."""
+
+    kind: Literal["unjudged", "reject", "accept"]
+    code: str | None = None  # reject: the code broken
+    vote_accepted: bool | None = None  # accept: the vote's outcome (None: no vote)
+    removed: tuple[str, ...] = ()  # accept: the tracks whose gangs were removed
+
+
 def agreement(verdicts: list[Verdict]) -> str:
     """``"The rulesets agree: ..."`` or ``"The rulesets disagree: hig-1991 and
     deskovehry-cz accept, webley-en rejects (B005)"``. Verdicts that are legal but
     whose votes end differently disagree too: the tile stays under one, not the other."""
-    groups: dict[tuple, list[str]] = {}
+    groups: dict[Ruling, list[str]] = {}
     for v in verdicts:
         groups.setdefault(_ruling(v), []).append(v.ruleset)
     if len(groups) == 1:
         (key, ids), = groups.items()
-        if key[0] == "unjudged":
+        if key.kind == "unjudged":
             return _("The rulesets agree: none can judge it (the replay stops at an earlier turn)")
         ruling = _ruling_words(key, len(ids))
         if len(ids) == 1:
@@ -29,35 +40,36 @@ def agreement(verdicts: list[Verdict]) -> str:
     return _("The rulesets disagree: {parts}").format(parts=", ".join(parts))
 
 
-def _ruling(v: Verdict) -> tuple:
+def _ruling(v: Verdict) -> Ruling:
     if v.legal is None:
-        return ("unjudged",)
+        return Ruling("unjudged")
     if not v.legal:
-        return ("reject", v.code)
-    return ("accept", None if v.vote is None else v.vote.accepted, v.removed)
+        return Ruling("reject", code=v.code)
+    return Ruling("accept", vote_accepted=None if v.vote is None else v.vote.accepted, removed=v.removed)
 
 
-def _ruling_words(key: tuple, n: int) -> str:
+def _ruling_words(key: Ruling, n: int) -> str:
     """What ``n`` rulesets rule (the verb agrees with their number)."""
-    if key[0] == "unjudged":
+    if key.kind == "unjudged":
         return ngettext("cannot judge it (the replay stops at an earlier turn)",
                         "cannot judge it (the replay stops at an earlier turn)", n)
-    if key[0] == "reject":
-        return ngettext("rejects ({code})", "reject ({code})", n).format(code=key[1])
+    if key.kind == "reject":
+        return ngettext("rejects ({code})", "reject ({code})", n).format(code=key.code)
     effects = []
-    if key[1] is not None:
-        effects.append(_("the vote is accepted: the tile stays") if key[1]
+    if key.vote_accepted is not None:
+        effects.append(_("the vote is accepted: the tile stays") if key.vote_accepted
                        else _("the vote is rejected: the tile goes back"))
-    if key[2]:
-        tracks = and_list(_("the {track}").format(track=t) for t in key[2])
+    if key.removed:
+        tracks = and_list(_("the {track}").format(track=t) for t in key.removed)
         effects.append(ngettext("the gang of {tracks} is removed", "the gangs of {tracks} are removed",
-                                len(key[2])).format(tracks=tracks))
+                                len(key.removed)).format(tracks=tracks))
     if not effects:
         return ngettext("accepts", "accept", n)
     return ngettext("accepts ({effects})", "accept ({effects})", n).format(effects="; ".join(effects))
 
 
-def as_json(path: str, turn: int, move_text: str | None, verdicts: list[Verdict], all_rulesets: bool) -> dict:
+def as_json(path: str, turn: int, move_text: str | None, verdicts: list[Verdict],
+            all_rulesets: bool) -> dict[str, object]:
     """The verdicts as one JSON object (the same content as the text)."""
     return {
         "file": path,
@@ -79,14 +91,14 @@ def as_text(path: str, turn: int, move_text: str | None, verdicts: list[Verdict]
         v = next(v for v in verdicts if v.position is not None)
         head = (_("Position before turn {turn} (the same under every ruleset judged):") if len(verdicts) > 1
                 else _("Position before turn {turn}:"))
-        out += ["", head.format(turn=turn), v.position.rstrip("\n"), "",
+        out += ["", head.format(turn=turn), next(iter(positions)).rstrip("\n"), "",
                 _("On turn: {player}; hand: {hand}").format(player=v.player, hand=v.hand)]
     elif len(positions) > 1:
         out += ["", _("The position before turn {turn} differs between the rulesets (earlier turns ended"
                       " differently under them); each verdict shows its own.").format(turn=turn)]
     out.append(_("Move ({kind}): {move}").format(kind=kind, move=verdicts[0].move))
     for v in verdicts:
-        out += [""] + _block(v, turn, show_position=not shared)
+        out += ["", *_block(v, turn, show_position=not shared)]
     if all_rulesets or len(verdicts) > 1:
         out += ["", agreement(verdicts)]
     return "\n".join(out) + "\n"
