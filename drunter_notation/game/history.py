@@ -50,7 +50,7 @@ class GameHistory(GamePosition):
         ballots = self._ballots(vote, jein) if vote is not None else None
         st = self.state
         due, chosen = st.due, st.chosen
-        if isinstance(move, Move) and any(m is move for m in self.legal_moves()):
+        if isinstance(move, Move) and move in self.legal_moves():  # one of them, or one equal in every fact
             decision = turn.play_move(st, move, ballots)  # legal where it stands: only the vote is judged
         else:
             if isinstance(move, Move):  # a move from elsewhere: judged as its text would be
