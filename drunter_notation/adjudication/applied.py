@@ -34,7 +34,7 @@ _SAME_KIND = {"wall": N_("a wall tile extends the wall from {corner}"),
 
 def rule_applied(ruleset: Ruleset, rule: str, how: str) -> RuleApplied:
     entry = catalogue().get(rule)
-    return RuleApplied(rule, _(entry.title) if entry else rule, cite(ruleset, rule), how)
+    return RuleApplied(rule=rule, title=_(entry.title) if entry else rule, citation=cite(ruleset, rule), how=how)
 
 
 def rules_applied(d: turns.Decision, pos: State, ruleset: Ruleset) -> list[RuleApplied]:
@@ -152,8 +152,9 @@ def vote_count(vote: turns.VoteDecision | None, ruleset: Ruleset) -> VoteCount |
     if vote is None:
         return None
     t = vote.tally
-    return VoteCount(card_lines(t), arithmetic(t), t.yes, t.no, vote.accepted, str(vote.outcome_option),
-                     _(OUTCOME_WORDS[vote.outcome_option]), _claim_text(vote.claim))
+    return VoteCount(lines=card_lines(t), arithmetic=arithmetic(t), yes=t.yes, no=t.no, accepted=vote.accepted,
+                     option=str(vote.outcome_option), outcome_rule=_(OUTCOME_WORDS[vote.outcome_option]),
+                     claim=_claim_text(vote.claim))
 
 
 def spell(m: Move) -> str:

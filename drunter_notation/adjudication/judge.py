@@ -80,7 +80,7 @@ def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = N
                                legal=None, code=d.code, message=d.message, diagnostic=d, earlier=True))
             continue
         assert prefix.state is not None and event is not None  # a valid replay ends at a position
-        out.append(judge_event(prefix.state, ruleset, event, what_if is not None))
+        out.append(judge_event(prefix.state, ruleset, event, what_if=what_if is not None))
     return out
 
 
@@ -109,11 +109,11 @@ def adjudicate_position(state: State, rulesets: list[Ruleset], move_text: str) -
     for ruleset in rulesets:
         st = state.copy()
         st.options = ruleset.options
-        out.append(judge_event(st, ruleset, event, True))
+        out.append(judge_event(st, ruleset, event, what_if=True))
     return out
 
 
-def judge_event(pos: State, ruleset: Ruleset, event: Turn, what_if: bool) -> Verdict:
+def judge_event(pos: State, ruleset: Ruleset, event: Turn, *, what_if: bool) -> Verdict:
     """Play ``event`` on a copy of ``pos`` under ``ruleset`` (whose options ``pos``
     carries) and put the engine's answer into words. A what-if is played by the
     player to move."""
@@ -149,7 +149,8 @@ def _illegal(head: VerdictHead, v: Violation, pos: State, event: Turn, ruleset: 
     line, column = (event.line, event.column)
     if v.code == "B005" and p is not None and p.outcome is not None:
         line, column = p.outcome.line, p.outcome.column
-    d = Diagnostic("error", v.code, message, line, column, event.number, v.rule, citation(v, ruleset), hint(v))
+    d = Diagnostic("error", v.code, message, line=line, column=column, turn=event.number, rule=v.rule,
+                   citation=citation(v, ruleset), hint=hint(v))
     applied: list[RuleApplied] = []
     vote = None
     if v.code[0] == "B" and p is not None:  # the placement itself was fine; the vote was not
@@ -157,16 +158,18 @@ def _illegal(head: VerdictHead, v: Violation, pos: State, event: Turn, ruleset: 
         move = judged[0] if not isinstance(judged, Violation) else None
         decided = None
         if v.code == "B005":  # the vote was held properly; only the claim is wrong
-            decided = turns.VoteDecision(v.facts["tally"], v.facts["accepted"], ruleset.options.vote_outcome,
-                                         ruleset.options.ballot_order, "X5" if pos.variant == "expert" else "B1",
-                                         v.facts["claim"])
+            decided = turns.VoteDecision(tally=v.facts["tally"], accepted=v.facts["accepted"],
+                                         outcome_option=ruleset.options.vote_outcome,
+                                         ballot_order=ruleset.options.ballot_order,
+                                         called_by="X5" if pos.variant == "expert" else "B1", claim=v.facts["claim"])
             vote = vote_count(decided, ruleset)
         if move is not None:
             rules, near = turns.placement_rules(pos, move)
             if decided is not None:
                 rules += turns.vote_rules(decided)
-            placed = turns.Decision(event.number, event.player, move, pos.hands is not None, tuple(rules),
-                                    vote=decided, near_corners=near)
+            placed = turns.Decision(number=event.number, player=event.player, move=move,
+                                    hands_known=pos.hands is not None, rules=tuple(rules), vote=decided,
+                                    near_corners=near)
             for r in rules_applied(placed, pos, ruleset):
                 if r.rule == "B5" and vote is not None:  # B5 is applied to a vote held (B005)
                     r = dataclasses.replace(r, how=_("{how}; the record claims '{claim}': broken ({code})").format(

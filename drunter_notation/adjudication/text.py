@@ -104,7 +104,7 @@ def as_text(path: str, turn: int, move_text: str | None, verdicts: list[Verdict]
     return "\n".join(out) + "\n"
 
 
-def _block(v: Verdict, turn: int, show_position: bool) -> list[str]:
+def _block(v: Verdict, turn: int, *, show_position: bool) -> list[str]:
     out = [f"{v.ruleset} ({v.ruleset_name}): {v.status}"]
     if show_position and v.position is not None:
         out += ["  " + _("Position before turn {turn} under {ruleset}:").format(turn=turn, ruleset=v.ruleset)]

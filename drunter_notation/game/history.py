@@ -95,8 +95,8 @@ class GameHistory(GamePosition):
         return [entry.decision for entry in self._log]
 
     def _raise(self, v: Violation) -> NoReturn:
-        raise DnError(Diagnostic("error", v.code, sentence(v), 0, 0, self.state.number + 1, v.rule or None,
-                                 citation(v, self.ruleset), hint(v)), path="move")
+        raise DnError(Diagnostic("error", v.code, sentence(v), turn=self.state.number + 1, rule=v.rule or None,
+                                 citation=citation(v, self.ruleset), hint=hint(v)), path="move")
 
     def _ballots(self, vote: Mapping[str, Iterable[str]], jein: Mapping[str, str] | None) -> Vote:
         """The ballots in voting order (B2); names that are not players go last, for

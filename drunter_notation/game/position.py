@@ -148,4 +148,5 @@ class GamePosition:
         chosen = {p: self.kept[p] if expert else cards[p][0] for p in self.players}
         other = {p: next(c for c in cards[p] if c != self.kept[p]) for p in self.players} if expert else None
         r = rank_players(self.board, self.state.covered, self.players, chosen, self.state.cards, other)
-        return Result({s.player: s.score for s in r.standings}, r.winners, r.standings, tie_break(r))
+        return Result(scores={s.player: s.score for s in r.standings}, winners=r.winners, standings=r.standings,
+                      explanation=tie_break(r))

@@ -133,7 +133,7 @@ class Game(GameHistory):
         return g
 
     # -- the record ------------------------------------------------------------------------
-    def to_record(self, reveal: bool = True) -> Record:
+    def to_record(self, *, reveal: bool = True) -> Record:
         """The game as a record: tags, hands, goals, every turn, and (when over and the
         cards are known) the reveal, scores and Result."""
         expert = self.variant == "expert"
