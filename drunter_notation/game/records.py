@@ -76,6 +76,7 @@ class Game(GameHistory):
         else:
             goals = deal_goals(ruleset, players, variant, rng) if rng else None
         game_tags = tuple(Tag(k, v) for k, v in (tags or {}).items())
+        # dict(...): the engine takes dict[str, dict[Tile, int]] (a dict of Counters is not one to the checker)
         opening = turn.new_game(loaded_board, ruleset.options, players,
                                 None if dealt is None else dict(dealt.items()), variant)
         start = cls(loaded_board, board, ruleset, opening, hands=dealt, cards=goals, tags=game_tags)
