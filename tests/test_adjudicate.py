@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from drunter_notation.explain.adjudicate import Verdict, adjudicate, agreement, all_ruleset_ids
+from drunter_notation.adjudication import Verdict, adjudicate, agreement, all_ruleset_ids
 from drunter_notation.cli import cli
 from drunter_notation.cli.adjudicate import adjudicate as adjudicate_command
 from drunter_notation.errors import DnError
+from drunter_notation.load import judge as judge_record
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.parser import parse_file, parse_text
-from drunter_notation.load import judge as judge_record
 
 ROOT = Path(__file__).resolve().parents[1]
 DISPUTES = ROOT / "replays" / "disputes"

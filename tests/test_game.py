@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drunter_notation import DnError, Game
+from drunter_notation.adjudication import adjudicate, adjudicate_position
 from drunter_notation.cli.adjudicate import adjudicate as adjudicate_command
 from drunter_notation.data.rulesets import list_rulesets
-from drunter_notation.explain.adjudicate import adjudicate, adjudicate_position
 from drunter_notation.load import judge
 from drunter_notation.notation.formatter import format_placement
 from drunter_notation.notation.model import Placement, Tile, Turn
@@ -112,7 +112,7 @@ def test_an_illegal_push_is_judged_as_validate_judges_it(p, turns, kind, length,
     placement = Placement(Tile(kind, length), anchor, end)
     text = format_placement(placement)
     before = snapshot(g.state)
-    record = dataclasses.replace(g.to_record(), events=tuple(g.events) + (Turn(g.turn, g.to_move, placement),))
+    record = dataclasses.replace(g.to_record(), events=(*g.events, Turn(g.turn, g.to_move, placement)))
     expected = judge(record, rules=g.ruleset.id, board=TINY if p["tiny"] else "schilda")
     try:
         decision = g.push(text)
@@ -141,6 +141,36 @@ def test_new_game_deals_as_simulate_and_checks_what_it_is_given():
     with pytest.raises(DnError) as e:
         Game.new(["Anna", "Ben"], board="nope")
     assert e.value.diagnostic.code == "H003"
+
+
+ODD_CARDS = [
+    {"Anna": 5, "Ben": "museum"}, {"Anna": None, "Ben": "museum"}, {"Anna": [1, 2], "Ben": "museum"},
+    {"Anna": [["museum"]], "Ben": "museum"}, {"Anna": "castle", "Ben": "museum"}, {"Anna": "museum", "Ben": "museum"},
+    {"Anna": "museum"}, {"Anna": "museum", "Ben": "tavern", "Cleo": "school"}, {5: "museum", "Ben": "tavern"},
+    ["museum", "tavern"], "museum", None, 5]
+
+
+@pytest.mark.parametrize("cards", ODD_CARDS, ids=repr)
+@pytest.mark.parametrize("variant, code", [("base", "E001"), ("expert", "X001")])
+def test_cards_are_checked_alike_by_new_and_set_cards(cards, variant, code):
+    """Whatever the value, one DnError with the variant's code, from new and set_cards alike."""
+    g = Game.new(["Anna", "Ben"], variant=variant)
+    with pytest.raises(DnError) as later:
+        g.set_cards(cards)
+    assert later.value.diagnostic.code == code and g.cards is None
+    if cards is not None:  # new() without cards deals none
+        with pytest.raises(DnError) as first:
+            Game.new(["Anna", "Ben"], variant=variant, cards=cards)
+        assert first.value.diagnostic == later.value.diagnostic
+
+
+def test_set_cards_takes_a_card_or_a_list_of_cards():
+    g = Game.new(["Anna", "Ben"], variant="expert")
+    g.set_cards({"Anna": ["one-each", "museum"], "Ben": ("tavern", "school")})
+    assert g.cards == {"Anna": ("one-each", "museum"), "Ben": ("tavern", "school")}
+    g = Game.new(["Anna", "Ben"])
+    g.set_cards({"Anna": "museum", "Ben": ["tavern"]})
+    assert g.cards == {"Anna": ("museum",), "Ben": ("tavern",)}
 
 
 def test_moves_know_their_text_and_vote():

@@ -33,7 +33,7 @@ import babel_toml  # noqa: E402  (the extractor is a script, not a package modul
 RULESETS = ROOT / "drunter_notation" / "data" / "rulesets"
 TIE = ROOT / "replays" / "disputes" / "tie-vote-1-1.dn"
 GOLDEN = ROOT / "tests" / "golden" / "adjudicate-tie-vote-1-1-turn-3-de.txt"
-OWN_FILES = ("cli/rules.py", "cli/adjudicate.py", "explain/adjudicate.py", "data/rulesets/")
+OWN_FILES = ("cli/rules.py", "cli/adjudicate.py", "adjudication/", "explain/boardtext.py", "data/rulesets/")
 # Words no German or Czech sentence contains but nearly every English one does.
 ENGLISH = re.compile(r"\b(the|and|of|is|are|which|when|with|that|not|may|every|player|tile|vote)\b")
 # Titles that are the game's own word in German (and JEIN in Czech too).

@@ -17,7 +17,7 @@ from array import array
 import numpy as np
 
 from drunter_notation.ai.table import PHASES, Phase, Table
-from drunter_notation.explain.adjudicate import render_position
+from drunter_notation.explain.boardtext import render_position
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.playout import TILES

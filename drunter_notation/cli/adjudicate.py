@@ -15,6 +15,8 @@ import json
 
 import click
 
+from drunter_notation.adjudication import adjudicate as judge
+from drunter_notation.adjudication import adjudicate_position, all_ruleset_ids, as_json, as_text
 from drunter_notation.cli.common import DiagnosticError, UsageLine
 from drunter_notation.codes import Exit
 from drunter_notation.data.rulesets import load_ruleset

@@ -6,9 +6,9 @@ import dataclasses
 
 import click
 
+from drunter_notation.adjudication import turn_index
 from drunter_notation.cli.common import DiagnosticError
 from drunter_notation.errors import DnError
-from drunter_notation.explain.adjudicate import turn_index
 from drunter_notation.i18n import N_
 from drunter_notation.load import judge
 from drunter_notation.notation.parser import parse_file

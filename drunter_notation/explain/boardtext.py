@@ -1,4 +1,5 @@
-"""A board, and optionally a position on it, as a coordinate-labelled text map.
+"""A board, and optionally a position on it, as a coordinate-labelled text map;
+a position with its tracks, what is covered and what the players hold.
 
 Output is deterministic ASCII: the same board and markings always give the same
 text, so it can be compared in tests and pasted into plain-text discussions.
@@ -8,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from drunter_notation.explain.words import building_name
-from drunter_notation.i18n import N_, _
-from drunter_notation.notation.model import BUILDINGS, Square, square_name
+from drunter_notation.i18n import N_, _, ngettext
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, Square, Tile, square_name
 from drunter_notation.rules.board import Board
+from drunter_notation.rules.state import State
 
 BUILDING_LETTER = {"museum": "M", "tavern": "T", "school": "S", "townhall": "H", "firehouse": "F", "church": "C"}
 TRACK_LETTER = {"street": "S", "river": "R", "wall": "W"}
@@ -86,3 +88,71 @@ def legend(board: Board) -> list[str]:
     lines.append(_("Corners: {corners}").format(corners=", ".join(
         f"{square_name(sq)} {_(TRACK_NAMES[kind])} (*{TRACK_LETTER[kind]})" for sq, kind in corners)))
     return lines
+
+
+# A track by its kind and start corner, one whole phrase per kind (German and Czech
+# inflect the kind): "wall from a1".
+_TRACKS = {"wall": N_("wall from {corner}"), "street": N_("street from {corner}"), "river": N_("river from {corner}")}
+
+
+def track_name(kind: str, corner: Square) -> str:
+    """``"wall from a1"`` in the language in force."""
+    return _(_TRACKS[kind]).format(corner=square_name(corner))
+
+
+def render_position(st: State) -> str:
+    """The board with the tiles laid (``w`` ``s`` ``r``, ``w=`` a bridge field), the
+    gangs (``@W`` ``@S`` ``@R``), the legend, then the tracks, what is covered and
+    the vote cards left. Ends with a newline."""
+    board = st.board
+    covered: dict[Square, str] = {}
+    for laid in st.tiles:
+        letter = laid.tile.kind.lower()
+        for sq in laid.squares:
+            covered[sq] = letter + ("=" if sq == laid.bridge else "")
+    marks = {g: "@" + TRACK_LETTER[st.track_kind[c]] for c, g in st.gangs.items() if g is not None}
+    lines = [render_board(board, covered=covered, marks=marks).rstrip("\n"),
+             _("Marks: w s r a wall/street/river tile, w= s= r= its bridge field, @W @S @R a gang"),
+             _("Tracks:")]
+    for corner, kind in sorted(st.track_kind.items(), key=lambda item: (item[0][1], item[0][0])):
+        n = sum(1 for t in st.tiles if t.corner == corner)
+        tiles = ngettext("{n} tile", "{n} tiles", n).format(n=n)
+        g = st.gangs[corner]
+        if g is None:
+            state = _("finished, gang removed on turn {turn}").format(turn=st.removed_on.get(corner, "?"))
+        elif g == corner:
+            state = _("gang on its corner")
+        else:
+            state = _("gang on {square}").format(square=square_name(g))
+        lines.append(f"  {track_name(kind, corner)}: {state} ({tiles})")
+    gone_b = [(sq, board.buildings[sq]) for sq in sorted(st.covered, key=lambda s: (s[1], s[0]))
+              if sq in board.buildings]
+    gone_t = [sq for sq in sorted(st.covered, key=lambda s: (s[1], s[0])) if sq in board.toilets]
+    turn_of = {sq: st.tiles[i].turn for sq, i in st.covered.items()}
+    buildings = ", ".join(_("{building} {square}={value} (turn {turn})").format(
+        building=building_name(t), square=square_name(sq), value=v, turn=turn_of[sq]) for sq, (t, v) in gone_b)
+    toilets = ", ".join(_("{square} (turn {turn})").format(square=square_name(sq), turn=turn_of[sq])
+                        for sq in gone_t)
+    lines.append(_("Covered buildings: {list}").format(list=buildings or _("none")))
+    lines.append(_("Covered toilets: {list}").format(list=toilets or _("none")))
+    lines.append(_("Vote cards left: {list}").format(
+        list="; ".join(f"{p} {_cards_text(st.cards[p])}" for p in st.players)))
+    if st.hands is not None:
+        lines.append(_("Hands: {list}").format(list="; ".join(f"{p} {_tiles_text(st.hands[p])}" for p in st.players)))
+    else:
+        lines.append(_("Hands: not recorded"))
+    return "\n".join(lines) + "\n"
+
+
+def hand_text(st: State, player: str) -> str:
+    """What ``player`` holds, as the position's text shows it (or that it is not recorded)."""
+    return _("not recorded") if st.hands is None else _tiles_text(st.hands[player])
+
+
+def _tiles_text(hand: Mapping[Tile, int]) -> str:
+    tiles = sorted((t for t, n in hand.items() if n > 0), key=lambda t: ("WSR".index(t.kind), -t.length))
+    return " ".join(f"{t}x{hand[t]}" if hand[t] != 1 else str(t) for t in tiles) or _("(no tiles left)")
+
+
+def _cards_text(cards: Mapping[str, int]) -> str:
+    return " ".join(c for c in CARD_NAMES for _c in range(cards.get(c, 0))) or _("(none)")

@@ -7,17 +7,22 @@ named placeholders, so that every language orders its own words).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from drunter_notation.explain.words import and_list, building_name, count_words, direction, kind_of, names, spell
 from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.notation.model import BUILDINGS
 from drunter_notation.notation.model import square_name as sq
+from drunter_notation.rules.options import Ruleset
 from drunter_notation.rules.placement import DIRECTION_NAMES
 from drunter_notation.rules.state import Violation
+from drunter_notation.rules.votes import Counted, Tally
+
+Facts = Mapping[str, Any]  # a violation's facts: tiles, squares, names, turns, a tally, by the case's keys
 
 
-def _move(f) -> str:
+def _move(f: Facts) -> str:
     return spell(f["tile"], f["squares"])
 
 
@@ -29,12 +34,12 @@ _ONE_SQUARE = {  # by the tile's length: the length word and the count are one p
 }
 
 
-def _one_square(f) -> str:
+def _one_square(f: Facts) -> str:
     t = f["tile"]
     return _(_ONE_SQUARE[t.length]).format(tile=t, anchor=sq(f["anchor"]))
 
 
-def _bad_corner(f, why: str) -> str:
+def _bad_corner(f: Facts, why: str) -> str:
     corner = sq(f["corner"])
     if why == "not-a-corner":
         return _("{move} @{corner}: {corner} is not a corner; tracks start at {corners}").format(
@@ -46,7 +51,7 @@ def _bad_corner(f, why: str) -> str:
         move=_move(f), corner=corner, kind=kind_of(f["track_kind"]), turn=f["removed_on"])
 
 
-def _gangs_stand(f) -> str:
+def _gangs_stand(f: Facts) -> str:
     return ngettext("{move}: no {kind} gang reaches {square}; a {kind} tile must start next to a {kind} gang, "
                     "and the {kind} gang stands on {gangs}",
                     "{move}: no {kind} gang reaches {square}; a {kind} tile must start next to a {kind} gang, "
@@ -54,7 +59,7 @@ def _gangs_stand(f) -> str:
         move=_move(f), kind=kind_of(f["kind"]), square=sq(f["squares"][0]), gangs=names(f["gangs"]))
 
 
-def _claim(f) -> str:
+def _claim(f: Facts) -> str:
     accepted, yes, no = f["claim"]
     said = ("accepted" if accepted else "rejected") + ("" if yes is None else f" {yes}:{no}")  # DN words
     text = (_("the vote is claimed '{said}' but counts {yes}:{no} ({arithmetic}), so it is accepted")
@@ -63,7 +68,7 @@ def _claim(f) -> str:
     return text.format(said=said, yes=f["yes"], no=f["no"], arithmetic=arithmetic(f["tally"]))
 
 
-def arithmetic(t) -> str:
+def arithmetic(t: Tally) -> str:
     """The sums of a tally: ``"yes 2+3 = 5, no 2+3+2 = 7"``."""
     def total(side: str) -> str:
         terms = [c.value for c in t.cards if c.side == side]
@@ -73,9 +78,9 @@ def arithmetic(t) -> str:
     return _("yes {yes}, no {no}").format(yes=total("yes"), no=total("no"))
 
 
-def card_lines(t) -> tuple[str, ...]:
+def card_lines(t: Tally) -> tuple[str, ...]:
     """One line per card played: ``"Dora: JAA = 2 yes"``."""
-    def said(c) -> str:
+    def said(c: Counted) -> str:
         if c.side == "yes":
             return _("{value} yes").format(value=c.value)
         if c.side == "no":
@@ -84,13 +89,13 @@ def card_lines(t) -> tuple[str, ...]:
     return tuple(f"{c.player}: {c.card} = {said(c)}" for c in t.cards)
 
 
-def _laid(f) -> str:
+def _laid(f: Facts) -> str:
     laid = f["laid"]
     return _("{move} overlaps the {kind} tile laid on turn {turn} at {square}").format(
         move=_move(f), kind=kind_of(laid.tile.kind_name), turn=laid.turn, square=sq(f["square"]))
 
 
-def _two_tracks(f) -> str:
+def _two_tracks(f: Facts) -> str:
     # two tracks of one kind can fit the same tile: the two walls
     (first, second), (kind1, kind2) = f["fits"], f["kinds"]
     return _("{move} fits both the {kind1} from {first} and the {kind2} from {second}; "
@@ -98,7 +103,7 @@ def _two_tracks(f) -> str:
                                                    kind2=kind_of(kind2), second=sq(second))
 
 
-def _choose_missing(f) -> str:
+def _choose_missing(f: Facts) -> str:
     at_reveal = f.get("at_reveal")
     if f["turn"]:
         text = (_("'choose' is missing: the {kind} track from {corner} was finished on turn {turn}") if at_reveal
@@ -111,20 +116,20 @@ def _choose_missing(f) -> str:
     return text.format(kind=kind_of(f["kind"]), corner=sq(f["corner"]), turn=f["turn"])
 
 
-def _spent(f) -> str:
+def _spent(f: Facts) -> str:
     if f["turn"] is None:
         return _("{player} no longer holds {card}: it was spent").format(player=f["player"], card=f["card"])
     return _("{player} no longer holds {card}: it was spent in the vote on turn {turn}").format(
         player=f["player"], card=f["card"], turn=f["turn"])
 
 
-def _laid_twice(f) -> str:
+def _laid_twice(f: Facts) -> str:
     text = (_("{player} lays {card} twice in one ballot; each player has only one {card}") if f["times"] == 2
             else _("{player} lays {card} {times} times in one ballot; each player has only one {card}"))
     return text.format(player=f["player"], card=f["card"], times=f["times"])
 
 
-def _score(f) -> str:
+def _score(f: Facts) -> str:
     goal = f["goal"]
     if goal in BUILDINGS:
         return _("{player} is claimed to score {claimed}, but scores {score} (uncovered {building})").format(
@@ -133,7 +138,7 @@ def _score(f) -> str:
         player=f["player"], claimed=f["claimed"], score=f["score"], goal=goal)  # a special card's DN id
 
 
-def _result(f) -> str:
+def _result(f: Facts) -> str:
     winners = f["winners"]
     values = {"claimed": repr(f["claimed"]), "winners": _each_and(winners), "tie_break": f["tie_break"]}
     if f["tie_break"]:
@@ -144,7 +149,7 @@ def _result(f) -> str:
                     "Result claims {claimed}, but the winners are {winners}", len(winners)).format(**values)
 
 
-def _each_and(items) -> str:
+def _each_and(items: Sequence[object]) -> str:
     """``"a and b and c"``: each joined by the word for "and"."""
     out = str(items[0])
     for item in items[1:]:
@@ -152,7 +157,7 @@ def _each_and(items) -> str:
     return out
 
 
-def _box_mismatch(f) -> str:
+def _box_mismatch(f: Facts) -> str:
     tile = f["tile"]
     what = {3: _("the hands together hold {held} {tile} ({kind} triples); the box has {box}"),
             2: _("the hands together hold {held} {tile} ({kind} doubles); the box has {box}"),
@@ -160,13 +165,13 @@ def _box_mismatch(f) -> str:
     return what.format(held=f["held"], tile=tile, kind=kind_of(tile.kind_name), box=f["box"])
 
 
-def _wrong_deal(f) -> str:
+def _wrong_deal(f: Facts) -> str:
     return ngettext("{player} holds {held}; with {players} player each is dealt {deal}",
                     "{player} holds {held}; with {players} players each is dealt {deal}", f["players"]).format(
         player=f["player"], held=count_words(f["held"]), players=f["players"], deal=count_words(f["deal"]))
 
 
-SENTENCES: dict[str, Callable[[dict], str]] = {
+SENTENCES: dict[str, Callable[[Facts], str]] = {
     # placement (A1-A7)
     "single-two-squares": lambda f: _(
         "{tile} {anchor}-{end}: {tile} covers one square, but {anchor}-{end} names two; write {tile} {anchor}").format(
@@ -321,7 +326,7 @@ CITATION_NOTES = {  # where the source cited does not hold all the finding rests
 }
 
 
-def citation(v: Violation, ruleset) -> str | None:
+def citation(v: Violation, ruleset: Ruleset | None) -> str | None:
     """Where the rule ``v`` breaks stands in ``ruleset``'s source, with a note where
     that place does not hold what the finding rests on; None without a rule."""
     if not v.rule or ruleset is None:

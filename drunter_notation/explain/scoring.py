@@ -1,11 +1,12 @@
 """The end of the game in words: who won and how every tie on points was broken."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import groupby
 
 from drunter_notation.explain.words import and_list
 from drunter_notation.i18n import N_, _, ngettext
-from drunter_notation.rules.scoring import Ranking
+from drunter_notation.rules.scoring import Ranking, Standing
 
 _CRITERIA = {"second": N_("second card: {values}"), "votes": N_("votes left: {values}")}
 
@@ -18,7 +19,9 @@ def tie_break(ranking: Ranking) -> str:
         player=winners[0], n=top) if len(winners) == 1
         else ngettext("{players} share the win with {n} point.", "{players} share the win with {n} points.",
                       top).format(players=and_list(winners), n=top)]
-    criteria = ([("second", lambda s: s.second)] if ranking.expert else []) + [("votes", lambda s: s.votes_left)]
+    criteria: list[tuple[str, Callable[[Standing], int | None]]] = [("votes", lambda s: s.votes_left)]
+    if ranking.expert:
+        criteria.insert(0, ("second", lambda s: s.second))
     for score, group in groupby(standings, key=lambda s: s.score):
         pending = [list(group)]
         if len(pending[0]) < 2:

@@ -8,6 +8,7 @@ from drunter_notation.notation.model import Square, square_name
 from drunter_notation.rules.state import State
 from drunter_notation.rules.turn import Decision
 
+
 def track_ends(kind: str, corner: Square) -> str:
     """A track that ends (A5), as the game-flow diagram says it: ``wall from a1 ends``."""
     return {"wall": _("wall from {corner} ends"), "street": _("street from {corner} ends"),

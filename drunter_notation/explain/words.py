@@ -12,15 +12,16 @@ from collections.abc import Iterable
 from drunter_notation.i18n import _, ngettext, pgettext
 from drunter_notation.notation.model import Square, Tile, square_name
 
-def and_list(items: Iterable) -> str:
+
+def and_list(items: Iterable[object]) -> str:
     """``["a", "b", "c"]`` -> ``"a, b and c"``."""
-    items = [str(i) for i in items]
-    if not items:
+    texts = [str(i) for i in items]
+    if not texts:
         return ""
-    if len(items) == 1:
-        return items[0]
+    if len(texts) == 1:
+        return texts[0]
     # TRANSLATORS: the end of a list of names, squares or counts: "a, b and c"
-    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
+    return _("{items} and {last}").format(items=", ".join(texts[:-1]), last=texts[-1])
 
 
 def names(squares: Iterable[Square]) -> str:

@@ -29,9 +29,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from drunter_notation import i18n
+from drunter_notation import adjudication as adj
 from drunter_notation.data.rulesets import catalogue, list_rulesets
 from drunter_notation.errors import DnError
-from drunter_notation.explain import adjudicate as adj
 from drunter_notation.game import Game
 from drunter_notation.i18n import _
 from drunter_notation.notation.formatter import format_item, format_placement

@@ -237,7 +237,7 @@ def output_lines(data: bytes, path: str, index: int | None = None) -> list[tuple
 
 def adjudicate_lines(data: bytes, path: str, rng: random.Random) -> list[str]:
     """What ``drunter adjudicate FILE --turn N`` prints (text), for a turn of the record."""
-    from drunter_notation.explain.adjudicate import adjudicate, as_text
+    from drunter_notation.adjudication import adjudicate, as_text
     from drunter_notation.notation.parser import parse_bytes
     try:
         record = parse_bytes(data, path)

@@ -1,0 +1,166 @@
+"""The second room of :class:`~drunter_notation.game.Game`: playing a turn (or the
+expert choice) and taking it back, with the log of what was played."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import NoReturn
+
+from drunter_notation.errors import Diagnostic, DnError, fail
+from drunter_notation.explain.findings import citation, hint, sentence
+from drunter_notation.explain.words import and_list
+from drunter_notation.game.inputs import card_sets
+from drunter_notation.game.position import GamePosition, LogEntry
+from drunter_notation.i18n import _
+from drunter_notation.notation.model import CARD_NAMES, Ballot, Card, Choose, Outcome, Placement, Turn, Vote
+from drunter_notation.notation.parser import parse_move
+from drunter_notation.rules import turn
+from drunter_notation.rules.placement import Move
+from drunter_notation.rules.state import Violation
+from drunter_notation.rules.votes import voting_order
+
+
+class GameHistory(GamePosition):
+    """A game's turns: :meth:`push` and :meth:`pop` (see :class:`Game`)."""
+
+    def push(self, move: Move | str, vote: Mapping[str, Iterable[str]] | None = None,
+             jein: Mapping[str, str] | None = None, keep: Mapping[str, str] | None = None) -> turn.Decision | None:
+        """Play the next turn: a :class:`Move` from :meth:`legal_moves`, or DN text --
+        a placement (``"S2 b1-c1"``, ``"W1 n2 @o1"``, with its own ``vote {...}`` if
+        you like), ``"pass"`` (only when no placement is legal) or ``"choose"`` (the
+        expert choice; ``keep`` names the goal card each player keeps, default their
+        first). ``vote`` gives each player's cards (``{"Anna": ["JA"], "Ben": ["NE",
+        "?"]}``; the ballots are put in voting order), ``jein`` the side each joker is
+        declared for (``{"Ben": "no"}``). Returns the engine's decision (None for
+        choose). Raises DnError -- the code and message validate would give -- and
+        changes nothing when the turn is illegal."""
+        placement: Placement | None
+        if isinstance(move, str):
+            parsed = parse_move(move, "move")
+            if isinstance(parsed, Choose):
+                self._choose(keep)
+                return None
+            if parsed is not None and parsed.vote is not None and vote is not None:
+                raise fail("P001", _("the move has a vote block and vote= is given too: give one"), path="move")
+            placement = parsed
+        elif isinstance(move, Move):
+            placement = None
+        else:
+            raise TypeError(f"push() takes a Move or DN text, not {type(move).__name__}")
+        ballots = self._ballots(vote, jein) if vote is not None else None
+        st = self.state
+        due, chosen = st.due, st.chosen
+        if isinstance(move, Move) and move in self.legal_moves():  # one of them, or one equal in every fact
+            decision = turn.play_move(st, move, ballots)  # legal where it stands: only the vote is judged
+        else:
+            if isinstance(move, Move):  # a move from elsewhere: judged as its text would be
+                placement = _placement(move, ballots, None)
+            elif ballots is not None and placement is not None:
+                placement = dataclasses.replace(placement, vote=ballots)
+            decision = turn.play_turn(st, st.number + 1, st.to_move, placement)
+            ballots = None if placement is None else placement.vote
+        if isinstance(decision, Violation):
+            self._raise(decision)
+        event = Turn(decision.number, decision.player,
+                     None if decision.move is None else _placement(decision.move, ballots, decision))
+        self._log.append(LogEntry(event=event, ballots=ballots, decision=decision, snapshot=None, due=due,
+                                  chosen=chosen))
+        self._legal = None
+        return decision
+
+    def _choose(self, keep: Mapping[str, str] | None) -> None:
+        kept = {}
+        if self.cards is not None and self.variant == "expert":
+            for p in self.players:
+                kept[p] = (keep or {}).get(p, self.cards[p][0])
+                if kept[p] not in self.cards[p]:
+                    raise fail("X003", _("{player} cannot keep {card}: they hold {cards}").format(
+                        player=p, card=kept[p], cards=and_list(self.cards[p])))
+        due = self.state.due
+        problem = turn.play_choose(self.state)
+        if problem is not None:
+            self._raise(problem)
+        self.kept = kept
+        self._log.append(LogEntry(event=Choose(), ballots=None, decision=None, snapshot=None, due=due, chosen=False))
+        self._legal = None
+
+    @property
+    def events(self) -> list[Turn | Choose]:
+        """The turns (and ``choose``) played so far, as a record writes them."""
+        return [entry.event for entry in self._log]
+
+    @property
+    def decisions(self) -> list[turn.Decision | None]:
+        """The engine's decision on each event so far (None for ``choose``)."""
+        return [entry.decision for entry in self._log]
+
+    def _raise(self, v: Violation) -> NoReturn:
+        raise DnError(Diagnostic("error", v.code, sentence(v), turn=self.state.number + 1, rule=v.rule or None,
+                                 citation=citation(v, self.ruleset), hint=hint(v)), path="move")
+
+    def _ballots(self, vote: Mapping[str, Iterable[str]], jein: Mapping[str, str] | None) -> Vote:
+        """The ballots in voting order (B2); names that are not players go last, for
+        the engine to report."""
+        if not isinstance(vote, Mapping):
+            raise fail("B002", _("vote= maps each player to the cards they lay, e.g. {example}").format(
+                example='{"Anna": ["JA"]}'))
+        declared = dict(jein or {})
+        order = [p for p in voting_order(self.state, self.to_move) if p in vote]
+        order += [p for p in vote if p not in order]
+        ballots = []
+        for p in order:
+            laid = vote[p]
+            if not isinstance(laid, (str, list, tuple)):
+                raise fail("B002", _("{player}'s ballot is a list of cards like {example}").format(
+                    player=str(p)[:40], example='["JA", "?"]'))
+            cards = [laid] if isinstance(laid, str) else list(laid)
+            bad = [c for c in cards if c not in CARD_NAMES]
+            if bad:
+                raise fail("B003", _("{player} lays '{card}', which is no vote card ({cards})").format(
+                    player=p, card=str(bad[0])[:20], cards=", ".join(CARD_NAMES)))
+            side = declared.get(p)
+            if side not in (None, "yes", "no"):
+                raise fail("B004", _("{player}'s JEIN is declared 'yes' or 'no', not {side}").format(
+                    player=p, side=repr(side))[:200])
+            ballots.append(Ballot(p, tuple(Card(c, side if c == "JEIN" else None) for c in cards)))
+        return Vote(tuple(ballots))
+
+    def ballots(self, vote: Mapping[str, Iterable[str]], jein: Mapping[str, str] | None = None) -> Vote:
+        """The ballots ``vote`` and ``jein`` (as :meth:`push` takes them) in voting order
+        (B2), as push would lay them; ``rules.votes.tally`` counts them. Raises DnError
+        B002-B004 for what is no ballot at all."""
+        return self._ballots(vote, jein)
+
+    def set_cards(self, cards: Mapping[str, str | Iterable[str]]) -> None:
+        """Give the players' cards later than :meth:`new` (``{"Anna": "museum"}``, expert:
+        two goal cards each), e.g. the building cards shown at the reveal; :meth:`result`
+        and the record's reveal use them. Raises DnError E001/X001 as ``new`` does."""
+        self.cards = card_sets(cards, self.players, self.variant)
+
+    def pop(self) -> Turn | Choose:
+        """Undo the last turn (or choose) and return it. Raises IndexError when there
+        is nothing to undo."""
+        if not self._log:
+            raise IndexError("pop from a game with no turns behind it")
+        entry = self._log.pop()
+        if entry.snapshot is not None:
+            self.state = entry.snapshot.copy()  # copies share the snapshot: never hand it out to be changed
+        elif entry.decision is None:  # choose
+            self.state.due, self.state.chosen = entry.due, entry.chosen
+        else:
+            turn.unplay(self.state, entry.decision, entry.ballots, entry.due, entry.chosen)
+        if isinstance(entry.event, Choose):
+            self.kept = {}
+        self._legal = None
+        return entry.event
+
+
+def _placement(move: Move, ballots: Vote | None, decision: turn.Decision | None) -> Placement:
+    """The DN placement of ``move`` with its ballots and, once played, the outcome."""
+    sq = move.squares
+    outcome = None
+    if decision is not None and decision.vote is not None:
+        t = decision.vote.tally
+        outcome = Outcome(decision.vote.accepted, t.yes, t.no)
+    return Placement(move.tile, sq[0], sq[-1] if len(sq) > 1 else None, move.corner if move.needs_corner else None,
+                     ballots, outcome)
