@@ -21,8 +21,6 @@ from drunter_notation.cli.common import DiagnosticError, UsageLine
 from drunter_notation.codes import Exit
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError, json_safe, printable_lines
-from drunter_notation.explain.adjudicate import adjudicate as judge
-from drunter_notation.explain.adjudicate import adjudicate_position, all_ruleset_ids, as_json, as_text
 from drunter_notation.i18n import N_, _
 from drunter_notation.notation.parser import parse_file
 from drunter_notation.position import parse_position

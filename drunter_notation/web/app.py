@@ -28,8 +28,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from drunter_notation import i18n
 from drunter_notation import adjudication as adj
+from drunter_notation import i18n
 from drunter_notation.data.rulesets import catalogue, list_rulesets
 from drunter_notation.errors import DnError
 from drunter_notation.game import Game
