@@ -8,11 +8,13 @@ import click
 
 from drunter_notation.bots import parse_bots
 from drunter_notation.bots.tournament import Match, lean_game, summarize
+from drunter_notation.cli.cluster import dask_option, on_cluster
 from drunter_notation.cli.common import DiagnosticError, pool_size
 from drunter_notation.codes import Exit
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.errors import DnError, fail
+from drunter_notation.i18n import pgettext
 from drunter_notation.rules.board import DEFAULT_BOARD
 
 
@@ -43,7 +45,8 @@ def _game(match: Match, i: int):
 @click.option("--board", "board_ref", default=DEFAULT_BOARD, show_default=True, metavar="ID|PATH")
 @click.option("--rules", "rules_id", default=DEFAULT_RULESET, show_default=True, metavar="ID")
 @click.option("--variant", type=click.Choice(["base", "expert"]), default="base", show_default=True)
-def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant):
+@dask_option
+def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant, dask_address):
     """Play GAMES games between bots and print each entrant's win rate and each
     seat's, with 95 % (Wilson) intervals. The entrants change seats every game
     (entrant k sits in seat k+i-1 of game i), so over a multiple of the number of
@@ -65,7 +68,10 @@ def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant)
     match = Match(names, seed, board_ref, rules_id, variant)
     play = functools.partial(_game, match)
     jobs = pool_size(jobs, games)
-    if jobs > 1:
+    if dask_address is not None:
+        results = list(on_cluster(dask_address, play, range(1, games + 1), games,
+                                  pgettext("progress bar: games per second", "game")))
+    elif jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(play, range(1, games + 1), chunksize=max(1, games // (jobs * 8))))
     else:

@@ -22,6 +22,7 @@ from drunter_notation.files import RECORD, read_record, read_stream
 from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.load import judge as judge_record
 from drunter_notation.replay import Timeline
+from drunter_notation.cli.cluster import dask_option, on_cluster, with_bytes
 from drunter_notation.cli.common import DiagnosticError, cores, pool_size, record_paths
 
 # Codes that mean "could not even be judged": exit status 2.
@@ -175,7 +176,8 @@ def _check_option(kind: str, ref: str) -> None:
                    " header comment; exit 0 only when every file gets its declared verdict.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Worker processes (default: one per core). The output is the same for every N.")
-def validate(files, fmt, rules, board, expect, jobs):
+@dask_option
+def validate(files, fmt, rules, board, expect, jobs, dask_address):
     """Check DN records move by move against the rules.
 
     FILES may be record files, directories (walked for *.dn) or - for standard
@@ -198,7 +200,9 @@ def validate(files, fmt, rules, board, expect, jobs):
     with _progress(len(todo)) as bar:
         # without a bar, plain writes: the bar's own write (clear, print, redraw) costs per line
         write = _write if bar is None else lambda line, file: bar.write(line, file=file)
-        for outcome in judge_all(todo, jobs or cores()):
+        outcomes = (judge_all(todo, jobs or cores()) if dask_address is None else
+                    on_cluster(dask_address, judge, with_bytes(todo, judge)))
+        for outcome in outcomes:
             for to_stderr, line in outcome.lines:
                 write(line, sys.stderr if to_stderr else sys.stdout)
             if bar is not None:
