@@ -98,9 +98,13 @@ def connect(address: str, stack: contextlib.ExitStack) -> Any:
     own log lines are kept off stderr (every failure is said here, in one line)."""
     knock(address)
     try:
+        import dask
         from dask.distributed import Client
     except ImportError:
         raise click.UsageError(_("--dask needs Dask: pip install 'drunter-notation[dask]'")) from None
+    # the client's comm keeps its last 1,000 messages for debugging, batches of records
+    # included: up to a gigabyte, and the memory would not stay flat
+    dask.config.set({"distributed.admin.low-level-log-length": 0})
     for name in ["asyncio", *logging.root.manager.loggerDict]:  # Dask's and tornado's records end here, not on stderr
         if name.split(".")[0] in ("distributed", "tornado", "asyncio", "bokeh"):
             logger = logging.getLogger(name)
