@@ -163,3 +163,33 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_nothing_half_written(tmp_path)
             if p is not None and p.poll() is None:
                 p.kill()
                 p.wait()
+
+
+def test_something_else_at_the_address_is_one_line_and_exit_2(tmp_path):
+    """A port where a server answers, but not Dask's: one line too, within 30 s."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.0 200 OK\r\n\r\n" + b"\xff" * 64)
+                time.sleep(0.5)
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        began = time.monotonic()
+        done = drunter("validate", "replays/legal-2p.dn", "--dask", f"127.0.0.1:{port}")
+    finally:
+        server.close()
+    assert time.monotonic() - began < 30
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"drunter validate: error: cannot reach the Dask scheduler at 127.0.0.1:{port} within 5 s: ")

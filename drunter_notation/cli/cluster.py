@@ -113,7 +113,7 @@ def connect(address: str, stack: contextlib.ExitStack) -> Any:
             logger.handlers, logger.propagate = [logging.NullHandler()], False
     try:
         return stack.enter_context(Client(address, timeout=DASK_TIMEOUT))
-    except (OSError, TimeoutError, ValueError) as e:
+    except Exception as e:  # noqa: BLE001 - refused, timed out, a transport not installed, not a Dask scheduler at all
         raise unreachable(address, str(e).splitlines()[0] if str(e) else type(e).__name__) from None
 
 
