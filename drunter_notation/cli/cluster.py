@@ -43,6 +43,7 @@ FIRST_BATCH = 2  # items in the first batches, before any has been timed
 MAX_BATCH = 2000  # items in a batch, however cheap each is
 MAX_BATCH_BYTES = 8 << 20  # bytes of input in a batch (records are at most files.MAX_RECORD_BYTES each)
 IN_FLIGHT_PER_THREAD = 2  # batches out per worker thread: one running, one waiting, none idle
+WORKERS_AGAIN = 2.0  # seconds between two counts of the workers' threads
 PROGRESS_DELAY = 0.5  # seconds before a bar appears: short runs never show one
 
 dask_option = click.option(
@@ -159,7 +160,19 @@ def run(client: Any, fn: Callable[[T], R], items: Iterable[T | Ready[R]], addres
     from dask.distributed import as_completed
     from distributed import KilledWorker
 
-    window = IN_FLIGHT_PER_THREAD * max(1, sum(client.nthreads().values()))
+    def lost(e: BaseException) -> ClusterLost:
+        reason = (_("the connection to it was lost") if isinstance(e, CancelledError) else
+                  str(e).splitlines()[0] if str(e) else type(e).__name__)
+        return ClusterLost(_("lost the Dask scheduler at {address} mid-run: {reason}").format(
+            address=address, reason=reason))
+
+    def threads() -> int:  # asked again now and then: an adaptive cluster's workers come and go
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except (OSError, TimeoutError) as e:
+            raise lost(e) from None
+
+    window, asked = IN_FLIGHT_PER_THREAD * threads(), time.monotonic()
     source, lang, size = iter(items), i18n.language(), FIRST_BATCH
     order: dict[Any, int] = {}  # future -> its batch's place
     finished: dict[int, list[R]] = {}
@@ -189,10 +202,7 @@ def run(client: Any, fn: Callable[[T], R], items: Iterable[T | Ready[R]], addres
         try:
             results, seconds = future.result()
         except (CancelledError, KilledWorker, OSError, TimeoutError) as e:  # the scheduler's comm, or every worker, gone
-            reason = (_("the connection to it was lost") if isinstance(e, CancelledError) else
-                      str(e).splitlines()[0] if str(e) else type(e).__name__)
-            raise ClusterLost(_("lost the Dask scheduler at {address} mid-run: {reason}").format(
-                address=address, reason=reason)) from None
+            raise lost(e) from None
         finished[order.pop(future)] = results
         if done is not None:
             done(len(results))
@@ -201,6 +211,8 @@ def run(client: Any, fn: Callable[[T], R], items: Iterable[T | Ready[R]], addres
         while shown in finished:
             yield from finished.pop(shown)
             shown += 1
+        if time.monotonic() - asked > WORKERS_AGAIN:
+            window, asked = IN_FLIGHT_PER_THREAD * threads(), time.monotonic()
         while more and sent - shown < window:
             more = send()
 
