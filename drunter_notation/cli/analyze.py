@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import socket
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
@@ -14,6 +13,7 @@ from drunter_notation import i18n
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.analysis.inference import favourite
 from drunter_notation.bots import STYLES
+from drunter_notation.cli.cluster import on_cluster
 from drunter_notation.cli.common import pool_size, record_paths
 from drunter_notation.errors import DnError, json_safe, printable, printable_lines
 from drunter_notation.explain.evidence import percent, turning_point, whole_percent
@@ -21,8 +21,6 @@ from drunter_notation.files import read_record
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.notation.parser import parse_bytes
 
-
-DASK_TIMEOUT = 5  # seconds to reach a Dask scheduler: a wrong address fails fast
 
 _GAME = {"base": N_("base game"), "expert": N_("expert game")}
 
@@ -201,7 +199,7 @@ def _results(paths: list[str], settings: Settings, jobs: int, dask_address: str 
     todo = [(p, d) for p, d in zip(paths, data) if isinstance(d, bytes)]
     with contextlib.ExitStack() as stack:
         if dask_address is not None:
-            outcomes = _dask(dask_address, todo, settings, stack)
+            outcomes = on_cluster(dask_address, functools.partial(_analyze, settings=settings, lang=i18n.language()), todo)
         elif len(todo) == 1:  # one record: its positions spread over the workers
             outcomes = iter([_one(todo[0], settings, jobs, stack)])
         elif (workers := pool_size(jobs, len(todo))) > 1:
@@ -243,40 +241,3 @@ def _one(item: tuple[str, bytes], settings: Settings, jobs: int, stack: contextl
         return "ok", analyze_record(record, path, settings, mapper)
     except DnError as e:
         return "error", (e.format(path), e.exit_code)
-
-
-def _unreachable(address: str, reason: str) -> click.UsageError:
-    return click.UsageError(_("cannot reach the Dask scheduler at {address} within {seconds} s: {reason}").format(
-        address=address, seconds=DASK_TIMEOUT, reason=reason))
-
-
-def _knock(address: str) -> None:
-    """A TCP scheduler (``tcp://`` or ``tls://HOST:PORT``, or plain ``HOST:PORT``)
-    that refuses or does not answer is known in at most DASK_TIMEOUT seconds, before
-    Dask is even imported (its client retries a refused connection until its timeout)."""
-    scheme, _, rest = address.rpartition("://")
-    if scheme not in ("", "tcp", "tls"):
-        return  # another transport: Dask's own timeout applies
-    host, _, port = rest.rpartition(":")
-    if not port.isdigit() or not host:
-        return
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=DASK_TIMEOUT).close()
-    except (OSError, ValueError, OverflowError) as e:
-        raise _unreachable(address, getattr(e, "strerror", None) or str(e) or type(e).__name__) from None
-
-
-def _dask(address: str, todo, settings: Settings, stack: contextlib.ExitStack):
-    """The same per-record function on a Dask cluster; results in the order given."""
-    _knock(address)
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise click.UsageError(_("--dask needs Dask: pip install 'drunter-notation[dask]'")) from None
-    try:
-        client = stack.enter_context(Client(address, timeout=DASK_TIMEOUT))
-    except (OSError, TimeoutError, ValueError) as e:
-        raise _unreachable(address, str(e).splitlines()[0] if str(e) else type(e).__name__) from None
-    futures = client.map(analyze_bytes, [d for _, d in todo], [p for p, _ in todo], settings=settings,
-                         lang=i18n.language(), pure=False)
-    return (f.result() for f in futures)

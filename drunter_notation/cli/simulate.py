@@ -18,8 +18,10 @@ from drunter_notation.simulate import simulate_game
 from drunter_notation.bots import parse_bots
 from drunter_notation.bots.tournament import bot_game
 from drunter_notation.codes import Exit
+from drunter_notation.cli.cluster import dask_option, on_cluster
 from drunter_notation.cli.common import DiagnosticError
 from drunter_notation.files import write_atomic
+from drunter_notation.i18n import pgettext
 
 
 MAX_COUNT = 100_000  # games per run: every file name is checked before the first is written
@@ -77,7 +79,8 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
     "Play with bots instead of random moves: one per seat (greedy,random,cautious,greedy) or one name for all: "
     "random, greedy, cautious, or the search bot ismcts (ismcts:sims=N sets its budget per decision); see "
     "`drunter tournament`."))
-def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force, bots):
+@dask_option
+def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force, bots, dask_address):
     try:
         players = player_names(n_players)
         names = None if bots is None else parse_bots(bots, n_players)
@@ -98,8 +101,10 @@ def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force, b
         if out is None:
             sys.stdout.write(text(1))
             return
-        for i, path in enumerate(_targets(out, seed, count, force), start=1):
-            record = text(i)
+        paths = _targets(out, seed, count, force)
+        records = map(text, range(1, count + 1)) if dask_address is None else on_cluster(
+            dask_address, text, range(1, count + 1), count, pgettext("progress bar: games per second", "game"))
+        for path, record in zip(paths, records):
             try:
                 write_atomic(path, record)
             except OSError as e:

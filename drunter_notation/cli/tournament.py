@@ -10,6 +10,7 @@ from babel.numbers import get_decimal_symbol
 from drunter_notation import i18n
 from drunter_notation.bots import parse_bots
 from drunter_notation.bots.tournament import Match, Rate, lean_game, summarize
+from drunter_notation.cli.cluster import dask_option, on_cluster
 from drunter_notation.cli.common import DiagnosticError, pool_size
 from drunter_notation.codes import Exit
 from drunter_notation.data.boardfile import load_board
@@ -50,7 +51,8 @@ def _game(match: Match, i: int):
 @click.option("--board", "board_ref", default=DEFAULT_BOARD, show_default=True, metavar="ID|PATH")
 @click.option("--rules", "rules_id", default=DEFAULT_RULESET, show_default=True, metavar="ID")
 @click.option("--variant", type=click.Choice(["base", "expert"]), default="base", show_default=True)
-def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant):
+@dask_option
+def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant, dask_address):
     if bots is None:
         bots = ",".join((DEFAULT_BOTS + DEFAULT_BOTS)[:n_players or len(DEFAULT_BOTS)])
     try:
@@ -71,7 +73,10 @@ def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant)
     match = Match(names, seed, board_ref, rules_id, variant)
     play = functools.partial(_game, match)
     jobs = pool_size(jobs, games)
-    if jobs > 1:
+    if dask_address is not None:
+        results = list(on_cluster(dask_address, play, range(1, games + 1), games,
+                                  pgettext("progress bar: games per second", "game")))
+    elif jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(play, range(1, games + 1), chunksize=max(1, games // (jobs * 8))))
     else:

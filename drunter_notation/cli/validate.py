@@ -24,6 +24,7 @@ from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.load import judge as judge_record
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.replay import Timeline
+from drunter_notation.cli.cluster import dask_option, on_cluster, with_bytes
 from drunter_notation.cli.common import DiagnosticError, cores, pool_size, record_paths
 
 # Codes that mean "could not even be judged": exit status 2.
@@ -195,7 +196,8 @@ def _check_option(kind: str, ref: str) -> None:
                       " header comment; exit 0 only when every file gets its declared verdict."))
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
               help=N_("Worker processes (default: one per core). The output is the same for every N."))
-def validate(files, fmt, rules, board, expect, jobs):
+@dask_option
+def validate(files, fmt, rules, board, expect, jobs, dask_address):
     if rules is not None:
         _check_option("--rules", rules)
     if board is not None:
@@ -211,7 +213,9 @@ def validate(files, fmt, rules, board, expect, jobs):
     with _progress(len(todo)) as bar:
         # without a bar, plain writes: the bar's own write (clear, print, redraw) costs per line
         write = _write if bar is None else lambda line, file: bar.write(line, file=file)
-        for outcome in judge_all(todo, jobs or cores()):
+        outcomes = (judge_all(todo, jobs or cores()) if dask_address is None else
+                    on_cluster(dask_address, judge, with_bytes(todo, judge)))
+        for outcome in outcomes:
             for to_stderr, line in outcome.lines:
                 write(line, sys.stderr if to_stderr else sys.stdout)
             if bar is not None:
