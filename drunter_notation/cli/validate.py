@@ -24,14 +24,13 @@ from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.load import judge as judge_record
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.replay import Timeline
-from drunter_notation.cli.cluster import dask_option, on_cluster, with_bytes
+from drunter_notation.cli.cluster import dask_option, on_cluster, progress, with_bytes
 from drunter_notation.cli.common import DiagnosticError, cores, pool_size, record_paths
 
 # Codes that mean "could not even be judged": exit status 2.
 EXIT_2_CODES = {c for c, info in CODES.items() if info.exit is Exit.CANNOT}
 STDIN = "-"
 STDIN_NAME = "<stdin>"
-PROGRESS_DELAY = 0.5  # seconds before a bar appears: short batches never show one
 
 
 def summary_line(t: Timeline) -> str:
@@ -159,16 +158,6 @@ def judge_all(jobs: list[Job], workers: int):
         yield from pool.map(judge, jobs, chunksize=chunk)
 
 
-def _progress(total: int):
-    """A progress bar on stderr when it is a terminal, shown only after PROGRESS_DELAY;
-    else no bar (None), and tqdm is not even imported."""
-    if not sys.stderr.isatty():
-        return contextlib.nullcontext()
-    from tqdm import tqdm
-    return tqdm(total=total, unit=pgettext("progress bar: files per second", "file"), file=sys.stderr,
-                delay=PROGRESS_DELAY, leave=False, dynamic_ncols=True)
-
-
 def _write(line: str, file) -> None:
     file.write(line + "\n")
 
@@ -210,7 +199,8 @@ def validate(files, fmt, rules, board, expect, jobs, dask_address):
     todo = [Job(STDIN_NAME if p == STDIN else p, fmt, rules, board, expect, stdin if p == STDIN else None)
             for p in paths]
     mismatches, kinds = 0, {"valid": 0, "invalid": 0, "unreadable": 0}
-    with _progress(len(todo)) as bar:
+    with contextlib.ExitStack() as stack:
+        bar = progress(len(todo), pgettext("progress bar: files per second", "file"), stack)
         # without a bar, plain writes: the bar's own write (clear, print, redraw) costs per line
         write = _write if bar is None else lambda line, file: bar.write(line, file=file)
         outcomes = (judge_all(todo, jobs or cores()) if dask_address is None else
