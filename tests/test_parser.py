@@ -6,6 +6,7 @@ import inspect
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,29 @@ def test_comments_stay_with_their_items():
     assert r.events[0].comments == (" opening",)
     assert r.final_comments == (" end",)
 
+
+
+def test_parses_in_threads_keep_their_own_comments():
+    """The table app parses in a thread pool: records that Lark reads (an item spread over
+    two lines) parsed at once in several threads each keep their own comments."""
+    def record(n: int) -> str:
+        return f'[Players "A, B"]  # tag {n}\n# before {n}\n1. A\n  pass  # turn {n}\n# end {n}\n'
+
+    def comments(n: int) -> tuple[object, ...]:
+        r = parse_text(record(n))
+        return r.tags[0].note, r.events[0].comments, r.events[0].note, r.final_comments
+
+    def expected(n: int) -> tuple[object, ...]:
+        return f" tag {n}", (f" before {n}",), f" turn {n}", (f" end {n}",)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns within each parse
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            got = list(pool.map(comments, range(200)))
+    finally:
+        sys.setswitchinterval(switch)
+    assert got == [expected(n) for n in range(200)]
 
 @pytest.mark.parametrize("name", ["c7", "W3", "JA", "pass", "vote", "museum", "accepted", "Anna Maria", "x\"y"])
 def test_reserved_or_odd_names_are_quoted(name):

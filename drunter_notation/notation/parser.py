@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -694,14 +695,24 @@ def _lines(text: str):
         start, number = nl + 1, number + 1
 
 
-class _Parser:
-    """Lark on the grammar, behind the line reader; comments come through a lexer callback."""
+# The comments of the parse under way in this thread or task; Lark's lexer passes each to _keep_comment.
+_COMMENTS: ContextVar[list[Token] | None] = ContextVar("comments", default=None)
 
-    def __init__(self):
-        self.comments: list[Token] = []
+
+def _keep_comment(comment: Token) -> None:
+    comments = _COMMENTS.get()
+    if comments is not None:  # None: a lexer run for an error message or a name, not a record
+        comments.append(comment)
+
+
+class _Parser:
+    """Lark on the grammar, behind the line reader; comments come through a lexer callback
+    into a list of the parse's own, so parses in several threads at once do not mix them."""
+
+    def __init__(self) -> None:
         self.lark = Lark(grammar_text(), parser="lalr", lexer="basic", start=list(START_SYMBOLS),
                          transformer=RecordBuilder(), maybe_placeholders=False,
-                         lexer_callbacks={"COMMENT": self.comments.append})
+                         lexer_callbacks={"COMMENT": _keep_comment})
         self.reader = _LineReader(self.lark)
 
     def parse(self, text: str) -> tuple[Record, list[tuple[str, int, int]]]:
@@ -709,9 +720,13 @@ class _Parser:
             return self.reader.record(text)
         except _NotRead:
             pass
-        self.comments.clear()
-        record = self.lark.parse(text, start="start")
-        return record, [(str(c), c.line, c.column) for c in self.comments]
+        comments: list[Token] = []
+        reset = _COMMENTS.set(comments)
+        try:
+            record = self.lark.parse(text, start="start")
+        finally:
+            _COMMENTS.reset(reset)
+        return record, [(str(c), c.line, c.column) for c in comments]
 
     def parse_move(self, text: str) -> Placement | Choose | None:
         try:
