@@ -1,7 +1,7 @@
 """The parser's fast path against Lark's own parser, and parse_move.
 
 Valid text is read line by line by regexes made of the grammar's terminals
-(notation/parser.py: _LineReader); any other text goes to Lark. Two guards:
+(notation/lines.py: LineReader); any other text goes to Lark. Two guards:
 
 * ``test_fast_path_is_in_use``: the samples in replays/ and a move of every kind are
   read without Lark (else the parser would silently run at Lark's speed);
@@ -29,7 +29,7 @@ from hypothesis.strategies import from_regex
 from lark import Lark, Token
 
 from drunter_notation.errors import DnError
-from drunter_notation.notation import parser
+from drunter_notation.notation import lines, parser, values
 from drunter_notation.notation.model import Ballot, Card, Choose, HandTile, Outcome, Placement, Tile, Vote
 from drunter_notation.notation.parser import START_SYMBOLS, RecordBuilder, grammar_text, parse_move, parse_text
 
@@ -73,9 +73,9 @@ def test_first_chars_are_never_too_few(terminal):
     and its regex without captures (the reader's) matches it too."""
     t = next(t for t in parser._parser().lark.terminals if t.name == terminal)
     regexp = t.pattern.to_regexp()
-    first = parser._first_chars(regexp, 0)
+    first = lines.first_chars(regexp, 0)
     assert first is not None
-    uncaptured = re.compile(parser._uncaptured(regexp))
+    uncaptured = re.compile(lines.uncaptured(regexp))
     assert uncaptured.groups == 0
 
     @settings(max_examples=200, derandomize=True, database=None, deadline=None,
@@ -89,18 +89,18 @@ def test_first_chars_are_never_too_few(terminal):
 
 
 def test_uncaptured_leaves_escapes_classes_and_named_groups():
-    assert parser._uncaptured(r"(a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(k)[^]()]") == \
+    assert lines.uncaptured(r"(a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(k)[^]()]") == \
         r"(?:a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(?:k)[^]()]"
 
 
 def test_first_chars_of_classes():
-    name = parser._first_chars(r"[^\W\d_][\w-]*", 0)
+    name = lines.first_chars(r"[^\W\d_][\w-]*", 0)
     assert all(_starts_with(name, c) for c in "aZéЖ") and not any(_starts_with(name, c) for c in " 1_-#\"")
-    assert parser._first_chars(r"[0-9]+|\?", 0) == (frozenset("0123456789?"), ())
-    assert parser._first_chars(r"x?", 0) is None and parser._first_chars(r".y", 0) is None
-    assert not parser._may_start_alike(name, parser._first_chars(r"[ \t]+", 0))
-    assert parser._may_start_alike(name, parser._first_chars(r"[a-z][1-9]", 0))
-    assert parser._may_start_alike(name, parser._first_chars(r"\w", 0))  # two classes: not compared
+    assert lines.first_chars(r"[0-9]+|\?", 0) == (frozenset("0123456789?"), ())
+    assert lines.first_chars(r"x?", 0) is None and lines.first_chars(r".y", 0) is None
+    assert not lines.may_start_alike(name, lines.first_chars(r"[ \t]+", 0))
+    assert lines.may_start_alike(name, lines.first_chars(r"[a-z][1-9]", 0))
+    assert lines.may_start_alike(name, lines.first_chars(r"\w", 0))  # two classes: not compared
 
 # --- parse_move ---------------------------------------------------------------------
 
@@ -391,7 +391,7 @@ def test_every_line_kind(monkeypatch):
 
 
 def test_ballots_kept_for_later_votes_are_placed_anew():
-    """A ballot read once is kept by its text (parser._LineReader._entry) and serves
+    """A ballot read once is kept by its text (lines.LineReader._entry) and serves
     later votes at their own lines and columns -- lists parted at their commas, or by
     their regex where a quoted name may hold a comma; names that are keywords, and
     texts over the bound, are never kept and still read as Lark reads them."""
@@ -426,7 +426,7 @@ def test_reveal_and_score_entries_kept_for_later_lines_are_placed_anew():
 
 
 def test_hand_tiles_kept_by_their_text():
-    """Hand tiles are kept by their text (parser._HAND_TILES): counts written with leading
+    """Hand tiles are kept by their text (values.HAND_TILES): counts written with leading
     zeros, at and over the limit, read as Lark reads them, before and after being kept."""
     reference = LarkOnly()
     text = '[Players "A, B"]\nhand A: W2x04 W2x4 W2x004 S1x0 R3x099 R3x99 W1\n'
@@ -434,7 +434,7 @@ def test_hand_tiles_kept_by_their_text():
         fast, slow = _both(reference, case, "start")
         assert fast == slow
     assert _both(reference, text, "start")[0][0] == "ok"
-    assert parser._HAND_TILES["W2x004"] == HandTile(Tile("W", 2), 4)
+    assert values.HAND_TILES["W2x004"] == HandTile(Tile("W", 2), 4)
 
 
 @pytest.mark.slow
@@ -483,10 +483,10 @@ def test_lists_stop_at_their_limit(words, spread):
     reader hands the text to Lark at once (items spread over lines) or at the limit."""
     text, where = LISTS[words]
     make = (lambda n: text(n).replace(" W1", "\nW1").replace(" JA", "\nJA")) if spread else text
-    parse_text(make(parser.MAX_LIST_ITEMS), "t.dn")
+    parse_text(make(values.MAX_LIST_ITEMS), "t.dn")
     with pytest.raises(DnError) as e:
-        parse_text(make(parser.MAX_LIST_ITEMS + 1), "t.dn")
+        parse_text(make(values.MAX_LIST_ITEMS + 1), "t.dn")
     d = e.value.diagnostic
     assert (d.code, d.message) == ("P001", f"more than 1,000 {words}")
     if not spread:
-        assert (d.line, d.column) == where(parser.MAX_LIST_ITEMS + 1)
+        assert (d.line, d.column) == where(values.MAX_LIST_ITEMS + 1)

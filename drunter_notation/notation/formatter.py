@@ -12,7 +12,19 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from drunter_notation.notation.model import Ballot, Choose, Goals, Hand, Placement, Record, Reveal, Score, Tag, Turn, square_name
+from drunter_notation.notation.model import (
+    Ballot,
+    Choose,
+    Goals,
+    Hand,
+    Placement,
+    Record,
+    Reveal,
+    Score,
+    Tag,
+    Turn,
+    square_name,
+)
 
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Annotator", "Players", "Board", "Rules", "Variant", "Result")
 
@@ -25,8 +37,9 @@ def quote(text: str) -> str:
 @lru_cache(maxsize=4096)
 def needs_quotes(name: str) -> bool:
     """True unless ``name`` reads back as exactly one bare player name."""
-    from drunter_notation.notation.parser import _parser  # the grammar decides what a bare name is
     from lark.exceptions import LarkError
+
+    from drunter_notation.notation.parser import _parser  # the grammar decides what a bare name is
     try:
         tokens = list(_parser().lark.lex(name))
     except LarkError:
