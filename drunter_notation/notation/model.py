@@ -288,3 +288,6 @@ class Record:
         if t is None:
             return ()
         return tuple(n.strip() for n in t.value.split(",") if n.strip())
+
+
+Item = Tag | Setup | Event | Reveal | Score  # a record's top-level item: a line of its own, with its comments

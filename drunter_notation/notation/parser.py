@@ -19,11 +19,13 @@ error is Lark's, worded by :mod:`syntax`. tests/test_parser_fast_path.py holds t
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from lark import Lark, LarkError, Token, Transformer, UnexpectedInput
 
@@ -34,8 +36,11 @@ from drunter_notation.notation.lines import LineReader, NotRead
 from drunter_notation.notation.model import (
     Ballot,
     Choose,
+    Event,
     Goals,
     Hand,
+    HandTile,
+    Item,
     Outcome,
     Placement,
     Record,
@@ -43,6 +48,8 @@ from drunter_notation.notation.model import (
     RevealEntry,
     Score,
     ScoreEntry,
+    Setup,
+    Square,
     Tag,
     Turn,
     Vote,
@@ -101,22 +108,27 @@ _LIST_WORDS = {Tag: N_("more than {max} tags"), Hand: N_("more than {max} hand a
                ScoreEntry: N_("more than {max} entries in one score line")}
 
 
-class RecordBuilder(Transformer):
+# What Lark hands a rule's method: the rule's tokens and the values built for its parts, in order.
+Children = list[Any]
+
+
+class RecordBuilder(Transformer[Token, Record | Placement | Choose | Token]):
     """Turns the parser's rule matches straight into model objects."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(visit_tokens=False)
 
-    def name(self, c):
-        tok = c[0]
+    def name(self, c: Children) -> Token:
+        tok: Token = c[0]
         if tok.type == "NAME":  # already what a name becomes: no copy needed
             return tok
         return Token.new_borrow_pos("NAME", unquote(tok), tok)
 
-    def many(self, c):
+    def many(self, c: Children) -> list[Any]:
         if len(c) == 1:
             return [c[0]]
-        items, item = c
+        items: list[Any] = c[0]
+        item = c[1]
         if len(items) >= MAX_LIST_ITEMS:
             words = _LIST_WORDS[item.type if isinstance(item, Token) else type(item)]
             raise Syntax(item.line, item.column, _(words).format(max=format_number(MAX_LIST_ITEMS)),
@@ -126,36 +138,37 @@ class RecordBuilder(Transformer):
 
     separated = many  # the grammar's "," between the items is not passed on
 
-    def tag(self, c):
+    def tag(self, c: Children) -> Tag:
         lb, key, value = c
         return Tag(str(key), unquote(value), lb.line, lb.column)
 
-    def hand(self, c):
+    def hand(self, c: Children) -> Hand:
         kw, player, tiles = c
-        out = []
+        out: list[HandTile] = []
         for tok in tiles:
             tile = hand_tile(str(tok))
             if tile is None:
                 # raises: the count is too large
                 _number(tok, str(tok)[3:], MAX_TILE_COUNT, N_("tile count {number} is too large (at most {limit})"))
-            out.append(tile)
+            else:
+                out.append(tile)
         return Hand(str(player), tuple(out), kw.line, kw.column)
 
-    def goals(self, c):
+    def goals(self, c: Children) -> Goals:
         kw, player, g1, g2 = c
-        return Goals(str(player), (read_goal(g1), read_goal(g2)), kw.line, kw.column)
+        return Goals(str(player), (read_goal(str(g1)), read_goal(str(g2))), kw.line, kw.column)
 
-    def choose(self, c):
+    def choose(self, c: Children) -> Choose:
         return Choose(c[0].line, c[0].column)
 
-    def turn(self, c):
+    def turn(self, c: Children) -> Turn:
         num, player, action = c
         number = _number(num, turn_number_text(str(num)), MAX_TURN,
                          N_("turn number {number} is too large (at most {limit})"))
         placement = None if isinstance(action, Token) else action
         return Turn(number, str(player), placement, num.line, num.column)
 
-    def placement(self, c):
+    def placement(self, c: Children) -> Placement:
         tile_tok = c[0]
         text = str(tile_tok)
         if "x" in text:
@@ -174,18 +187,18 @@ class RecordBuilder(Transformer):
                 outcome = item
         return Placement(TILES[text], anchor, end, corner, vote, outcome, tile_tok.line, tile_tok.column)
 
-    def track(self, c):
+    def track(self, c: Children) -> tuple[Square]:
         return (read_square(str(c[0])),)
 
-    def vote(self, c):
+    def vote(self, c: Children) -> Vote:
         kw, ballots = c
         return Vote(tuple(ballots), kw.line, kw.column)
 
-    def ballot(self, c):
+    def ballot(self, c: Children) -> Ballot:
         player, cards = c
         return Ballot(str(player), tuple(read_card(str(tok)) for tok in cards), player.line, player.column)
 
-    def outcome(self, c):
+    def outcome(self, c: Children) -> Outcome:
         arrow, result = c[0], c[1]
         yes = no = None
         if len(c) == 3:
@@ -196,27 +209,29 @@ class RecordBuilder(Transformer):
                     _number(c[2], part.strip(), MAX_TALLY, N_("tally {number} is too large (at most {limit})"))
         return Outcome(str(result) == "accepted", yes, no, arrow.line, arrow.column)
 
-    def reveal(self, c):
+    def reveal(self, c: Children) -> Reveal:
         kw, entries = c
         return Reveal(tuple(entries), kw.line, kw.column)
 
-    def reveal_entry(self, c):
+    def reveal_entry(self, c: Children) -> RevealEntry:
         player, chosen, *other = c
-        return RevealEntry(str(player), read_goal(chosen), read_goal(other[0]) if other else None,
+        return RevealEntry(str(player), read_goal(str(chosen)), read_goal(str(other[0])) if other else None,
                            player.line, player.column)
 
-    def score(self, c):
+    def score(self, c: Children) -> Score:
         kw, entries = c
         return Score(tuple(entries), kw.line, kw.column)
 
-    def score_entry(self, c):
+    def score_entry(self, c: Children) -> ScoreEntry:
         player, points = c
         return ScoreEntry(str(player), _number(points, str(points), MAX_SCORE,
                                                N_("score {number} is too large (at most {limit})")), player.line,
                           player.column)
 
-    def start(self, c):
-        tags, setup, events = [], [], []
+    def start(self, c: Children) -> Record:
+        tags: list[Tag] = []
+        setup: list[Setup] = []
+        events: list[Event] = []
         reveal = score = None
         for item in c:
             if isinstance(item, list):  # many{tag} or many{setup}
@@ -240,6 +255,11 @@ def _keep_comment(comment: Token) -> None:
         comments.append(comment)
 
 
+def _placed(comment: Token) -> tuple[str, int, int]:
+    assert comment.line is not None and comment.column is not None  # the lexer places every token
+    return str(comment), comment.line, comment.column
+
+
 class _Parser:
     """Lark on the grammar, behind the line reader; comments come through a lexer callback
     into a list of the parse's own, so parses in several threads at once do not mix them."""
@@ -258,17 +278,17 @@ class _Parser:
         comments: list[Token] = []
         reset = _COMMENTS.set(comments)
         try:
-            record = self.lark.parse(text, start="start")
+            record = cast(Record, self.lark.parse(text, start="start"))  # what RecordBuilder.start returns
         finally:
             _COMMENTS.reset(reset)
-        return record, [(str(c), c.line, c.column) for c in comments]
+        return record, [_placed(c) for c in comments]
 
     def parse_move(self, text: str) -> Placement | Choose | None:
         try:
             return self.reader.parse_move(text)
         except NotRead:
             pass
-        move = self.lark.parse(text, start="move")
+        move = cast("Placement | Choose | Token", self.lark.parse(text, start="move"))  # what RecordBuilder returns
         return None if isinstance(move, Token) else move  # a PASS token
 
 
@@ -412,7 +432,7 @@ def _utf16_or_32(data: bytes) -> str | None:
     return None
 
 
-def _items(record: Record):
+def _items(record: Record) -> Iterator[Item]:
     yield from record.tags
     yield from record.setup
     yield from record.events
@@ -420,6 +440,9 @@ def _items(record: Record):
         yield record.reveal
     if record.score is not None:
         yield record.score
+
+
+_ItemT = TypeVar("_ItemT", Tag, Setup, Event, Reveal, Score)
 
 
 def _attach_comments(record: Record, comments: list[tuple[str, int, int]], text: str) -> Record:
@@ -444,15 +467,16 @@ def _attach_comments(record: Record, comments: list[tuple[str, int, int]], text:
             leading.setdefault(k, []).append(body)
         else:
             final.append(body)
-    new_items = []
-    for i, it in enumerate(items):
+
+    def attached(i: int, item: _ItemT) -> _ItemT:  # item ``i`` of the record with its comments
         if i in notes or i in leading:
-            it = replace(it, comments=tuple(leading.get(i, ())), note=notes.get(i))
-        new_items.append(it)
+            return replace(item, comments=tuple(leading.get(i, ())), note=notes.get(i))
+        return item
+
     nt, ns, ne = len(record.tags), len(record.setup), len(record.events)
-    rest = new_items[nt + ns + ne:]
-    reveal = rest.pop(0) if record.reveal is not None else None
-    score = rest.pop(0) if record.score is not None else None
-    return replace(record, tags=tuple(new_items[:nt]), setup=tuple(new_items[nt:nt + ns]),
-                   events=tuple(new_items[nt + ns:nt + ns + ne]), reveal=reveal, score=score,
-                   final_comments=tuple(final))
+    after = nt + ns + ne + (record.reveal is not None)  # the score's index
+    return replace(record, tags=tuple(attached(i, it) for i, it in enumerate(record.tags)),
+                   setup=tuple(attached(nt + i, it) for i, it in enumerate(record.setup)),
+                   events=tuple(attached(nt + ns + i, it) for i, it in enumerate(record.events)),
+                   reveal=record.reveal and attached(nt + ns + ne, record.reveal),
+                   score=record.score and attached(after, record.score), final_comments=tuple(final))

@@ -7,9 +7,10 @@ a position in the text (:func:`line_of`, :func:`end_position`) serve the parser 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lark import Lark, Token, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from drunter_notation.errors import DnError, fail
 from drunter_notation.i18n import N_, _
@@ -52,13 +53,13 @@ _EXPECTED_ORDER = list(EXPECTED_WORDS)
 class Syntax(Exception):
     """Raised inside the builder; turned into P001 with the source line by :func:`parse_text`."""
 
-    def __init__(self, line, column, message, hint):
+    def __init__(self, line: int, column: int, message: str, hint: str) -> None:
         super().__init__(message)
         self.line, self.column, self.message, self.hint = line, column, message, hint
 
 
 def syntax_error(tok: Token, message: str, hint: str) -> Syntax:
-    return Syntax(tok.line, tok.column, message, hint)
+    return Syntax(tok.line or 0, tok.column or 0, message, hint)  # the lexer places every token
 
 
 # Tokens that start a move or a turn: found after a whole move, the text holds more than one.
@@ -67,9 +68,9 @@ _ANOTHER_MOVE = frozenset({"TURNNO", "TILE", "PASS", "CHOOSE"})
 
 def explain_move(e: UnexpectedInput, lark: Lark, text: str, source: str) -> DnError:
     """P001 for a bad move: :func:`explain`'s words, with three common mistakes named."""
-    tok = getattr(e, "token", None)  # None: an unexpected character
-    if tok is None:
+    if not isinstance(e, UnexpectedToken):  # an unexpected character
         return explain(e, lark, text, source, "move")
+    tok = e.token
     # LALR shares the state after a placement between a move and a turn: its table
     # would also offer a turn number or 'reveal'. What the move itself allows is asked.
     e.expected = expected_at(lark, text, len(text) if tok.type == "$END" else tok.start_pos, "move") or e.expected
@@ -103,7 +104,7 @@ def line_of(text: str, line: int) -> str | None:
     return text[start:end if end >= 0 else len(text)].rstrip("\r")
 
 
-def _describe(expected, kind: TextKind) -> str:
+def _describe(expected: Iterable[str], kind: TextKind) -> str:
     names = sorted(set(expected), key=lambda n: _EXPECTED_ORDER.index(n) if n in _EXPECTED_ORDER else 99)
     words = list(dict.fromkeys(_(kind.end) if n == "$END" else _(EXPECTED_WORDS[n]) if n in EXPECTED_WORDS
                                else n.lower() for n in names))
@@ -120,7 +121,7 @@ def expected_at(lark: Lark, text: str, pos: int, start: str = "start") -> set[st
     try:
         ip = lark.parse_interactive(text[:pos], start=start)
         ip.exhaust_lexer()
-        return set(ip.accepts())
+        return set(ip.accepts())  # type: ignore[no-untyped-call]  # lark leaves accepts() unannotated
     except (UnexpectedInput, Syntax):
         return set()
 
@@ -161,15 +162,16 @@ def explain(e: UnexpectedInput, lark: Lark, text: str, path: str, start: str = "
     """A P001 error in words: what was found, what was expected, after what."""
     kind = _TEXT_KINDS[start]
     if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        pos = e.pos_in_stream or 0  # always set by the lexer
+        ch = text[pos] if pos < len(text) else ""
         if ch == '"':
             message = _("unterminated quoted string: the closing '\"' is missing on this line")
         elif ch in _LOOKALIKE_DASHES:
             message = _("{dash} {char} ({code}) where DN has a plain hyphen; use - (as in b1-d1 and ->)").format(
                 dash=_(_LOOKALIKE_DASHES[ch]), char=repr(ch), code=f"U+{ord(ch):04X}")
         else:
-            prev = previous_token_text(text, e.pos_in_stream)
-            expected = expected_at(lark, text, e.pos_in_stream, start)
+            prev = previous_token_text(text, pos)
+            expected = expected_at(lark, text, pos, start)
             described = _describe(expected, kind) if expected else ""
             if prev and expected:
                 message = _("unexpected character {char} after '{previous}'; expected {expected}")
@@ -191,7 +193,8 @@ def explain(e: UnexpectedInput, lark: Lark, text: str, path: str, start: str = "
             line, column = end_position(text)
         else:
             line, column = tok.line, tok.column
-    else:  # UnexpectedEOF
+    else:
+        assert isinstance(e, UnexpectedEOF)  # the only other error the parser raises
         line, column = end_position(text)
         message = _(kind.too_early).format(expected=_describe(e.expected, kind))
     return fail("P001", message, path=path, line=line, column=column, hint=_(kind.hint),
@@ -229,7 +232,9 @@ _CODE_PREFIX = re.compile(r'(?:[^"#\n]++|"(?:[^"\\\n]++|\\.)*+"?+)*+')
 
 def code_part(line: str) -> str:
     """The part of one line before a comment (a '#' inside a quoted name is no comment)."""
-    return _CODE_PREFIX.match(line).group(0)
+    match = _CODE_PREFIX.match(line)
+    assert match is not None  # the pattern matches the empty string too
+    return match.group(0)
 
 
 def end_position(text: str) -> tuple[int, int]:

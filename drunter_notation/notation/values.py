@@ -5,7 +5,7 @@ Both readers of DN text (the line reader in :mod:`lines`, Lark's builder in
 """
 from __future__ import annotations
 
-from drunter_notation.notation.model import BUILDING_ALIASES, CARD_NAMES, Card, HandTile, Tile, parse_square
+from drunter_notation.notation.model import BUILDING_ALIASES, CARD_NAMES, Card, HandTile, Square, Tile, parse_square
 
 
 def unquote(text: str) -> str:
@@ -41,7 +41,7 @@ def bounded(digits: str, limit: int) -> int | None:
     return number if number <= limit else None
 
 
-def read_square(text: str):
+def read_square(text: str) -> Square:
     sq = _SQUARES.get(text)
     if sq is None:
         sq = _SQUARES[text] = parse_square(text)
@@ -83,6 +83,5 @@ def turn_number_text(text: str) -> str:
     return text.rstrip(". \t\r\n")  # TURNNO: "12.", "12 ." or "12\n."
 
 
-def read_goal(tok) -> str:
-    text = str(tok)
+def read_goal(text: str) -> str:
     return BUILDING_ALIASES.get(text, text)
