@@ -8,6 +8,7 @@ the whole text to Lark; tests/test_parser_fast_path.py holds the two equal.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cached_property
 
 from lark import Lark
@@ -47,77 +48,144 @@ from drunter_notation.notation.values import (
 )
 
 
-def first_chars(regexp: str, flags: int) -> tuple[frozenset[str], tuple] | None:
+# A test of one character: a character class too large to list, like [^\W\d_].
+CharTest = Callable[[str], "re.Match[str] | None"]
+# What a match may start with: some characters and some tests; None for "maybe any".
+FirstChars = tuple[frozenset[str], tuple[CharTest, ...]] | None
+_Starts = tuple[set[str], set[CharTest], bool, int]  # characters, tests, whether it may match empty, the end
+
+
+class _Unread(Exception):
+    """A construct :func:`first_chars` does not read: any first character is possible."""
+
+
+_ESCAPED = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
+_QUANTITY = re.compile(r"\{(\d*)(?:,(\d*))?\}")
+
+
+def first_chars(regexp: str, flags: int) -> FirstChars:
     r"""What a match of ``regexp`` can start with: (characters, tests of one character
     -- for classes too large to list, like [^\W\d_]), or None for "maybe any". Read
-    from the parsed regex (CPython's own parser); anything but literals, character
-    classes, groups, repeats and zero-width assertions gives None, so the answer may
-    be too large, never too small."""
+    from the regex's text; anything but literals, escapes, character classes, groups,
+    repeats and zero-width assertions gives None, so the answer may be too large,
+    never too small."""
+    if flags & (re.IGNORECASE | re.VERBOSE):
+        return None
     try:
-        from re import _constants as sre  # CPython's, since 3.11
-        from re import _parser as sre_parse
-        tree = sre_parse.parse(regexp, flags)
-    except Exception:  # pragma: no cover - another Python
+        chars, tests, empty, end = _alternatives(regexp, 0, flags)
+    except (_Unread, IndexError, re.error):
         return None
-    repeats = (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None))
-    categories = {sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_NOT_DIGIT: r"\D", sre.CATEGORY_SPACE: r"\s",
-                  sre.CATEGORY_NOT_SPACE: r"\S", sre.CATEGORY_WORD: r"\w", sre.CATEGORY_NOT_WORD: r"\W"}
-
-    def test(items):  # a class [...] as a test of one character, or None if it holds anything else
-        negate = items[0][0] is sre.NEGATE
-        parts = []
-        for op, av in items[negate:]:
-            if op is sre.LITERAL:
-                parts.append(re.escape(chr(av)))
-            elif op is sre.RANGE:
-                parts.append(f"{re.escape(chr(av[0]))}-{re.escape(chr(av[1]))}")
-            elif op is sre.CATEGORY and av in categories:
-                parts.append(categories[av])
-            else:
-                return None
-        return re.compile(f"[{'^' * negate}{''.join(parts)}]", flags).fullmatch
-
-    def sequence(items) -> tuple[set[str], set, bool] | None:  # (first characters, tests, can match empty)
-        chars, tests = set(), set()
-        for op, av in items:
-            if op in (sre.ASSERT, sre.ASSERT_NOT, sre.AT):  # zero width: what follows decides
-                continue
-            empty = False
-            if op is sre.LITERAL:
-                chars.add(chr(av))
-            elif op is sre.IN and all(o is sre.LITERAL or (o is sre.RANGE and a[1] - a[0] < 256) for o, a in av):
-                chars.update(chr(c) for o, a in av for c in ([a] if o is sre.LITERAL else range(a[0], a[1] + 1)))
-            elif op is sre.IN and (one := test(av)) is not None:
-                tests.add(one)
-            else:
-                if op is sre.BRANCH:
-                    parts = [sequence(b) for b in av[1]]
-                elif op is sre.SUBPATTERN and not av[1] & (re.IGNORECASE | re.VERBOSE):
-                    parts = [sequence(av[3])]
-                elif op in repeats:
-                    parts = [sequence(av[2])]
-                    empty = av[0] == 0
-                elif op is getattr(sre, "ATOMIC_GROUP", None):
-                    parts = [sequence(av)]
-                else:  # any character, a reference ...
-                    return None
-                if None in parts:
-                    return None
-                for c, t, e in parts:
-                    chars |= c
-                    tests |= t
-                    empty = empty or e
-            if not empty:
-                return chars, tests, False
-        return chars, tests, True
-
-    if flags & re.IGNORECASE:
-        return None
-    first = sequence(tree)
-    return None if first is None or first[2] else (frozenset(first[0]), tuple(first[1]))
+    return None if empty or end != len(regexp) else (frozenset(chars), tuple(tests))
 
 
-def may_start_alike(a, b) -> bool:
+def _alternatives(text: str, pos: int, flags: int) -> _Starts:
+    chars: set[str] = set()
+    tests: set[CharTest] = set()
+    empty = False
+    while True:
+        c, t, e, pos = _sequence(text, pos, flags)
+        chars, tests, empty = chars | c, tests | t, empty or e
+        if pos == len(text) or text[pos] != "|":
+            return chars, tests, empty, pos
+        pos += 1
+
+
+def _sequence(text: str, pos: int, flags: int) -> _Starts:
+    chars: set[str] = set()
+    tests: set[CharTest] = set()
+    empty = True  # everything so far may match empty: the next atom may start the match
+    while pos < len(text) and text[pos] not in "|)":
+        c, t, e, pos = _atom(text, pos, flags)
+        pos, optional = _quantifier(text, pos)
+        if empty:
+            chars, tests, empty = chars | c, tests | t, e or optional
+    return chars, tests, empty, pos
+
+
+def _quantifier(text: str, pos: int) -> tuple[int, bool]:
+    """The end of a quantifier at ``pos`` (if any) and whether it allows none."""
+    if pos == len(text) or text[pos] not in "?*+{":
+        return pos, False
+    if text[pos] == "{":
+        m = _QUANTITY.match(text, pos)
+        if m is None:  # a literal '{'
+            return pos, False
+        optional, pos = m[1] in ("", "0"), m.end()
+    else:
+        optional, pos = text[pos] != "+", pos + 1
+    if pos < len(text) and text[pos] in "?+":  # lazy or possessive
+        pos += 1
+    return pos, optional
+
+
+def _atom(text: str, pos: int, flags: int) -> _Starts:
+    ch = text[pos]
+    if ch == "(":
+        for opening, zero_width in (("(?:", False), ("(?>", False), ("(?=", True), ("(?!", True), ("(?<=", True),
+                                    ("(?<!", True), ("(?P<", False), ("(?", None), ("(", False)):
+            if text.startswith(opening, pos):
+                break
+        if zero_width is None:  # flags, a reference, a condition, a comment
+            raise _Unread
+        inner = text.index(">", pos) + 1 if opening == "(?P<" else pos + len(opening)
+        chars, tests, empty, end = _alternatives(text, inner, flags)
+        if text[end] != ")":
+            raise _Unread
+        return (set(), set(), True, end + 1) if zero_width else (chars, tests, empty, end + 1)
+    if ch == "[":
+        return _class(text, pos, flags)
+    if ch == "\\":
+        escaped = text[pos + 1]
+        if escaped in "AbBZ":  # zero width
+            return set(), set(), True, pos + 2
+        if escaped in "dDsSwW":
+            return set(), {re.compile(text[pos:pos + 2], flags).fullmatch}, False, pos + 2
+        if escaped in _ESCAPED:
+            return {_ESCAPED[escaped]}, set(), False, pos + 2
+        if escaped.isalnum():  # \x41, \u00e9, \N{...}, a reference ...
+            raise _Unread
+        return {escaped}, set(), False, pos + 2
+    if ch in "^$":
+        return set(), set(), True, pos + 1
+    if ch == ".":
+        raise _Unread
+    return {ch}, set(), False, pos + 1
+
+
+_CLASS_ITEM = re.compile(r"\\.|[^\\]", re.DOTALL)
+
+
+def _class(text: str, pos: int, flags: int) -> _Starts:
+    """A character class ``[...]`` at ``pos``: its characters when it lists only characters
+    and short ranges, else a test of one character."""
+    end = pos + 1 + (text[pos + 1] == "^")
+    end += text[end] == "]"  # a ']' first is literal
+    while text[end] != "]":
+        end += 2 if text[end] == "\\" else 1
+    end += 1
+    test = re.compile(text[pos:end], flags).fullmatch
+    body = text[pos + 1:end - 1]
+    items = _CLASS_ITEM.findall(body)
+    if body.startswith("^") or any(len(item) == 2 and item[1].isalnum() and item[1] not in _ESCAPED
+                                   for item in items):
+        return set(), {test}, False, end
+    chars = [_ESCAPED.get(item[1], item[1]) if len(item) == 2 else item for item in items]
+    listed: set[str] = set()
+    i = 0
+    while i < len(chars):
+        if i + 2 < len(chars) and items[i + 1] == "-":  # a range
+            low, high = ord(chars[i]), ord(chars[i + 2])
+            if high - low >= 256:
+                return set(), {test}, False, end
+            listed.update(map(chr, range(low, high + 1)))
+            i += 3
+        else:
+            listed.add(chars[i])
+            i += 1
+    return listed, set(), False, end
+
+
+def may_start_alike(a: FirstChars, b: FirstChars) -> bool:
     """Whether two :func:`first_chars` answers may share a first character (two tests
     are not compared: they may)."""
     if a is None or b is None:
