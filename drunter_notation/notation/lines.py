@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import cached_property
 
 from lark import Lark
+from lark.lexer import TerminalDef
 
 from drunter_notation.notation.model import (
     Ballot,
@@ -46,7 +47,6 @@ from drunter_notation.notation.values import (
     turn_number_text,
     unquote,
 )
-
 
 # A test of one character: a character class too large to list, like [^\W\d_].
 CharTest = Callable[[str], "re.Match[str] | None"]
@@ -121,10 +121,7 @@ def _quantifier(text: str, pos: int) -> tuple[int, bool]:
 def _atom(text: str, pos: int, flags: int) -> _Starts:
     ch = text[pos]
     if ch == "(":
-        for opening, zero_width in (("(?:", False), ("(?>", False), ("(?=", True), ("(?!", True), ("(?<=", True),
-                                    ("(?<!", True), ("(?P<", False), ("(?", None), ("(", False)):
-            if text.startswith(opening, pos):
-                break
+        opening, zero_width = next((o, z) for o, z in _GROUPS if text.startswith(o, pos))
         if zero_width is None:  # flags, a reference, a condition, a comment
             raise _Unread
         inner = text.index(">", pos) + 1 if opening == "(?P<" else pos + len(opening)
@@ -152,6 +149,9 @@ def _atom(text: str, pos: int, flags: int) -> _Starts:
     return {ch}, set(), False, pos + 1
 
 
+# How a group opens -> whether it is zero width (None: not read), the longest opening first.
+_GROUPS = (("(?:", False), ("(?>", False), ("(?=", True), ("(?!", True), ("(?<=", True), ("(?<!", True),
+           ("(?P<", False), ("(?", None), ("(", False))
 _CLASS_ITEM = re.compile(r"\\.|[^\\]", re.DOTALL)
 
 
@@ -209,17 +209,95 @@ class NotRead(Exception):
     """The line reader met something it does not read: Lark parses the whole text."""
 
 
-class LineReader:
-    """Valid DN text, read line by line with regexes made of the grammar's terminals.
+class _Slots:
+    """The grammar's terminals as regex *slots*, and the pieces every line regex shares.
 
     Lark's basic lexer takes, at each position, the first terminal in its documented
     order (priority, longest possible match, longest pattern, name) that matches
-    there. So here each token is a *slot*: ``(?!E)(?>X)`` reads a terminal X where no
+    there. So here each token is a slot: ``(?!E)(?>X)`` reads a terminal X where no
     terminal E before X in that order matches, and as much as X alone would take (an
     atomic group: no backtracking into it) -- the very token Lark's lexer makes there.
     A keyword like ``pass`` is lexed as a NAME and then renamed when its text is the
     keyword's (Lark's rule for strings a regex terminal matches), so a keyword's slot
     is a NAME checked for that text, and a name must not be a keyword.
+    """
+
+    def __init__(self, lark: Lark) -> None:
+        self.flags: int = lark.options.g_regex_flags
+        self.regexp = {t.name: uncaptured(t.pattern.to_regexp()) for t in lark.terminals}
+        order = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+        self.words = {t.name: t.pattern.value for t in order if t.pattern.type == "str"}
+        self.keywords, self.scanned = self._keywords(order)
+        self.first = {name: first_chars(self.regexp[name], self.flags) for name in self.scanned}
+        # What may stand between two tokens, taken whole: where its slot matches, Lark's lexer makes a WS
+        # token. A bare class repeated, "[...]+", is written "[...]*+" (fastest). No possessive quantifier over a
+        # group: CPython 3.11 before 3.11.5 (Debian 12's 3.11.2) matches some of them wrongly.
+        ws, spaces = self.slot("WS"), self.regexp["WS"]
+        bare_class = ws == f"(?>{spaces})" and re.fullmatch(r"\[[^\]]*\]\+", spaces)
+        self.gap = f"{spaces[:-1]}*+" if bare_class else f"(?:{ws})?"
+        self.name = f"(?:{self.slot('NAME')}|{self.slot('STRING')})"
+        self.end = f"{self.gap}(?P<comment>{self.slot('COMMENT')})?\\Z"
+        self.word = f"(?P<kw>{self.slot('NAME')})"
+        self.listed = self.entries(named=False)
+
+    def _keywords(self, order: list[TerminalDef]) -> tuple[dict[str, str], list[str]]:
+        """Keyword text -> its terminal (the strings NAME matches whole: the only host handled),
+        and the other terminals, in the lexer's order."""
+        keywords: dict[str, str] = {}
+        scanned = []
+        for t in order:
+            hosts = [r.name for r in order if r.pattern.type == "re" and r.priority == t.priority
+                     and (m := re.match(self.regexp[r.name], t.pattern.value, self.flags))
+                     and m.group(0) == t.pattern.value] if t.pattern.type == "str" else []
+            if not hosts:
+                scanned.append(t.name)
+            elif hosts == ["NAME"] and not t.pattern.flags:
+                keywords[t.pattern.value] = t.name
+            else:
+                raise NotImplementedError(f"keyword {t.name} in {hosts}")
+        return keywords, scanned
+
+    def slot(self, name: str) -> str:
+        """Terminal ``name`` where Lark's lexer makes it; an earlier terminal matters only if
+        it may start with the same character."""
+        earlier = "|".join(self.regexp[e] for e in self.scanned[:self.scanned.index(name)]
+                           if may_start_alike(self.first[e], self.first[name]))
+        return (f"(?!{earlier})" if earlier else "") + f"(?>{self.regexp[name]})"
+
+    def lit(self, text: str) -> str:
+        """An anonymous terminal like ":" by its text."""
+        return self.slot(next(name for name, word in self.words.items() if word == text))
+
+    def compiled(self, pattern: str) -> re.Pattern[str]:
+        return re.compile(pattern, self.flags)
+
+    def entries(self, *, named: bool) -> dict[str, str]:
+        """One entry of each kind of list, with or without its groups."""
+        def group(key: str, body: str) -> str:
+            return f"(?P<{key}>{body})" if named else f"(?:{body})"
+        g = self.gap
+        before = f"{g}{group('player', self.name)}{g}{self.lit(':')}"
+        return {"VOTE": before + group("cards", f"(?:{g}{self.slot('CARD')})+"),
+                "REVEAL": f"{before}{g}{group('v1', self.slot('GOAL'))}"
+                          f"(?:{g}{self.lit('/')}{g}{group('v2', self.slot('GOAL'))})?",
+                "SCORE": f"{before}{g}{group('v1', self.slot('INT'))}"}
+
+    def many(self, kind: str) -> str:
+        """A whole list of entries of ``kind``."""
+        return f"{self.listed[kind]}(?:{self.gap}{self.lit(',')}{self.listed[kind]})*"
+
+    def placement(self) -> str:
+        g, slot, lit = self.gap, self.slot, self.lit
+        return (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?"
+                f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?"
+                f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{self.many('VOTE')}){g}{lit('}')})?"
+                f"(?:{g}(?P<arrow>{slot('ARROW')}){g}(?P<result>{slot('RESULT')})"
+                f"(?:{g}(?P<tally>{slot('TALLY')}))?)?")
+
+
+class LineReader:
+    """Valid DN text, read line by line with regexes made of the grammar's terminals
+    (each token a slot of :class:`_Slots`: the token Lark's lexer makes there).
 
     A line regex holds the tokens of one item (a tag, a hand or goals line, a turn,
     ``choose``, a reveal, a score) and may end in a comment; lines hold only spaces
@@ -230,72 +308,20 @@ class LineReader:
     limit, items out of order -- raises :class:`NotRead`.
     """
 
-    def __init__(self, lark: Lark):
-        flags = lark.options.g_regex_flags
-        regexp = {t.name: uncaptured(t.pattern.to_regexp()) for t in lark.terminals}
-        order = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
-        self.words = {t.name: t.pattern.value for t in order if t.pattern.type == "str"}
-        # keyword text -> its terminal: the strings NAME matches whole (the only host handled)
-        self.keywords: dict[str, str] = {}
-        scanned = []
-        for t in order:
-            hosts = [r.name for r in order if r.pattern.type == "re" and r.priority == t.priority
-                     and (m := re.match(regexp[r.name], t.pattern.value, flags)) and m.group(0) == t.pattern.value] \
-                if t.pattern.type == "str" else []
-            if not hosts:
-                scanned.append(t.name)
-            elif hosts == ["NAME"] and not t.pattern.flags:
-                self.keywords[t.pattern.value] = t.name
-            else:
-                raise NotImplementedError(f"keyword {t.name} in {hosts}")
-
-        first = {name: first_chars(regexp[name], flags) for name in scanned}
-
-        def slot(name: str) -> str:  # an earlier terminal matters only if it may start with the same character
-            earlier = "|".join(regexp[e] for e in scanned[:scanned.index(name)]
-                               if may_start_alike(first[e], first[name]))
-            return (f"(?!{earlier})" if earlier else "") + f"(?>{regexp[name]})"
-
-        def lit(text: str) -> str:  # an anonymous terminal like ":" by its text
-            return slot(next(name for name, word in self.words.items() if word == text))
-
-        # What may stand between two tokens, taken whole: where its slot matches, Lark's lexer makes a WS
-        # token. A bare class repeated, "[...]+", is written "[...]*+" (fastest). No possessive quantifier over a
-        # group: CPython 3.11 before 3.11.5 (Debian 12's 3.11.2) matches some of them wrongly.
-        ws = slot("WS")
-        bare_class = ws == f"(?>{regexp['WS']})" and re.fullmatch(r"\[[^\]]*\]\+", regexp["WS"])
-        g = f"{regexp['WS'][:-1]}*+" if bare_class else f"(?:{ws})?"
-        name = f"(?:{slot('NAME')}|{slot('STRING')})"
-        end = f"{g}(?P<comment>{slot('COMMENT')})?\\Z"
-        word = f"(?P<kw>{slot('NAME')})"
-        compiled = lambda pattern: re.compile(pattern, flags)  # noqa: E731
-
-        def entries(named: bool) -> dict[str, str]:  # one entry of each list, with or without its groups
-            def group(key: str, body: str) -> str:
-                return f"(?P<{key}>{body})" if named else f"(?:{body})"
-            before = f"{g}{group('player', name)}{g}{lit(':')}"
-            return {"VOTE": before + group("cards", f"(?:{g}{slot('CARD')})+"),
-                    "REVEAL": f"{before}{g}{group('v1', slot('GOAL'))}"
-                              f"(?:{g}{lit('/')}{g}{group('v2', slot('GOAL'))})?",
-                    "SCORE": f"{before}{g}{group('v1', slot('INT'))}"}
-        listed = entries(False)
-
-        def many(kind: str) -> str:
-            return f"{listed[kind]}(?:{g}{lit(',')}{listed[kind]})*"
+    def __init__(self, lark: Lark) -> None:
+        s = _Slots(lark)
+        g, end, word, name, slot, lit, compiled = s.gap, s.end, s.word, s.name, s.slot, s.lit, s.compiled
+        self.words, self.keywords = s.words, s.keywords
         # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
         # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
-        self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in entries(True).items()}
+        self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in s.entries(named=True).items()}
         self.kept: dict[str, dict[str, tuple[tuple, int]]] = {kind: {} for kind in self.each}  # see _entry
         self.cards = compiled(f"{g}({slot('CARD')})")
-        placement = (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?"
-                     f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?"
-                     f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{many('VOTE')}){g}{lit('}')})?"
-                     f"(?:{g}(?P<arrow>{slot('ARROW')}){g}(?P<result>{slot('RESULT')})"
-                     f"(?:{g}(?P<tally>{slot('TALLY')}))?)?")
+        placement = s.placement()
         # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
         self.turn = compiled(f"{g}(?P<num>{slot('TURNNO')}){g}(?P<player>{name}){g}"
                              f"(?:{placement}|(?P<pass>{slot('NAME')})){end}")
-        self.move_pattern = (f"{g}(?:{placement}|(?P<pass>{slot('NAME')})){end}", flags)
+        self.move_pattern = (f"{g}(?:{placement}|(?P<pass>{slot('NAME')})){end}", s.flags)
         self.blank = compiled(end)
         self.tag = compiled(f"{g}(?P<lb>{lit('[')}){g}(?P<key>{slot('NAME')}){g}(?P<value>{slot('STRING')})"
                             f"{g}{lit(']')}{end}")
@@ -303,7 +329,7 @@ class LineReader:
         self.hand = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}(?P<items>(?:{g}{slot('TILE')})+){end}")
         self.goals = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}{g}(?P<g1>{slot('GOAL')}){g}{lit(',')}"
                               f"{g}(?P<g2>{slot('GOAL')}){end}")
-        self.entries = {kind: compiled(f"{g}{word}(?P<items>{many(kind)}){end}") for kind in ("REVEAL", "SCORE")}
+        self.entries = {kind: compiled(f"{g}{word}(?P<items>{s.many(kind)}){end}") for kind in ("REVEAL", "SCORE")}
         self.choose = compiled(f"{g}{word}{end}")
         self.line_kinds = {self.words[k]: k for k in ("HAND", "GOALS", "CHOOSE", "REVEAL", "SCORE")}
 
@@ -402,8 +428,8 @@ class LineReader:
                     raise NotRead
             outcome = Outcome(m["result"] == "accepted", yes, no, number, m.start("arrow") - start + 1)
         b, corner = m["b"], m["corner"]
-        return Placement(TILES[tile], read_square(m["a"]), b and read_square(b), corner and read_square(corner), vote, outcome,
-                         number, m.start("tile") - start + 1)
+        return Placement(TILES[tile], read_square(m["a"]), b and read_square(b), corner and read_square(corner), vote,
+                         outcome, number, m.start("tile") - start + 1)
 
     def _list(self, kind: str, m: re.Match, text: str, start: int, number: int, group: str = "items") -> tuple:
         """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``, each

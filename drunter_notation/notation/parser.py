@@ -203,7 +203,7 @@ class RecordBuilder(Transformer[Token, Record | Placement | Choose | Token]):
         yes = no = None
         if len(c) == 3:
             yes, no = read_tally(str(c[2]))
-            for part, value in zip(str(c[2]).split(":"), (yes, no)):
+            for part, value in zip(str(c[2]).split(":"), (yes, no), strict=True):
                 if value is None:
                     # raises: this side is too large
                     _number(c[2], part.strip(), MAX_TALLY, N_("tally {number} is too large (at most {limit})"))

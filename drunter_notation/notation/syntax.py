@@ -109,7 +109,7 @@ def _describe(expected: Iterable[str], kind: TextKind) -> str:
     words = list(dict.fromkeys(_(kind.end) if n == "$END" else _(EXPECTED_WORDS[n]) if n in EXPECTED_WORDS
                                else n.lower() for n in names))
     if len(words) > 4:
-        words = words[:4] + ["..."]
+        words = [*words[:4], "..."]
     text = words[0]
     for word in words[1:]:
         text = _("{first} or {second}").format(first=text, second=word)
@@ -216,8 +216,8 @@ def previous_token_text(text: str, pos: int) -> str | None:
         code = code_part(text[start:end])
         if code.strip():
             last = None
-            for last in _TOKEN.finditer(code):
-                pass
+            for match in _TOKEN.finditer(code):  # the last one counts
+                last = match
             if last is None:
                 return None
             token = last.group(0)
