@@ -8,17 +8,21 @@ the whole text to Lark; tests/test_parser_fast_path.py holds the two equal.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cached_property
+from typing import Any, TypeGuard, cast
 
 from lark import Lark
 from lark.lexer import TerminalDef
 
 from drunter_notation.notation.model import (
     Ballot,
+    Card,
     Choose,
+    Event,
     Goals,
     Hand,
+    HandTile,
     Outcome,
     Placement,
     Record,
@@ -26,6 +30,7 @@ from drunter_notation.notation.model import (
     RevealEntry,
     Score,
     ScoreEntry,
+    Setup,
     Tag,
     Turn,
     Vote,
@@ -315,7 +320,7 @@ class LineReader:
         # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
         # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
         self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in s.entries(named=True).items()}
-        self.kept: dict[str, dict[str, tuple[tuple, int]]] = {kind: {} for kind in self.each}  # see _entry
+        self.kept: dict[str, dict[str, tuple[EntryValues, int]]] = {kind: {} for kind in self.each}  # see _entry
         self.cards = compiled(f"{g}({slot('CARD')})")
         placement = s.placement()
         # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
@@ -335,8 +340,12 @@ class LineReader:
 
     def record(self, text: str) -> tuple[Record, list[tuple[str, int, int]]]:
         """The record and its comments (text, line, column); :class:`NotRead` if not read."""
-        tags, setup, events, comments = [], [], [], []
-        reveal = score = None
+        tags: list[Tag] = []
+        setup: list[Setup] = []
+        events: list[Event] = []
+        comments: list[tuple[str, int, int]] = []
+        reveal: Reveal | None = None
+        score: Score | None = None
         phase = 0  # the part of the record read so far: tags, setup, events, reveal, score
         turn_match, pass_word = self.turn.match, self.words["PASS"]
         for number, start, end in line_spans(text):
@@ -359,13 +368,13 @@ class LineReader:
                 m = self.blank.match(text, start, end)
                 if m is None:
                     m, item, phase = self._other(text, start, end, number, phase)
-                    if phase == 0:
+                    if isinstance(item, Tag):
                         tags.append(item)
-                    elif phase == 1:
+                    elif isinstance(item, (Hand, Goals)):
                         setup.append(item)
-                    elif phase == 2:
+                    elif isinstance(item, Choose):
                         events.append(item)
-                    elif phase == 3:
+                    elif isinstance(item, Reveal):
                         reveal = item
                     else:
                         score = item
@@ -375,7 +384,8 @@ class LineReader:
                 comments.append((m["comment"], number, m.start("comment") - start + 1))
         return Record(tuple(tags), tuple(setup), tuple(events), reveal, score), comments
 
-    def _other(self, text: str, start: int, end: int, number: int, phase: int):
+    def _other(self, text: str, start: int, end: int, number: int,
+               phase: int) -> tuple[re.Match[str], Tag | Setup | Choose | Reveal | Score, int]:
         """A line other than a turn (``text[start:end]``, line ``number``): its match, its
         item and the part of the record it is in."""
         m = self.tag.match(text, start, end)
@@ -383,8 +393,8 @@ class LineReader:
             if phase > 0 or m["key"] in self.keywords:
                 raise NotRead
             return m, Tag(m["key"], unquote(m["value"]), number, m.start("lb") - start + 1), 0
-        m = self.word.match(text, start, end)
-        kind = m and self.line_kinds.get(m["kw"])
+        word = self.word.match(text, start, end)
+        kind = word and self.line_kinds.get(word["kw"])
         if kind == "HAND" or kind == "GOALS":
             m = (self.hand if kind == "HAND" else self.goals).match(text, start, end)
             if m is None or phase > 1:
@@ -396,7 +406,7 @@ class LineReader:
             tiles = tuple(map(HAND_TILES.get, texts))  # None for a text not kept yet; a HandTile is true
             if not all(tiles):
                 tiles = tuple(map(hand_tile, texts))
-            if not all(tiles) or len(tiles) > MAX_LIST_ITEMS:
+            if not _all_read(tiles) or len(tiles) > MAX_LIST_ITEMS:
                 raise NotRead
             return m, Hand(player, tiles, number, column), 1
         if kind == "CHOOSE" and phase <= 2:
@@ -406,16 +416,18 @@ class LineReader:
         if (kind == "REVEAL" and phase <= 2) or (kind == "SCORE" and phase <= 3):
             m = self.entries[kind].match(text, start, end)
             if m is not None:
-                item = (Reveal if kind == "REVEAL" else Score)(self._list(kind, m, text, start, number), number,
-                                                               m.start("kw") - start + 1)
-                return m, item, 3 if kind == "REVEAL" else 4
+                entries, column = self._list(kind, m, text, start, number), m.start("kw") - start + 1
+                if kind == "REVEAL":
+                    return m, Reveal(entries, number, column), 3
+                return m, Score(entries, number, column), 4
         raise NotRead
 
-    def _placement(self, m: re.Match, text: str, start: int, number: int) -> Placement:
+    def _placement(self, m: re.Match[str], text: str, start: int, number: int) -> Placement:
         tile = m["tile"]
         if "x" in tile:
             raise NotRead
-        vote = outcome = None
+        vote: Vote | None = None
+        outcome: Outcome | None = None
         if m["vote"] is not None:
             if m["vote"] != self.words["VOTE"]:
                 raise NotRead
@@ -428,10 +440,12 @@ class LineReader:
                     raise NotRead
             outcome = Outcome(m["result"] == "accepted", yes, no, number, m.start("arrow") - start + 1)
         b, corner = m["b"], m["corner"]
-        return Placement(TILES[tile], read_square(m["a"]), b and read_square(b), corner and read_square(corner), vote,
-                         outcome, number, m.start("tile") - start + 1)
+        return Placement(TILES[tile], read_square(m["a"]), None if b is None else read_square(b),
+                         None if corner is None else read_square(corner), vote, outcome, number,
+                         m.start("tile") - start + 1)
 
-    def _list(self, kind: str, m: re.Match, text: str, start: int, number: int, group: str = "items") -> tuple:
+    def _list(self, kind: str, m: re.Match[str], text: str, start: int, number: int,
+              group: str = "items") -> tuple[Any, ...]:  # the kind's entries: Ballot, RevealEntry or ScoreEntry
         """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``, each
         made from the text of its entry."""
         span, column = m[group], m.start(group) - start + 1
@@ -439,7 +453,8 @@ class LineReader:
             texts, comma = span.split(","), 1
         else:  # the entries as the list's regex finds them, each but the first with its comma
             texts, comma = [e[0] for e in self.each[kind].finditer(text, m.start(group), m.end(group))], 0
-        kept, make, entries = self.kept[kind], _ENTRY_TYPES[kind], []
+        kept, make = self.kept[kind], _ENTRY_TYPES[kind]
+        entries: list[Ballot | RevealEntry | ScoreEntry] = []
         for entry in texts:
             values, offset = kept.get(entry) or self._entry(kind, entry)
             entries.append(make(*values, number, column + offset))
@@ -448,22 +463,26 @@ class LineReader:
             raise NotRead
         return tuple(entries)
 
-    def _entry(self, kind: str, entry: str) -> tuple[tuple, int]:
+    def _entry(self, kind: str, entry: str) -> tuple[EntryValues, int]:
         """What the text of an entry (spaces and a comma before it allowed) reads as: its
         values but the position, and where its player starts. The same few entries recur
         in a game: each is kept (up to a bound) for the next list."""
         e = self.each[kind].match(entry)
+        assert e is not None  # the text is an entry the same regex found
         player = self._name(e["player"])
+        values: EntryValues
         if kind == "VOTE":
-            values = player, tuple(map(read_card, self.cards.findall(e["cards"])))
-            if len(values[1]) > MAX_LIST_ITEMS:
+            cards = tuple(map(read_card, self.cards.findall(e["cards"])))
+            if len(cards) > MAX_LIST_ITEMS:
                 raise NotRead
+            values = player, cards
         elif kind == "REVEAL":
             values = player, read_goal(e["v1"]), e["v2"] and read_goal(e["v2"])
         else:
-            values = player, bounded(e["v1"], MAX_SCORE)
-            if values[1] is None:
+            points = bounded(e["v1"], MAX_SCORE)
+            if points is None:
                 raise NotRead
+            values = player, points
         known = values, e.start("player")
         if len(entry) <= KEPT_TEXT and len(self.kept[kind]) < KEPT_ITEMS:
             self.kept[kind][entry] = known
@@ -477,13 +496,13 @@ class LineReader:
         return text
 
     @cached_property
-    def move(self) -> re.Pattern:
+    def move(self) -> re.Pattern[str]:
         """The regex of a move alone, compiled when first used (3 ms: records need none)."""
         return re.compile(*self.move_pattern)
 
     def parse_move(self, text: str) -> Placement | Choose | None:
         """One move (comments dropped): a placement, None for ``pass``, or a Choose."""
-        move = None
+        move: object = None
         for number, start, end in line_spans(text):
             if self.blank.match(text, start, end) is not None:
                 continue
@@ -501,14 +520,22 @@ class LineReader:
                 raise NotRead
         if move is None:
             raise NotRead
-        return None if move is _PASS else move
+        return None if move is _PASS else cast("Placement | Choose", move)
 
 
 _PASS = object()  # a move read as 'pass', while the reader looks for more
-_ENTRY_TYPES = {"VOTE": Ballot, "REVEAL": RevealEntry, "SCORE": ScoreEntry}  # the entries of each kind of list
+# The entries of each kind of list, made from an entry's values and its line and column.
+_ENTRY_TYPES: dict[str, Callable[..., Ballot | RevealEntry | ScoreEntry]] = {
+    "VOTE": Ballot, "REVEAL": RevealEntry, "SCORE": ScoreEntry}
+# What an entry reads as, its position aside: (player, cards), (player, chosen, other) or (player, points).
+EntryValues = tuple[str, tuple[Card, ...]] | tuple[str, str, str | None] | tuple[str, int]
 
 
-def line_spans(text: str):
+def _all_read(tiles: tuple[HandTile | None, ...]) -> TypeGuard[tuple[HandTile, ...]]:
+    return all(tiles)
+
+
+def line_spans(text: str) -> Iterator[tuple[int, int, int]]:
     """(number, start, end) of each line of ``text``, split at line feeds only (as the
     lexer counts lines), without copying it: regexes match ``text`` from start to end."""
     start, number, size = 0, 1, len(text)
