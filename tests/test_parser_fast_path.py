@@ -29,7 +29,7 @@ from hypothesis.strategies import from_regex
 from lark import Lark, Token
 
 from drunter_notation.errors import DnError
-from drunter_notation.notation import lines, parser, values
+from drunter_notation.notation import parser, slots, values
 from drunter_notation.notation.model import Ballot, Card, Choose, HandTile, Outcome, Placement, Tile, Vote
 from drunter_notation.notation.parser import START_SYMBOLS, RecordBuilder, grammar_text, parse_move, parse_text
 
@@ -73,9 +73,9 @@ def test_first_chars_are_never_too_few(terminal):
     and its regex without captures (the reader's) matches it too."""
     t = next(t for t in parser._parser().lark.terminals if t.name == terminal)
     regexp = t.pattern.to_regexp()
-    first = lines.first_chars(regexp, 0)
+    first = slots.first_chars(regexp, 0)
     assert first is not None
-    uncaptured = re.compile(lines.uncaptured(regexp))
+    uncaptured = re.compile(slots.uncaptured(regexp))
     assert uncaptured.groups == 0
 
     @settings(max_examples=200, derandomize=True, database=None, deadline=None,
@@ -89,18 +89,18 @@ def test_first_chars_are_never_too_few(terminal):
 
 
 def test_uncaptured_leaves_escapes_classes_and_named_groups():
-    assert lines.uncaptured(r"(a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(k)[^]()]") == \
+    assert slots.uncaptured(r"(a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(k)[^]()]") == \
         r"(?:a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(?:k)[^]()]"
 
 
 def test_first_chars_of_classes():
-    name = lines.first_chars(r"[^\W\d_][\w-]*", 0)
+    name = slots.first_chars(r"[^\W\d_][\w-]*", 0)
     assert all(_starts_with(name, c) for c in "aZéЖ") and not any(_starts_with(name, c) for c in " 1_-#\"")
-    assert lines.first_chars(r"[0-9]+|\?", 0) == (frozenset("0123456789?"), ())
-    assert lines.first_chars(r"x?", 0) is None and lines.first_chars(r".y", 0) is None
-    assert not lines.may_start_alike(name, lines.first_chars(r"[ \t]+", 0))
-    assert lines.may_start_alike(name, lines.first_chars(r"[a-z][1-9]", 0))
-    assert lines.may_start_alike(name, lines.first_chars(r"\w", 0))  # two classes: not compared
+    assert slots.first_chars(r"[0-9]+|\?", 0) == (frozenset("0123456789?"), ())
+    assert slots.first_chars(r"x?", 0) is None and slots.first_chars(r".y", 0) is None
+    assert not slots.may_start_alike(name, slots.first_chars(r"[ \t]+", 0))
+    assert slots.may_start_alike(name, slots.first_chars(r"[a-z][1-9]", 0))
+    assert slots.may_start_alike(name, slots.first_chars(r"\w", 0))  # two classes: not compared
 
 # --- parse_move ---------------------------------------------------------------------
 
