@@ -202,7 +202,7 @@ def read_snapshot(path: str | Path) -> Snapshot:
     return Snapshot(read_record(path), before)
 
 
-def write_atomic(path: str | Path, text: str, durable: bool = False, replaces: Snapshot | None = None) -> None:
+def write_atomic(path: str | Path, text: str, *, durable: bool = False, replaces: Snapshot | None = None) -> None:
     """Replace ``path`` with ``text`` via a temp file in the same folder and a rename,
     so the old file stays whole until the new one is complete. ``durable``: also
     flush the file and the folder to the disk before returning (a power cut then

@@ -58,6 +58,7 @@ class NotRead(Exception):
     """The line reader met something it does not read: Lark parses the whole text."""
 
 
+# The values are made with positional arguments here: keywords cost 0.3 µs more a Placement (4 % of a parse).
 class LineReader:
     """Valid DN text, read line by line with regexes made of the grammar's terminals
     (each token a slot of :class:`slots.Slots`: the token Lark's lexer makes there).

@@ -166,7 +166,7 @@ class RecordBuilder(Transformer[Token, Record | Placement | Choose | Token]):
         number = _number(num, turn_number_text(str(num)), MAX_TURN,
                          N_("turn number {number} is too large (at most {limit})"))
         placement = None if isinstance(action, Token) else action
-        return Turn(number, str(player), placement, num.line, num.column)
+        return Turn(number, str(player), placement, line=num.line, column=num.column)
 
     def placement(self, c: Children) -> Placement:
         tile_tok = c[0]
@@ -185,7 +185,8 @@ class RecordBuilder(Transformer[Token, Record | Placement | Choose | Token]):
                 vote = item
             else:
                 outcome = item
-        return Placement(TILES[text], anchor, end, corner, vote, outcome, tile_tok.line, tile_tok.column)
+        return Placement(TILES[text], anchor, end=end, corner=corner, vote=vote, outcome=outcome, line=tile_tok.line,
+                         column=tile_tok.column)
 
     def track(self, c: Children) -> tuple[Square]:
         return (read_square(str(c[0])),)
@@ -207,7 +208,7 @@ class RecordBuilder(Transformer[Token, Record | Placement | Choose | Token]):
                 if value is None:
                     # raises: this side is too large
                     _number(c[2], part.strip(), MAX_TALLY, N_("tally {number} is too large (at most {limit})"))
-        return Outcome(str(result) == "accepted", yes, no, arrow.line, arrow.column)
+        return Outcome(str(result) == "accepted", yes=yes, no=no, line=arrow.line, column=arrow.column)
 
     def reveal(self, c: Children) -> Reveal:
         kw, entries = c
@@ -215,8 +216,8 @@ class RecordBuilder(Transformer[Token, Record | Placement | Choose | Token]):
 
     def reveal_entry(self, c: Children) -> RevealEntry:
         player, chosen, *other = c
-        return RevealEntry(str(player), read_goal(str(chosen)), read_goal(str(other[0])) if other else None,
-                           player.line, player.column)
+        return RevealEntry(str(player), read_goal(str(chosen)), other=read_goal(str(other[0])) if other else None,
+                           line=player.line, column=player.column)
 
     def score(self, c: Children) -> Score:
         kw, entries = c
