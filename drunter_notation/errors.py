@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from drunter_notation.codes import CODES
 from drunter_notation.i18n import _, pgettext
@@ -75,7 +76,7 @@ def _json_escape(c: str) -> str:
 class Diagnostic:
     """One finding. ``line``/``column`` are 1-based, 0 when the finding has no place."""
 
-    severity: str  # "error" or "warning"
+    severity: Literal["error", "warning"]
     code: str  # stable code of codes.CODES (P001, A004, W001, ...)
     message: str
     line: int = 0
