@@ -17,9 +17,26 @@ from hypothesis import strategies as st
 from drunter_notation.cli import cli
 from drunter_notation.errors import DnError
 from drunter_notation.notation.formatter import format_record, needs_quotes, ordered_tags
-from drunter_notation.notation.model import (GOALS, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome,
-                                    Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Tile, Turn,
-                                    Vote)
+from drunter_notation.notation.model import (
+    GOALS,
+    Ballot,
+    Card,
+    Choose,
+    Goals,
+    Hand,
+    HandTile,
+    Outcome,
+    Placement,
+    Record,
+    Reveal,
+    RevealEntry,
+    Score,
+    ScoreEntry,
+    Tag,
+    Tile,
+    Turn,
+    Vote,
+)
 from drunter_notation.notation.parser import parse_bytes, parse_file, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -208,10 +225,10 @@ def test_model_values_act_as_plain_frozen_dataclasses(cls):
     assert inspect.signature(cls) == inspect.signature(plain)
     assert cls.__init__.__qualname__ == f"{cls.__name__}.__init__"
     args = [object() for _ in fields]
-    required = [a for a, f in zip(args, fields) if f.default is dataclasses.MISSING]
-    values = lambda v: [getattr(v, f.name) for f in fields]  # noqa: E731
+    required = [a for a, f in zip(args, fields, strict=True) if f.default is dataclasses.MISSING]
+    values = lambda v: [getattr(v, f.name) for f in fields]
     for made in ([cls(*args), plain(*args)], [cls(*required), plain(*required)],
-                 [cls(**{f.name: a for f, a in zip(fields, args)}), plain(*args)]):
+                 [cls(**{f.name: a for f, a in zip(fields, args, strict=True)}), plain(*args)]):
         assert values(made[0]) == values(made[1]) and repr(made[0]) == repr(made[1])
     value = cls(*args)
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -8,8 +8,8 @@ Valid text is read line by line by regexes made of the grammar's terminals
 * the differential tests feed generated and mutated inputs (10,000 in the slow
   one, 30,000 in CI: ``PARSER_INPUTS`` sets it; 1,000 in the quick one, lines of
   every kind in ``test_every_line_kind``) to ``parse_text``/``parse_move`` as
-  shipped and to the same functions running on Lark alone (its basic lexer and LALR parser on the grammar). Both sides run the
-  same parse_text/parse_move, so comments, I00x checks and the wording of errors
+  shipped and to the same functions running on Lark alone (its basic lexer and LALR parser on the grammar).
+  Both sides run the same parse_text/parse_move, so comments, I00x checks and the wording of errors
   are shared: only what reads the text differs. Records must be equal field by
   field (positions and comments included), errors equal in code, line, column,
   message, hint and context.
@@ -159,7 +159,7 @@ class LarkOnly:
 def _full(value):
     """A value with every field, positions included (model equality leaves them out)."""
     if dataclasses.is_dataclass(value):
-        return (type(value).__name__,) + tuple(_full(getattr(value, f.name)) for f in dataclasses.fields(value))
+        return (type(value).__name__, *tuple(_full(getattr(value, f.name)) for f in dataclasses.fields(value)))
     if isinstance(value, tuple):
         return tuple(_full(v) for v in value)
     return value
@@ -188,7 +188,7 @@ POOLS = {
 }
 SEPARATORS = [" "] * 12 + ["", "\n", "\t", "  # a note\n", "\r\n", "\n\n#\n"]
 # Text a mutation may put in: DN's punctuation, letters and digits, line breaks, odd characters.
-NOISE = list("[]{}:,-/@#\"?=.>\\ \n\tWSRabcz0129xJANE") + ["é", "\u00a0", "\u200b", "😀", "\r", "_"]
+NOISE = [*list('[]{}:,-/@#"?=.>\\ \n\tWSRabcz0129xJANE'), "é", "\xa0", "\u200b", "😀", "\r", "_"]
 
 
 def _reference_lark() -> Lark:
@@ -357,7 +357,8 @@ def line_records(n: int, seed: int):
     out = []
     while len(out) < n:
         if rng.random() < 0.25:
-            text = gen.text(rng.choice(["placement", "placement", "move"]), separators=LINE_SEPARATORS).replace("\n", " ")
+            kind = rng.choice(["placement", "placement", "move"])
+            text = gen.text(kind, separators=LINE_SEPARATORS).replace("\n", " ")
             text, start = rng.choice(["", " ", "\n", "# c\n"]) + text + rng.choice(LINE_ENDS), "move"
         else:
             lines = [gen.text(kind, separators=LINE_SEPARATORS).replace("\n", " ").rstrip(" ") + rng.choice(LINE_ENDS)
@@ -406,7 +407,7 @@ def test_ballots_kept_for_later_votes_are_placed_anew():
         assert fast == slow
     assert _both(reference, text, "start")[0][0] == "ok"
     kept = parser._parser().reader.kept["VOTE"]
-    assert {" A: JA NE", ', "B, b": JEIN = yes', " A: JA NE"} <= set(kept)
+    assert {" A: JA NE", ', "B, b": JEIN = yes'} <= set(kept)
     assert not any(long_cards in entry for entry in kept)
 
 
