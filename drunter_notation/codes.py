@@ -6,6 +6,7 @@ what a code means.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
@@ -97,7 +98,7 @@ CODES: dict[str, Code] = _table(
 )
 
 
-def exit_status(codes) -> int:
+def exit_status(codes: Iterable[str]) -> int:
     """The CLI's exit status for a run that found ``codes`` (any iterable of code strings)."""
     return max((CODES[c].exit for c in codes), default=Exit.OK)
 

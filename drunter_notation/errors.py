@@ -8,7 +8,9 @@ input: the CLI turns a ``DnError`` into one line, never a traceback.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from drunter_notation.codes import CODES
 from drunter_notation.i18n import _, pgettext
@@ -74,7 +76,7 @@ def _json_escape(c: str) -> str:
 class Diagnostic:
     """One finding. ``line``/``column`` are 1-based, 0 when the finding has no place."""
 
-    severity: str  # "error" or "warning"
+    severity: Literal["error", "warning"]
     code: str  # stable code of codes.CODES (P001, A004, W001, ...)
     message: str
     line: int = 0
@@ -110,7 +112,7 @@ class Diagnostic:
         cut = ("…" if start else "", "…" if start + CARET_WIDTH < len(self.context) else "")
         return f"    {cut[0]}{line}{cut[1]}\n    {' ' * (len(cut[0]) + len(before))}^"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, str | int | None]:
         return {
             "severity": self.severity,
             "code": self.code,
@@ -157,7 +159,7 @@ def fail(code: str, message: str, *, path: str | None = None, line: int = 0, col
                    path=path)
 
 
-def did_you_mean(word: str, known) -> str:
+def did_you_mean(word: str, known: Iterable[str]) -> str:
     """``" (did you mean 'hig-1991'?)"`` for the closest of ``known``, or ``""``."""
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     return " " + _("(did you mean {name}?)").format(name=repr(close[0])) if close else ""

@@ -21,6 +21,7 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, NamedTuple
 
 from drunter_notation.errors import DnError, fail
 from drunter_notation.i18n import N_, _, language, ngettext
@@ -89,7 +90,8 @@ def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing
         if info.st_size > kind.limit:
             raise refuse(_("is too large ({size}; at most {limit} is read)").format(size=_size(info.st_size),
                                                                                    limit=_size(kind.limit)))
-        chunks, total = [], 0
+        chunks: list[bytes] = []
+        total = 0
         while True:  # the size may have changed since fstat: stop at the limit whatever it says
             chunk = os.read(fd, min(1 << 20, kind.limit + 1 - total))
             if not chunk:
@@ -105,11 +107,12 @@ def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing
         os.close(fd)
 
 
-def read_stream(stream, kind: Kind, label: str) -> bytes:
+def read_stream(stream: BinaryIO, kind: Kind, label: str) -> bytes:
     """At most ``kind.limit`` bytes of a binary stream (standard input), read in
     chunks; more is ``DnError`` ``kind.code`` as soon as the limit is passed, so an
     endless stream (``< /dev/zero``) costs no more than the limit."""
-    chunks, total = [], 0
+    chunks: list[bytes] = []
+    total = 0
     try:
         while total <= kind.limit:
             chunk = stream.read(min(1 << 20, kind.limit + 1 - total))
@@ -142,7 +145,17 @@ def _size(n: int) -> str:
     return ngettext("{n} byte", "{n} bytes", n).format(n=n)
 
 
-def fingerprint(path: str | Path) -> tuple | None:
+class Fingerprint(NamedTuple):
+    """What identifies a file's content: two equal ones mean it was not replaced or written in between."""
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+
+
+def fingerprint(path: str | Path) -> Fingerprint | None:
     """What identifies the content of ``path`` now (device, inode, size, change time
     in ns), or None when it cannot be stat'ed: two equal fingerprints mean the file
     was not replaced or written in between."""
@@ -150,7 +163,7 @@ def fingerprint(path: str | Path) -> tuple | None:
         s = os.stat(path)
     except (OSError, ValueError):
         return None
-    return (s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns)
+    return Fingerprint(s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns)
 
 
 class NotRegularFile(OSError):
@@ -180,7 +193,7 @@ class Snapshot:
     """A file's bytes as one read, and its fingerprint from just before that read."""
 
     data: bytes
-    fingerprint: tuple | None
+    fingerprint: Fingerprint | None
 
 
 def read_snapshot(path: str | Path) -> Snapshot:
@@ -189,7 +202,7 @@ def read_snapshot(path: str | Path) -> Snapshot:
     return Snapshot(read_record(path), before)
 
 
-def write_atomic(path: str | Path, text: str, durable: bool = False, replaces: Snapshot | None = None) -> None:
+def write_atomic(path: str | Path, text: str, *, durable: bool = False, replaces: Snapshot | None = None) -> None:
     """Replace ``path`` with ``text`` via a temp file in the same folder and a rename,
     so the old file stays whole until the new one is complete. ``durable``: also
     flush the file and the folder to the disk before returning (a power cut then

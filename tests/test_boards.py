@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from drunter_notation.rules.board import Board
-from drunter_notation.data.boardfile import builtin_boards, load_board, load_board_file
-from drunter_notation.explain.boardtext import render_board
 from drunter_notation.cli.board import board as board_cli
+from drunter_notation.data.boardfile import builtin_boards, load_board, load_board_file
 from drunter_notation.errors import DnError
+from drunter_notation.explain.boardtext import render_board
 from drunter_notation.notation.model import BUILDINGS, parse_square
+from drunter_notation.rules.board import Board
 
 REPO = Path(__file__).resolve().parent.parent
 TINY = REPO / "replays" / "boards" / "tiny.toml"

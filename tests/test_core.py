@@ -12,14 +12,14 @@ from collections import Counter
 
 import pytest
 
-from drunter_notation.rules.board import Board
-from drunter_notation.notation.model import Ballot, Card, Tile, Vote, parse_square, square_name
 from drunter_notation.explain.findings import arithmetic, card_lines, hint, sentence
 from drunter_notation.explain.scoring import tie_break
+from drunter_notation.notation.model import Ballot, Card, Tile, Vote, parse_square, square_name
+from drunter_notation.rules.board import Board
 from drunter_notation.rules.game import game_over, must_place, track_finished
 from drunter_notation.rules.geometry import past_bridges
-from drunter_notation.rules.placement import Move, apply_move, check_placement, legal_moves
 from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
+from drunter_notation.rules.placement import Move, apply_move, check_placement, legal_moves
 from drunter_notation.rules.scoring import goal_score, rank_players, uncovered_buildings, votes_left
 from drunter_notation.rules.state import Violation, box_tiles, check_deal, deal_for, new_state
 from drunter_notation.rules.votes import Tally, check_ballots, spend_cards, tally, vote_outcome
@@ -389,9 +389,9 @@ def test_ballots_in_voting_order():
     anyhow = start(options=WEBLEY, players=FOUR)
     assert check_ballots(anyhow, "Cleo", seat_order) is None
     for bad, words in ((seat_order.ballots[:3], "Dora does not vote"),
-                       (seat_order.ballots + (ballot("Ben", "JA"),), "Ben votes twice"),
-                       (seat_order.ballots + (ballot("Eve", "JA"),), "'Eve' votes but is not a player"),
-                       (seat_order.ballots[:3] + (Ballot("Dora", ()),), "Dora's ballot is empty")):
+                       ((*seat_order.ballots, ballot("Ben", "JA")), "Ben votes twice"),
+                       ((*seat_order.ballots, ballot("Eve", "JA")), "'Eve' votes but is not a player"),
+                       ((*seat_order.ballots[:3], Ballot("Dora", ())), "Dora's ballot is empty")):
         assert words in sentence(violation(check_ballots(anyhow, "Cleo", Vote(bad)), "B002", "B2"))
 
 

@@ -6,6 +6,7 @@ import inspect
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,26 @@ from hypothesis import strategies as st
 from drunter_notation.cli import cli
 from drunter_notation.errors import DnError
 from drunter_notation.notation.formatter import format_record, needs_quotes, ordered_tags
-from drunter_notation.notation.model import (GOALS, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome,
-                                    Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Tile, Turn,
-                                    Vote)
+from drunter_notation.notation.model import (
+    GOALS,
+    Ballot,
+    Card,
+    Choose,
+    Goals,
+    Hand,
+    HandTile,
+    Outcome,
+    Placement,
+    Record,
+    Reveal,
+    RevealEntry,
+    Score,
+    ScoreEntry,
+    Tag,
+    Tile,
+    Turn,
+    Vote,
+)
 from drunter_notation.notation.parser import parse_bytes, parse_file, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +106,29 @@ def test_comments_stay_with_their_items():
     assert r.events[0].comments == (" opening",)
     assert r.final_comments == (" end",)
 
+
+
+def test_parses_in_threads_keep_their_own_comments():
+    """The table app parses in a thread pool: records that Lark reads (an item spread over
+    two lines) parsed at once in several threads each keep their own comments."""
+    def record(n: int) -> str:
+        return f'[Players "A, B"]  # tag {n}\n# before {n}\n1. A\n  pass  # turn {n}\n# end {n}\n'
+
+    def comments(n: int) -> tuple[object, ...]:
+        r = parse_text(record(n))
+        return r.tags[0].note, r.events[0].comments, r.events[0].note, r.final_comments
+
+    def expected(n: int) -> tuple[object, ...]:
+        return f" tag {n}", (f" before {n}",), f" turn {n}", (f" end {n}",)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns within each parse
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            got = list(pool.map(comments, range(200)))
+    finally:
+        sys.setswitchinterval(switch)
+    assert got == [expected(n) for n in range(200)]
 
 @pytest.mark.parametrize("name", ["c7", "W3", "JA", "pass", "vote", "museum", "accepted", "Anna Maria", "x\"y"])
 def test_reserved_or_odd_names_are_quoted(name):
@@ -184,10 +225,10 @@ def test_model_values_act_as_plain_frozen_dataclasses(cls):
     assert inspect.signature(cls) == inspect.signature(plain)
     assert cls.__init__.__qualname__ == f"{cls.__name__}.__init__"
     args = [object() for _ in fields]
-    required = [a for a, f in zip(args, fields) if f.default is dataclasses.MISSING]
-    values = lambda v: [getattr(v, f.name) for f in fields]  # noqa: E731
+    required = [a for a, f in zip(args, fields, strict=True) if f.default is dataclasses.MISSING]
+    values = lambda v: [getattr(v, f.name) for f in fields]
     for made in ([cls(*args), plain(*args)], [cls(*required), plain(*required)],
-                 [cls(**{f.name: a for f, a in zip(fields, args)}), plain(*args)]):
+                 [cls(**{f.name: a for f, a in zip(fields, args, strict=True)}), plain(*args)]):
         assert values(made[0]) == values(made[1]) and repr(made[0]) == repr(made[1])
     value = cls(*args)
     with pytest.raises(dataclasses.FrozenInstanceError):

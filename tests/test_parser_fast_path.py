@@ -1,15 +1,15 @@
 """The parser's fast path against Lark's own parser, and parse_move.
 
 Valid text is read line by line by regexes made of the grammar's terminals
-(notation/parser.py: _LineReader); any other text goes to Lark. Two guards:
+(notation/lines.py: LineReader); any other text goes to Lark. Two guards:
 
 * ``test_fast_path_is_in_use``: the samples in replays/ and a move of every kind are
   read without Lark (else the parser would silently run at Lark's speed);
 * the differential tests feed generated and mutated inputs (10,000 in the slow
   one, 30,000 in CI: ``PARSER_INPUTS`` sets it; 1,000 in the quick one, lines of
   every kind in ``test_every_line_kind``) to ``parse_text``/``parse_move`` as
-  shipped and to the same functions running on Lark alone (its basic lexer and LALR parser on the grammar). Both sides run the
-  same parse_text/parse_move, so comments, I00x checks and the wording of errors
+  shipped and to the same functions running on Lark alone (its basic lexer and LALR parser on the grammar).
+  Both sides run the same parse_text/parse_move, so comments, I00x checks and the wording of errors
   are shared: only what reads the text differs. Records must be equal field by
   field (positions and comments included), errors equal in code, line, column,
   message, hint and context.
@@ -29,7 +29,7 @@ from hypothesis.strategies import from_regex
 from lark import Lark, Token
 
 from drunter_notation.errors import DnError
-from drunter_notation.notation import parser
+from drunter_notation.notation import parser, slots, values
 from drunter_notation.notation.model import Ballot, Card, Choose, HandTile, Outcome, Placement, Tile, Vote
 from drunter_notation.notation.parser import START_SYMBOLS, RecordBuilder, grammar_text, parse_move, parse_text
 
@@ -73,9 +73,9 @@ def test_first_chars_are_never_too_few(terminal):
     and its regex without captures (the reader's) matches it too."""
     t = next(t for t in parser._parser().lark.terminals if t.name == terminal)
     regexp = t.pattern.to_regexp()
-    first = parser._first_chars(regexp, 0)
+    first = slots.first_chars(regexp, 0)
     assert first is not None
-    uncaptured = re.compile(parser._uncaptured(regexp))
+    uncaptured = re.compile(slots.uncaptured(regexp))
     assert uncaptured.groups == 0
 
     @settings(max_examples=200, derandomize=True, database=None, deadline=None,
@@ -89,18 +89,18 @@ def test_first_chars_are_never_too_few(terminal):
 
 
 def test_uncaptured_leaves_escapes_classes_and_named_groups():
-    assert parser._uncaptured(r"(a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(k)[^]()]") == \
+    assert slots.uncaptured(r"(a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(k)[^]()]") == \
         r"(?:a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(?:k)[^]()]"
 
 
 def test_first_chars_of_classes():
-    name = parser._first_chars(r"[^\W\d_][\w-]*", 0)
+    name = slots.first_chars(r"[^\W\d_][\w-]*", 0)
     assert all(_starts_with(name, c) for c in "aZéЖ") and not any(_starts_with(name, c) for c in " 1_-#\"")
-    assert parser._first_chars(r"[0-9]+|\?", 0) == (frozenset("0123456789?"), ())
-    assert parser._first_chars(r"x?", 0) is None and parser._first_chars(r".y", 0) is None
-    assert not parser._may_start_alike(name, parser._first_chars(r"[ \t]+", 0))
-    assert parser._may_start_alike(name, parser._first_chars(r"[a-z][1-9]", 0))
-    assert parser._may_start_alike(name, parser._first_chars(r"\w", 0))  # two classes: not compared
+    assert slots.first_chars(r"[0-9]+|\?", 0) == (frozenset("0123456789?"), ())
+    assert slots.first_chars(r"x?", 0) is None and slots.first_chars(r".y", 0) is None
+    assert not slots.may_start_alike(name, slots.first_chars(r"[ \t]+", 0))
+    assert slots.may_start_alike(name, slots.first_chars(r"[a-z][1-9]", 0))
+    assert slots.may_start_alike(name, slots.first_chars(r"\w", 0))  # two classes: not compared
 
 # --- parse_move ---------------------------------------------------------------------
 
@@ -159,7 +159,7 @@ class LarkOnly:
 def _full(value):
     """A value with every field, positions included (model equality leaves them out)."""
     if dataclasses.is_dataclass(value):
-        return (type(value).__name__,) + tuple(_full(getattr(value, f.name)) for f in dataclasses.fields(value))
+        return (type(value).__name__, *tuple(_full(getattr(value, f.name)) for f in dataclasses.fields(value)))
     if isinstance(value, tuple):
         return tuple(_full(v) for v in value)
     return value
@@ -188,7 +188,7 @@ POOLS = {
 }
 SEPARATORS = [" "] * 12 + ["", "\n", "\t", "  # a note\n", "\r\n", "\n\n#\n"]
 # Text a mutation may put in: DN's punctuation, letters and digits, line breaks, odd characters.
-NOISE = list("[]{}:,-/@#\"?=.>\\ \n\tWSRabcz0129xJANE") + ["é", "\u00a0", "\u200b", "😀", "\r", "_"]
+NOISE = [*list('[]{}:,-/@#"?=.>\\ \n\tWSRabcz0129xJANE'), "é", "\xa0", "\u200b", "😀", "\r", "_"]
 
 
 def _reference_lark() -> Lark:
@@ -357,7 +357,8 @@ def line_records(n: int, seed: int):
     out = []
     while len(out) < n:
         if rng.random() < 0.25:
-            text = gen.text(rng.choice(["placement", "placement", "move"]), separators=LINE_SEPARATORS).replace("\n", " ")
+            kind = rng.choice(["placement", "placement", "move"])
+            text = gen.text(kind, separators=LINE_SEPARATORS).replace("\n", " ")
             text, start = rng.choice(["", " ", "\n", "# c\n"]) + text + rng.choice(LINE_ENDS), "move"
         else:
             lines = [gen.text(kind, separators=LINE_SEPARATORS).replace("\n", " ").rstrip(" ") + rng.choice(LINE_ENDS)
@@ -391,7 +392,7 @@ def test_every_line_kind(monkeypatch):
 
 
 def test_ballots_kept_for_later_votes_are_placed_anew():
-    """A ballot read once is kept by its text (parser._LineReader._entry) and serves
+    """A ballot read once is kept by its text (lines.LineReader._entry) and serves
     later votes at their own lines and columns -- lists parted at their commas, or by
     their regex where a quoted name may hold a comma; names that are keywords, and
     texts over the bound, are never kept and still read as Lark reads them."""
@@ -406,7 +407,7 @@ def test_ballots_kept_for_later_votes_are_placed_anew():
         assert fast == slow
     assert _both(reference, text, "start")[0][0] == "ok"
     kept = parser._parser().reader.kept["VOTE"]
-    assert {" A: JA NE", ', "B, b": JEIN = yes', " A: JA NE"} <= set(kept)
+    assert {" A: JA NE", ', "B, b": JEIN = yes'} <= set(kept)
     assert not any(long_cards in entry for entry in kept)
 
 
@@ -426,7 +427,7 @@ def test_reveal_and_score_entries_kept_for_later_lines_are_placed_anew():
 
 
 def test_hand_tiles_kept_by_their_text():
-    """Hand tiles are kept by their text (parser._HAND_TILES): counts written with leading
+    """Hand tiles are kept by their text (values.HAND_TILES): counts written with leading
     zeros, at and over the limit, read as Lark reads them, before and after being kept."""
     reference = LarkOnly()
     text = '[Players "A, B"]\nhand A: W2x04 W2x4 W2x004 S1x0 R3x099 R3x99 W1\n'
@@ -434,7 +435,7 @@ def test_hand_tiles_kept_by_their_text():
         fast, slow = _both(reference, case, "start")
         assert fast == slow
     assert _both(reference, text, "start")[0][0] == "ok"
-    assert parser._HAND_TILES["W2x004"] == HandTile(Tile("W", 2), 4)
+    assert values.HAND_TILES["W2x004"] == HandTile(Tile("W", 2), 4)
 
 
 @pytest.mark.slow
@@ -483,10 +484,10 @@ def test_lists_stop_at_their_limit(words, spread):
     reader hands the text to Lark at once (items spread over lines) or at the limit."""
     text, where = LISTS[words]
     make = (lambda n: text(n).replace(" W1", "\nW1").replace(" JA", "\nJA")) if spread else text
-    parse_text(make(parser.MAX_LIST_ITEMS), "t.dn")
+    parse_text(make(values.MAX_LIST_ITEMS), "t.dn")
     with pytest.raises(DnError) as e:
-        parse_text(make(parser.MAX_LIST_ITEMS + 1), "t.dn")
+        parse_text(make(values.MAX_LIST_ITEMS + 1), "t.dn")
     d = e.value.diagnostic
     assert (d.code, d.message) == ("P001", f"more than 1,000 {words}")
     if not spread:
-        assert (d.line, d.column) == where(parser.MAX_LIST_ITEMS + 1)
+        assert (d.line, d.column) == where(values.MAX_LIST_ITEMS + 1)

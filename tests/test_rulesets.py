@@ -13,10 +13,17 @@ from click.testing import CliRunner
 
 import drunter_notation.data.rulesets as rs
 from drunter_notation.cli.rules import rules
+from drunter_notation.data.rulesets import (
+    DEFAULT_RULESET,
+    catalogue,
+    diff,
+    list_rulesets,
+    load_ruleset,
+    ruleset_ids,
+    topics,
+)
 from drunter_notation.errors import DnError
 from drunter_notation.rules.options import Options
-from drunter_notation.data.rulesets import (DEFAULT_RULESET, catalogue, diff, list_rulesets, load_ruleset,
-                                            ruleset_ids, topics)
 
 ROOT = Path(__file__).resolve().parents[1]
 # The rule booklets' texts are not in the repository (they are not ours to publish);
@@ -42,7 +49,7 @@ def _normal(text: str) -> str:
 
 def test_shipped_rulesets():
     assert ruleset_ids() == SHIPPED
-    assert [r.id for r in list_rulesets()][0] == DEFAULT_RULESET
+    assert next(r.id for r in list_rulesets()) == DEFAULT_RULESET
 
 
 @pytest.mark.parametrize("rid", SHIPPED)
@@ -178,7 +185,8 @@ def fake_files(monkeypatch):
 
 
 def _base(rid="broken"):
-    data = tomllib.loads((ROOT / "drunter_notation" / "data" / "rulesets" / "hig-1991.toml").read_text(encoding="utf-8"))
+    path = ROOT / "drunter_notation" / "data" / "rulesets" / "hig-1991.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
     data["id"] = rid
     return data
 

@@ -14,14 +14,15 @@ import functools
 import importlib.resources
 import re
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol, TypeGuard
 
-from drunter_notation.rules.board import TRACK_KINDS, Board
 from drunter_notation.errors import did_you_mean, fail
 from drunter_notation.files import BOARD, read_regular
 from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
+from drunter_notation.rules.board import TRACK_KINDS, Board
 
 FORMAT = "drunter-board/1"
 MIN_WIDTH, MAX_WIDTH = 3, 26  # columns a..z
@@ -65,7 +66,7 @@ def load_board(ref: str, base_dir: Path | None = None) -> Board:
     return _builtin_board(ref)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _builtin_board(ref: str) -> Board:
     """A built-in board, read and checked once per process (boards are never mutated)."""
     ids = builtin_boards()
@@ -173,7 +174,16 @@ def _check(doc: dict[str, Any], label: str, path: str | None) -> Board:
                  buildings=buildings, toilets=frozenset(toilets), note=note, path=path, **extra)
 
 
-def _check_corners(table: Any, width: int, height: int, square, bad) -> dict[Square, str]:
+class _Bad(Protocol):
+    """Raises the file's error at ``key``: the checks' one way out."""
+
+    def __call__(self, key: str | None, problem: str, hint: str | None = None) -> NoReturn: ...
+
+
+_SquareOf = Callable[[Any, str], Square]  # a file's value at a key -> a valid square of the board, or _Bad
+
+
+def _check_corners(table: Any, width: int, height: int, square: _SquareOf, bad: _Bad) -> dict[Square, str]:
     """The four corner squares, each with its track kind: one street, one river, two walls."""
     if not isinstance(table, dict):
         bad("corners", _("must be a table of corner square = track kind, got {kind}").format(kind=_kind_of(table)))
@@ -200,14 +210,14 @@ def _check_corners(table: Any, width: int, height: int, square, bad) -> dict[Squ
     return corners
 
 
-def _check_toilets(value: Any, square, bad) -> list[Square]:
+def _check_toilets(value: Any, square: _SquareOf, bad: _Bad) -> list[Square]:
     """The toilet squares."""
     if not isinstance(value, list):
         bad("toilets", _("must be an array of square names, got {kind}").format(kind=_kind_of(value)))
     return [square(item, f"toilets[{i}]") for i, item in enumerate(value)]
 
 
-def _check_buildings(table: Any, square, bad) -> dict[Square, tuple[str, int]]:
+def _check_buildings(table: Any, square: _SquareOf, bad: _Bad) -> dict[Square, tuple[str, int]]:
     """Square -> (English type, value) for every building; German type names are normalised."""
     if not isinstance(table, dict):
         bad("buildings", _("must be a table of building type -> {{ square = value }}, got {kind}").format(
@@ -234,7 +244,7 @@ def _check_buildings(table: Any, square, bad) -> dict[Square, tuple[str, int]]:
     return buildings
 
 
-def _check_box(table: Any, bad) -> dict[str, tuple[int, int, int]]:
+def _check_box(table: Any, bad: _Bad) -> dict[str, tuple[int, int, int]]:
     """Kind -> (triples, doubles, singles); all three kinds must be given."""
     if not isinstance(table, dict):
         bad("box", _("must be a table of track kind = [triples, doubles, singles], got {kind}").format(
@@ -259,7 +269,7 @@ def _check_box(table: Any, bad) -> dict[str, tuple[int, int, int]]:
     return box
 
 
-def _string(doc: dict[str, Any], key: str, bad, allow_empty: bool = False) -> str:
+def _string(doc: dict[str, Any], key: str, bad: _Bad, *, allow_empty: bool = False) -> str:
     value = doc[key]
     if not isinstance(value, str):
         bad(key, _("must be a string, got {kind}").format(kind=_kind_of(value)))
@@ -268,14 +278,14 @@ def _string(doc: dict[str, Any], key: str, bad, allow_empty: bool = False) -> st
     return value
 
 
-def _int_in(value: Any, key: str, lo: int, hi: int, bad) -> int:
+def _int_in(value: Any, key: str, lo: int, hi: int, bad: _Bad) -> int:
     if not _is_int(value) or not lo <= value <= hi:
         bad(key, _("must be an integer from {low} to {high}, got {value}").format(low=lo, high=hi,
                                                                                   value=_show_value(value)))
     return value
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     # TOML booleans arrive as Python bools, which are ints: keep them out.
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -29,7 +29,6 @@ from drunter_notation.errors import DnError, did_you_mean, fail
 from drunter_notation.i18n import _
 from drunter_notation.rules.options import BallotOrder, ExpertDeal, Options, Ruleset, VoteOutcome
 
-
 DEFAULT_RULESET = "hig-1991"
 
 
@@ -216,11 +215,11 @@ def _merged(rid: str, chain: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]
     parent_id = data.get("extends")
     if parent_id is None:
         return data, filename
-    if parent_id in chain + (rid,):
-        raise _broken(filename, "extends", f"circular: {' -> '.join(chain + (rid, parent_id))}")
+    if parent_id in (*chain, rid):
+        raise _broken(filename, "extends", f"circular: {' -> '.join((*chain, rid, parent_id))}")
     if parent_id not in ruleset_ids():
         raise _broken(filename, "extends", f"unknown ruleset {parent_id!r}")
-    parent, _ = _merged(parent_id, chain + (rid,))
+    parent, _ = _merged(parent_id, (*chain, rid))
     merged = {**parent, **{k: v for k, v in data.items() if k not in _TABLES}}
     for table in _TABLES:  # tables merge key by key: the child lists only what differs
         merged[table] = {**_table(parent, table, filename), **_table(data, table, filename)}
@@ -228,7 +227,7 @@ def _merged(rid: str, chain: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]
 
 
 @functools.cache
-def load_ruleset(id: str) -> Ruleset:  # noqa: A002 - the id is what users write in records
+def load_ruleset(id: str) -> Ruleset:
     """The shipped ruleset ``id`` (cached).
 
     Raises ``DnError`` H004 with exit code 2 for an unknown id, and H004 naming the
@@ -256,7 +255,8 @@ def load_ruleset(id: str) -> Ruleset:  # noqa: A002 - the id is what users write
 
 def _options(table: dict[str, Any]) -> Options:
     """The checked ``[options]`` table as typed :class:`Options`."""
-    return Options(**{k: _OPTION_ENUMS[k](v) if k in _OPTION_ENUMS else v for k, v in table.items()})
+    checked: dict[str, Any] = {k: _OPTION_ENUMS[k](v) if k in _OPTION_ENUMS else v for k, v in table.items()}
+    return Options(**checked)
 
 
 def list_rulesets() -> list[Ruleset]:

@@ -10,9 +10,23 @@ and ``parse_text(format_record(r)) == r``.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from drunter_notation.notation.model import Ballot, Choose, Goals, Hand, Placement, Record, Reveal, Score, Tag, Turn, square_name
+from drunter_notation.notation.model import (
+    Ballot,
+    Choose,
+    Goals,
+    Hand,
+    Item,
+    Placement,
+    Record,
+    Reveal,
+    Score,
+    Tag,
+    Turn,
+    square_name,
+)
 
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Annotator", "Players", "Board", "Rules", "Variant", "Result")
 
@@ -25,8 +39,9 @@ def quote(text: str) -> str:
 @lru_cache(maxsize=4096)
 def needs_quotes(name: str) -> bool:
     """True unless ``name`` reads back as exactly one bare player name."""
-    from drunter_notation.notation.parser import _parser  # the grammar decides what a bare name is
     from lark.exceptions import LarkError
+
+    from drunter_notation.notation.parser import _parser  # the grammar decides what a bare name is
     try:
         tokens = list(_parser().lark.lex(name))
     except LarkError:
@@ -56,7 +71,7 @@ def format_ballot(b: Ballot) -> str:
     return f"{player(b.player)}: " + " ".join(str(c) for c in b.cards)
 
 
-def format_item(item) -> str:
+def format_item(item: Item) -> str:
     """One top-level item on one line, without its comments."""
     if isinstance(item, Turn):
         return _format_turn(item)
@@ -87,7 +102,7 @@ def _comment(text: str) -> str:
     return "#" + text
 
 
-def _lines(item) -> list[str]:
+def _lines(item: Item) -> list[str]:
     out = [_comment(c) for c in item.comments]
     line = format_item(item)
     if item.note is not None:
@@ -96,7 +111,7 @@ def _lines(item) -> list[str]:
     return out
 
 
-def ordered_tags(tags) -> list[Tag]:
+def ordered_tags(tags: Iterable[Tag]) -> list[Tag]:
     """Known tags in TAG_ORDER, then the others in input order."""
     rank = {k: i for i, k in enumerate(TAG_ORDER)}
     return sorted(tags, key=lambda t: rank.get(t.key, len(TAG_ORDER)))
@@ -104,13 +119,13 @@ def ordered_tags(tags) -> list[Tag]:
 
 def format_record(record: Record) -> str:
     """The canonical DN text of a record, ending in one newline."""
-    sections = [
+    sections: list[Sequence[Item]] = [
         ordered_tags(record.tags),
         list(record.setup),
         list(record.events),
         [x for x in (record.reveal, record.score) if x is not None],
     ]
-    blocks = []
+    blocks: list[str] = []
     for items in sections:
         if items:
             blocks.append("\n".join(line for it in items for line in _lines(it)))

@@ -44,9 +44,9 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere: the project's ow
 from drunter_notation.cli.validate import Job, judge  # noqa: E402
 from drunter_notation.data.boardfile import load_board  # noqa: E402
 from drunter_notation.data.rulesets import load_ruleset  # noqa: E402
+from drunter_notation.deal import PLAYER_NAMES  # noqa: E402
 from drunter_notation.errors import DnError, printable, printable_lines  # noqa: E402
 from drunter_notation.notation.formatter import format_record  # noqa: E402
-from drunter_notation.deal import PLAYER_NAMES  # noqa: E402
 from drunter_notation.simulate import simulate_game  # noqa: E402
 
 MAX_SECONDS = 2.0  # CPU seconds per input
@@ -296,7 +296,7 @@ def check(seed: int, index: int) -> Finding | None:
         return Finding(seed, index, "hang", f"stopped after {HANG_SECONDS} s", path, data)
     except DnError:
         found = []
-    except Exception as e:  # noqa: BLE001 - the point: anything else is a finding
+    except Exception as e:
         return Finding(seed, index, "exception", f"{type(e).__name__}: {str(e)[:200]}", path, data)
     finally:
         signal.alarm(0)

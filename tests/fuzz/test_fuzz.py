@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import os
 
+import dnfuzz
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import dnfuzz
 from drunter_notation.errors import json_safe, printable
 
 REPLAYS = dnfuzz.ROOT / "replays"
@@ -124,7 +124,8 @@ def test_printable_is_one_safe_line_and_leaves_printable_text_alone(text):
     assert (shown == text) == text.translate(no_break).isprintable()
 
 
-@given(st.recursive(st.text() | st.integers() | st.none(), lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner)))
+@given(st.recursive(st.text() | st.integers() | st.none(),
+                    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner)))
 def test_json_safe_keeps_the_value(value):
     for indent in (None, 2):
         text = json_safe(json.dumps(value, ensure_ascii=False, indent=indent))

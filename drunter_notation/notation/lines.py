@@ -1,0 +1,307 @@
+"""The fast path: valid DN text read line by line with regexes made of the grammar's terminals.
+
+DN is written a line per item, so valid text is read a line at a time
+(:class:`LineReader`), each kind of line by one regex built from Lark's own
+terminals. Any line it does not read raises :class:`NotRead` and the parser hands
+the whole text to Lark; tests/test_parser_fast_path.py holds the two equal.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from functools import cached_property
+from typing import Any, TypeGuard, cast
+
+from lark import Lark
+
+from drunter_notation.notation.model import (
+    Ballot,
+    Card,
+    Choose,
+    Event,
+    Goals,
+    Hand,
+    HandTile,
+    Outcome,
+    Placement,
+    Record,
+    Reveal,
+    RevealEntry,
+    Score,
+    ScoreEntry,
+    Setup,
+    Tag,
+    Turn,
+    Vote,
+)
+from drunter_notation.notation.slots import Slots
+from drunter_notation.notation.values import (
+    HAND_TILES,
+    KEPT_ITEMS,
+    KEPT_TEXT,
+    MAX_LIST_ITEMS,
+    MAX_SCORE,
+    MAX_TURN,
+    TILES,
+    bounded,
+    hand_tile,
+    read_card,
+    read_goal,
+    read_square,
+    read_tally,
+    turn_number_text,
+    unquote,
+)
+
+
+class NotRead(Exception):
+    """The line reader met something it does not read: Lark parses the whole text."""
+
+
+# The values are made with positional arguments here: keywords cost 0.3 µs more a Placement (4 % of a parse).
+class LineReader:
+    """Valid DN text, read line by line with regexes made of the grammar's terminals
+    (each token a slot of :class:`slots.Slots`: the token Lark's lexer makes there).
+
+    A line regex holds the tokens of one item (a tag, a hand or goals line, a turn,
+    ``choose``, a reveal, a score) and may end in a comment; lines hold only spaces
+    and comments otherwise. The items must come in the grammar's order. No token
+    crosses a line break except in text no line regex reads (a TURNNO or TALLY split
+    over lines puts a line starting with '.' or ':'), so tokens and positions are
+    Lark's. Anything else -- a line no regex reads, a number or a list over its
+    limit, items out of order -- raises :class:`NotRead`.
+    """
+
+    def __init__(self, lark: Lark) -> None:
+        s = Slots(lark)
+        g, end, word, name, slot, lit, compiled = s.gap, s.end, s.word, s.name, s.slot, s.lit, s.compiled
+        self.words, self.keywords = s.words, s.keywords
+        # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
+        # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
+        self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in s.entries(named=True).items()}
+        self.kept: dict[str, dict[str, tuple[EntryValues, int]]] = {kind: {} for kind in self.each}  # see _entry
+        self.cards = compiled(f"{g}({slot('CARD')})")
+        placement = s.placement()
+        # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
+        self.turn = compiled(f"{g}(?P<num>{slot('TURNNO')}){g}(?P<player>{name}){g}"
+                             f"(?:{placement}|(?P<pass>{slot('NAME')})){end}")
+        self.move_pattern = (f"{g}(?:{placement}|(?P<pass>{slot('NAME')})){end}", s.flags)
+        self.blank = compiled(end)
+        self.tag = compiled(f"{g}(?P<lb>{lit('[')}){g}(?P<key>{slot('NAME')}){g}(?P<value>{slot('STRING')})"
+                            f"{g}{lit(']')}{end}")
+        self.word = compiled(f"{g}{word}")
+        self.hand = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}(?P<items>(?:{g}{slot('TILE')})+){end}")
+        self.goals = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}{g}(?P<g1>{slot('GOAL')}){g}{lit(',')}"
+                              f"{g}(?P<g2>{slot('GOAL')}){end}")
+        self.entries = {kind: compiled(f"{g}{word}(?P<items>{s.many(kind)}){end}") for kind in ("REVEAL", "SCORE")}
+        self.choose = compiled(f"{g}{word}{end}")
+        self.line_kinds = {self.words[k]: k for k in ("HAND", "GOALS", "CHOOSE", "REVEAL", "SCORE")}
+
+    def record(self, text: str) -> tuple[Record, list[tuple[str, int, int]]]:
+        """The record and its comments (text, line, column); :class:`NotRead` if not read."""
+        tags: list[Tag] = []
+        setup: list[Setup] = []
+        events: list[Event] = []
+        comments: list[tuple[str, int, int]] = []
+        reveal: Reveal | None = None
+        score: Score | None = None
+        phase = 0  # the part of the record read so far: tags, setup, events, reveal, score
+        turn_match, pass_word = self.turn.match, self.words["PASS"]
+        for number, start, end in line_spans(text):
+            m = turn_match(text, start, end)
+            if m is not None:
+                if phase > 2:
+                    raise NotRead
+                phase = 2
+                if m["pass"] is None:
+                    placement = self._placement(m, text, start, number)
+                elif m["pass"] == pass_word:
+                    placement = None
+                else:
+                    raise NotRead
+                turn = bounded(turn_number_text(m["num"]), MAX_TURN)
+                if turn is None:
+                    raise NotRead
+                events.append(Turn(turn, self._name(m["player"]), placement, number, m.start("num") - start + 1))
+            else:
+                m = self.blank.match(text, start, end)
+                if m is None:
+                    m, item, phase = self._other(text, start, end, number, phase)
+                    if isinstance(item, Tag):
+                        tags.append(item)
+                    elif isinstance(item, (Hand, Goals)):
+                        setup.append(item)
+                    elif isinstance(item, Choose):
+                        events.append(item)
+                    elif isinstance(item, Reveal):
+                        reveal = item
+                    else:
+                        score = item
+                    if len(tags) > MAX_LIST_ITEMS or len(setup) > MAX_LIST_ITEMS:
+                        raise NotRead
+            if m["comment"] is not None:
+                comments.append((m["comment"], number, m.start("comment") - start + 1))
+        return Record(tuple(tags), tuple(setup), tuple(events), reveal, score), comments
+
+    def _other(self, text: str, start: int, end: int, number: int,
+               phase: int) -> tuple[re.Match[str], Tag | Setup | Choose | Reveal | Score, int]:
+        """A line other than a turn (``text[start:end]``, line ``number``): its match, its
+        item and the part of the record it is in."""
+        m = self.tag.match(text, start, end)
+        if m is not None:
+            if phase > 0 or m["key"] in self.keywords:
+                raise NotRead
+            return m, Tag(m["key"], unquote(m["value"]), number, m.start("lb") - start + 1), 0
+        word = self.word.match(text, start, end)
+        kind = word and self.line_kinds.get(word["kw"])
+        if kind == "HAND" or kind == "GOALS":
+            m = (self.hand if kind == "HAND" else self.goals).match(text, start, end)
+            if m is None or phase > 1:
+                raise NotRead
+            player, column = self._name(m["player"]), m.start("kw") - start + 1
+            if kind == "GOALS":
+                return m, Goals(player, (read_goal(m["g1"]), read_goal(m["g2"])), number, column), 1
+            texts = m["items"].split()  # TILE tokens with only spaces between them
+            tiles = tuple(map(HAND_TILES.get, texts))  # None for a text not kept yet; a HandTile is true
+            if not all(tiles):
+                tiles = tuple(map(hand_tile, texts))
+            if not _all_read(tiles) or len(tiles) > MAX_LIST_ITEMS:
+                raise NotRead
+            return m, Hand(player, tiles, number, column), 1
+        if kind == "CHOOSE" and phase <= 2:
+            m = self.choose.match(text, start, end)
+            if m is not None:
+                return m, Choose(number, m.start("kw") - start + 1), 2
+        if (kind == "REVEAL" and phase <= 2) or (kind == "SCORE" and phase <= 3):
+            m = self.entries[kind].match(text, start, end)
+            if m is not None:
+                entries, column = self._list(kind, m, text, start, number), m.start("kw") - start + 1
+                if kind == "REVEAL":
+                    return m, Reveal(entries, number, column), 3
+                return m, Score(entries, number, column), 4
+        raise NotRead
+
+    def _placement(self, m: re.Match[str], text: str, start: int, number: int) -> Placement:
+        tile = m["tile"]
+        if "x" in tile:
+            raise NotRead
+        vote: Vote | None = None
+        outcome: Outcome | None = None
+        if m["vote"] is not None:
+            if m["vote"] != self.words["VOTE"]:
+                raise NotRead
+            vote = Vote(self._list("VOTE", m, text, start, number, "ballots"), number, m.start("vote") - start + 1)
+        if m["arrow"] is not None:
+            yes = no = None
+            if m["tally"] is not None:
+                yes, no = read_tally(m["tally"])
+                if yes is None or no is None:
+                    raise NotRead
+            outcome = Outcome(m["result"] == "accepted", yes, no, number, m.start("arrow") - start + 1)
+        b, corner = m["b"], m["corner"]
+        return Placement(TILES[tile], read_square(m["a"]), None if b is None else read_square(b),
+                         None if corner is None else read_square(corner), vote, outcome, number,
+                         m.start("tile") - start + 1)
+
+    def _list(self, kind: str, m: re.Match[str], text: str, start: int, number: int,
+              group: str = "items") -> tuple[Any, ...]:  # the kind's entries: Ballot, RevealEntry or ScoreEntry
+        """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``, each
+        made from the text of its entry."""
+        span, column = m[group], m.start(group) - start + 1
+        if '"' not in span:  # no quoted name (which may hold a comma): the commas part the entries
+            texts, comma = span.split(","), 1
+        else:  # the entries as the list's regex finds them, each but the first with its comma
+            texts, comma = [e[0] for e in self.each[kind].finditer(text, m.start(group), m.end(group))], 0
+        kept, make = self.kept[kind], _ENTRY_TYPES[kind]
+        entries: list[Ballot | RevealEntry | ScoreEntry] = []
+        for entry in texts:
+            values, offset = kept.get(entry) or self._entry(kind, entry)
+            entries.append(make(*values, number, column + offset))
+            column += len(entry) + comma
+        if len(entries) > MAX_LIST_ITEMS:
+            raise NotRead
+        return tuple(entries)
+
+    def _entry(self, kind: str, entry: str) -> tuple[EntryValues, int]:
+        """What the text of an entry (spaces and a comma before it allowed) reads as: its
+        values but the position, and where its player starts. The same few entries recur
+        in a game: each is kept (up to a bound) for the next list."""
+        e = self.each[kind].match(entry)
+        assert e is not None  # the text is an entry the same regex found
+        player = self._name(e["player"])
+        values: EntryValues
+        if kind == "VOTE":
+            cards = tuple(map(read_card, self.cards.findall(e["cards"])))
+            if len(cards) > MAX_LIST_ITEMS:
+                raise NotRead
+            values = player, cards
+        elif kind == "REVEAL":
+            values = player, read_goal(e["v1"]), e["v2"] and read_goal(e["v2"])
+        else:
+            points = bounded(e["v1"], MAX_SCORE)
+            if points is None:
+                raise NotRead
+            values = player, points
+        known = values, e.start("player")
+        if len(entry) <= KEPT_TEXT and len(self.kept[kind]) < KEPT_ITEMS:
+            self.kept[kind][entry] = known
+        return known
+
+    def _name(self, text: str) -> str:
+        if text[0] == '"':
+            return unquote(text)
+        if text in self.keywords:  # Lark reads it as the keyword, not as a name
+            raise NotRead
+        return text
+
+    @cached_property
+    def move(self) -> re.Pattern[str]:
+        """The regex of a move alone, compiled when first used (3 ms: records need none)."""
+        return re.compile(*self.move_pattern)
+
+    def parse_move(self, text: str) -> Placement | Choose | None:
+        """One move (comments dropped): a placement, None for ``pass``, or a Choose."""
+        move: object = None
+        for number, start, end in line_spans(text):
+            if self.blank.match(text, start, end) is not None:
+                continue
+            m = self.move.match(text, start, end)
+            if m is None or move is not None:
+                raise NotRead
+            word = m["pass"]
+            if word is None:
+                move = self._placement(m, text, start, number)
+            elif word == self.words["PASS"]:
+                move = _PASS
+            elif word == self.words["CHOOSE"]:
+                move = Choose(number, m.start("pass") - start + 1)
+            else:
+                raise NotRead
+        if move is None:
+            raise NotRead
+        return None if move is _PASS else cast("Placement | Choose", move)
+
+
+_PASS = object()  # a move read as 'pass', while the reader looks for more
+# The entries of each kind of list, made from an entry's values and its line and column.
+_ENTRY_TYPES: dict[str, Callable[..., Ballot | RevealEntry | ScoreEntry]] = {
+    "VOTE": Ballot, "REVEAL": RevealEntry, "SCORE": ScoreEntry}
+# What an entry reads as, its position aside: (player, cards), (player, chosen, other) or (player, points).
+EntryValues = tuple[str, tuple[Card, ...]] | tuple[str, str, str | None] | tuple[str, int]
+
+
+def _all_read(tiles: tuple[HandTile | None, ...]) -> TypeGuard[tuple[HandTile, ...]]:
+    return all(tiles)
+
+
+def line_spans(text: str) -> Iterator[tuple[int, int, int]]:
+    """(number, start, end) of each line of ``text``, split at line feeds only (as the
+    lexer counts lines), without copying it: regexes match ``text`` from start to end."""
+    start, number, size = 0, 1, len(text)
+    while True:
+        nl = text.find("\n", start)
+        if nl < 0:
+            yield number, start, size
+            return
+        yield number, start, nl
+        start, number = nl + 1, number + 1
