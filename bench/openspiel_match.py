@@ -53,7 +53,7 @@ def one_game(i: int, sims: int, seed: int) -> tuple[float, float, int, float, in
     count = [0, 0]
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(deal.choice(outcomes, p=probs)))
             continue
         mine = state.current_player() == ours_seat

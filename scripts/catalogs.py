@@ -44,7 +44,7 @@ def extract() -> Catalog:
     catalog = Catalog(project="drunter-notation", domain=DOMAIN, charset="utf-8")
     with open(ROOT / "babel.cfg") as f:
         method_map, options_map = parse_mapping_cfg(f)
-    for filename, lineno, message, comments, context in extract_from_dir(
+    for filename, _lineno, message, comments, context in extract_from_dir(
             str(ROOT), method_map, options_map, strip_comment_tags=True, comment_tags=("TRANSLATORS:",)):
         catalog.add(message, None, [(filename, 0)], auto_comments=comments, context=context)
     import click
@@ -52,7 +52,7 @@ def extract() -> Catalog:
     for name in CLICK_MODULES:
         with open(click_dir / f"{name}.py", "rb") as f:
             from babel.messages.extract import extract as run
-            for lineno, message, comments, context in run("python", f):
+            for _lineno, message, _comments, context in run("python", f):
                 catalog.add(message, None, [(f"click/{name}.py", 0)], context=context)
     return catalog
 
@@ -144,7 +144,7 @@ def problems() -> list[str]:
         have = {_key(m): m for m in catalog if m.id}
         for key in sorted(wanted - have.keys(), key=repr):
             found.append(f"{lang}: not in the catalog: {key[0]!r}")
-        for key, m in have.items():
+        for m in have.values():
             strings = tuple(m.string) if isinstance(m.string, (list, tuple)) else (m.string,)
             ids = tuple(m.id) if isinstance(m.id, (list, tuple)) else (m.id,)
             if m.fuzzy:

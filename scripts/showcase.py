@@ -20,8 +20,23 @@ import click
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.notation.formatter import format_record
-from drunter_notation.notation.model import (Ballot, Card, Hand, HandTile, Outcome, Placement, Record, Reveal,
-                                             RevealEntry, Score, ScoreEntry, Tag, Turn, Vote, square_name)
+from drunter_notation.notation.model import (
+    Ballot,
+    Card,
+    Hand,
+    HandTile,
+    Outcome,
+    Placement,
+    Record,
+    Reveal,
+    RevealEntry,
+    Score,
+    ScoreEntry,
+    Tag,
+    Turn,
+    Vote,
+    square_name,
+)
 from drunter_notation.rules import game, turn, votes
 from drunter_notation.rules.placement import Move, legal_moves
 from drunter_notation.rules.scoring import rank_players
@@ -121,7 +136,7 @@ def play(players: tuple[str, ...], rules: str, seed: int, tags: list[Tag]) -> Re
                            comments=comment(mover, hits, decision.accepted if vote else None, vote)))
     ranking = rank_players(board, state.covered, players, cards, state.cards)
     scores = {s.player: s.score for s in ranking.standings}
-    tags = tags + [Tag("Players", ", ".join(players))]
+    tags = [*tags, Tag("Players", ", ".join(players))]
     if rules != DEFAULT_RULESET:
         tags.append(Tag("Rules", rules))
     tags.append(Tag("Result", ", ".join(ranking.winners)))

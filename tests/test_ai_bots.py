@@ -22,7 +22,7 @@ def dealt(game, rng, change=None):
     """A state after the deal; ``change`` maps a slot index to another outcome."""
     s = game.new_initial_state()
     while s.is_chance_node():
-        outcomes, probs = zip(*s.chance_outcomes())
+        outcomes, probs = zip(*s.chance_outcomes(), strict=True)
         k = len(s.dealt)
         s.apply_action((change or {}).get(k, int(rng.choice(outcomes, p=probs))))
     return s

@@ -72,7 +72,7 @@ def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = N
     out = []
     for ruleset in rulesets:
         prefix = replay(before, path, board=board, ruleset=ruleset)
-        move = _what_if_text(what_if) if what_if is not None else format_item(event)
+        move = _what_if_text(what_if) if what_if is not None else format_item(recorded) if recorded else ""
         if not prefix.valid:
             d = prefix.errors[0]
             out.append(Verdict(ruleset=ruleset.id, ruleset_name=_(ruleset.name), turn=turn, what_if=what_if is not None,

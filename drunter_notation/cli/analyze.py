@@ -5,7 +5,9 @@ import contextlib
 import functools
 import json
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import click
 
@@ -21,11 +23,10 @@ from drunter_notation.files import read_record
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.notation.parser import parse_bytes
 
-
 _GAME = {"base": N_("base game"), "expert": N_("expert game")}
 
 
-def _head(r: dict) -> str:
+def _head(r: dict[str, Any]) -> str:
     n, variant = len(r["turns"]) - 1, r["variant"]
     game = _(_GAME[variant]) if variant in _GAME else variant
     return ngettext("{file}: {n} turn, {game} ({rules}, {board}); after every turn, each player's card if one "
@@ -35,7 +36,7 @@ def _head(r: dict) -> str:
         file=r["file"], n=n, game=game, rules=r["rules"], board=r["board"])
 
 
-def _win_legend(r: dict) -> str:
+def _win_legend(r: dict[str, Any]) -> str:
     top = max(x for e in r["turns"] for x in e["win_se"].values())
     n, points = r["playouts"], int(f"{top * 100:.0f}")
     error = ngettext("standard error at most {n} point", "standard error at most {n} points", points).format(n=points)
@@ -54,7 +55,7 @@ def _win_legend(r: dict) -> str:
     return line.format(n=n, bot=r["policy"], error=error)
 
 
-def render_text(r: dict) -> str:
+def render_text(r: dict[str, Any]) -> str:
     """The analysis as a table per turn (each player's card if one stands out, the
     win chances), what the marks mean, then the end, the evidence and the turning
     points."""
@@ -72,7 +73,8 @@ def render_text(r: dict) -> str:
     turn, move, chance = pgettext("column", "turn"), pgettext("column", "move"), pgettext("column", "win %")
     t = max(4, len(turn))
     head = f"{turn:>{t}}  {move:<{wide}}" + "".join(f"{p:<{width}}" for p in names)
-    lines.append((head + (f"| {chance} " + " ".join(f"{p:>{c}}" for p, c in zip(names, cols)) if win else "")).rstrip())
+    columns = " ".join(f"{p:>{c}}" for p, c in zip(names, cols, strict=True))
+    lines.append((head + (f"| {chance} {columns}" if win else "")).rstrip())
     for e in r["turns"]:
         played = "" if e["move"] is None else f"{e['player']} {e['move']}" + (rejected if e.get("vote") ==
                                                                              "rejected" else "")
@@ -82,7 +84,8 @@ def render_text(r: dict) -> str:
             cells.append(("-" if fav is None else f"{fav[0]} {whole_percent(fav[1]):>2}").ljust(width))
         row = f"{e['turn']:>{t}}  {printable(played):<{wide}}" + "".join(cells)
         if win:
-            row += "|" + " " * (len(chance) + 2) + " ".join(f"{e['win'][p] * 100:{c}.0f}" for p, c in zip(players, cols))
+            chances = (f"{e['win'][p] * 100:{c}.0f}" for p, c in zip(players, cols, strict=True))
+            row += "|" + " " * (len(chance) + 2) + " ".join(chances)
         lines.append(row.rstrip())
     lines += ["  " + _("card n: the card that stands out, and its probability in % (99 at most while not certain)"),
               "  " + _("-: no card stands out (none is twice as likely as chance and half again as likely as the "
@@ -107,11 +110,11 @@ def render_text(r: dict) -> str:
                 player=p)]:
             lines.append(f"    {sentence}")
     if win:
-        lines += [""] + turning_lines(r)
+        lines += ["", *turning_lines(r)]
     return printable_lines("\n".join(lines)) + "\n"  # names and moves come from the record: escaped
 
 
-def turning_lines(r: dict) -> list[str]:
+def turning_lines(r: dict[str, Any]) -> list[str]:
     """The turning points in words, every figure with its standard error."""
     if r["final"]["truth"]:
         head = _("Turning points (the mover's chance to win, the mover's own card known, the others' cards drawn "
@@ -176,10 +179,11 @@ def _read(path: str) -> bytes | tuple[str, int]:
 @click.option("--dask", "dask_address", metavar="ADDRESS",
               help=N_("Run the per-record analysis on the Dask cluster at ADDRESS (pip install "
                       "'drunter-notation[dask]')."))
-def analyze(files, fmt, playouts, policy, seed, turning, jobs, dask_address):
+def analyze(files: tuple[str, ...], fmt: str, playouts: int, policy: str, seed: int, turning: int, jobs: int,
+            dask_address: str | None) -> None:
     settings = Settings(playouts=playouts, policy=policy, seed=seed, turning_points=turning)
     paths, status = record_paths(files)
-    for path, outcome in _results(paths, settings, jobs, dask_address):
+    for _path, outcome in _results(paths, settings, jobs, dask_address):
         kind, value = outcome
         if kind == "error":
             line, code = value
@@ -193,13 +197,15 @@ def analyze(files, fmt, playouts, policy, seed, turning, jobs, dask_address):
     sys.exit(status)
 
 
-def _results(paths: list[str], settings: Settings, jobs: int, dask_address: str | None):
+def _results(paths: list[str], settings: Settings, jobs: int, dask_address: str | None
+             ) -> Iterator[tuple[str, Any]]:
     """(path, outcome) per record, in the order given, with a progress bar on a terminal."""
     data = [_read(p) for p in paths]
-    todo = [(p, d) for p, d in zip(paths, data) if isinstance(d, bytes)]
+    todo = [(p, d) for p, d in zip(paths, data, strict=True) if isinstance(d, bytes)]
     with contextlib.ExitStack() as stack:
         if dask_address is not None:
-            outcomes = on_cluster(dask_address, functools.partial(_analyze, settings=settings, lang=i18n.language()), todo)
+            per_record = functools.partial(_analyze, settings=settings, lang=i18n.language())
+            outcomes = on_cluster(dask_address, per_record, todo)
         elif len(todo) == 1:  # one record: its positions spread over the workers
             outcomes = iter([_one(todo[0], settings, jobs, stack)])
         elif (workers := pool_size(jobs, len(todo))) > 1:
@@ -208,30 +214,30 @@ def _results(paths: list[str], settings: Settings, jobs: int, dask_address: str 
         else:
             outcomes = (_analyze(item, settings, i18n.language()) for item in todo)
         show = sys.stderr.isatty() and len(paths) > 1
-        bar = stack.enter_context(click.progressbar(length=len(paths), label=_("analysing"), file=sys.stderr)
+        bar: Any = stack.enter_context(click.progressbar(length=len(paths), label=_("analysing"), file=sys.stderr)
                                   if show else _Quiet())
-        for p, d in zip(paths, data):
+        for p, d in zip(paths, data, strict=True):
             yield p, next(outcomes) if isinstance(d, bytes) else ("error", d)
             bar.update(1)
 
 
 class _Quiet:
-    def __enter__(self):
+    def __enter__(self) -> _Quiet:
         return self
 
-    def __exit__(self, *exc):
-        return False
+    def __exit__(self, *exc: object) -> None:
+        pass
 
-    def update(self, n):
+    def update(self, n: int) -> None:
         pass
 
 
-def _analyze(item: tuple[str, bytes], settings: Settings, lang: str):
+def _analyze(item: tuple[str, bytes], settings: Settings, lang: str) -> Any:
     path, data = item
     return analyze_bytes(data, path, settings, lang)
 
 
-def _one(item: tuple[str, bytes], settings: Settings, jobs: int, stack: contextlib.ExitStack):
+def _one(item: tuple[str, bytes], settings: Settings, jobs: int, stack: contextlib.ExitStack) -> Any:
     path, data = item
     try:
         record = parse_bytes(data, path)

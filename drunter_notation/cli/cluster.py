@@ -113,8 +113,8 @@ def connect(address: str, stack: contextlib.ExitStack) -> Any:
             logger = logging.getLogger(name)
             logger.handlers, logger.propagate = [logging.NullHandler()], False
     try:
-        return stack.enter_context(Client(address, timeout=DASK_TIMEOUT))
-    except Exception as e:  # noqa: BLE001 - refused, timed out, a transport not installed, not a Dask scheduler at all
+        return stack.enter_context(Client(address, timeout=DASK_TIMEOUT))  # type: ignore[no-untyped-call]  # not annotated
+    except Exception as e:
         raise unreachable(address, str(e).splitlines()[0] if str(e) else type(e).__name__) from None
 
 
@@ -168,7 +168,7 @@ def run(client: Any, fn: Callable[[T], R], items: Iterable[T | Ready[R]], addres
 
     def threads() -> int:  # asked again now and then: an adaptive cluster's workers come and go
         try:
-            return max(1, sum(client.nthreads().values()))
+            return max(1, int(sum(client.nthreads().values())))
         except (OSError, TimeoutError) as e:
             raise lost(e) from None
 
@@ -177,7 +177,7 @@ def run(client: Any, fn: Callable[[T], R], items: Iterable[T | Ready[R]], addres
     order: dict[Any, int] = {}  # future -> its batch's place
     finished: dict[int, list[R]] = {}
     sent = shown = 0
-    pending = as_completed()
+    pending = as_completed()  # type: ignore[no-untyped-call]  # distributed's as_completed is not annotated
 
     def send() -> bool:
         nonlocal sent
@@ -192,7 +192,7 @@ def run(client: Any, fn: Callable[[T], R], items: Iterable[T | Ready[R]], addres
         future = client.submit(run_batch, fn, batch, lang, pure=False)
         order[future] = sent
         sent += 1
-        pending.add(future)
+        pending.add(future)  # type: ignore[no-untyped-call]  # as above
         return True
 
     more = True
@@ -201,7 +201,8 @@ def run(client: Any, fn: Callable[[T], R], items: Iterable[T | Ready[R]], addres
     for future in pending:
         try:
             results, seconds = future.result()
-        except (CancelledError, KilledWorker, OSError, TimeoutError) as e:  # the scheduler's comm, or every worker, gone
+        # the scheduler's comm, or every worker, gone
+        except (CancelledError, KilledWorker, OSError, TimeoutError) as e:
             raise lost(e) from None
         finished[order.pop(future)] = results
         if done is not None:

@@ -7,29 +7,28 @@ from pathlib import Path
 
 import click
 
-from drunter_notation.data.boardfile import load_board
-from drunter_notation.errors import DnError, fail, printable
-from drunter_notation.i18n import N_, _, ngettext
-from drunter_notation.notation.formatter import format_record
-from drunter_notation.rules.board import DEFAULT_BOARD
-from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
-from drunter_notation.deal import game_rng, player_names
-from drunter_notation.simulate import simulate_game
 from drunter_notation.bots import parse_bots
 from drunter_notation.bots.tournament import bot_game
-from drunter_notation.codes import Exit
 from drunter_notation.cli.cluster import dask_option, on_cluster
 from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.codes import Exit
+from drunter_notation.data.boardfile import load_board
+from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
+from drunter_notation.deal import game_rng, player_names
+from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.files import write_atomic
-from drunter_notation.i18n import pgettext
-
+from drunter_notation.i18n import N_, _, ngettext, pgettext
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.rules.board import DEFAULT_BOARD
+from drunter_notation.simulate import simulate_game
 
 MAX_COUNT = 100_000  # games per run: every file name is checked before the first is written
 
 
 def _board_tag(board_ref: str, out: str | None) -> str:
     """The Board tag for ``--board``: an id as given; a board file's path relative to
-    the folder the records go to (a record's Board path is relative to its folder), or as given when they go to stdout."""
+    the folder the records go to (a record's Board path is relative to its folder), or as given when they go to
+    stdout."""
     if not board_ref.endswith(".toml") or out is None:
         return board_ref
     return Path(os.path.relpath(Path(board_ref).resolve(), Path(out).resolve())).as_posix()
@@ -80,7 +79,8 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
     "random, greedy, cautious, or the search bot ismcts (ismcts:sims=N sets its budget per decision); see "
     "`drunter tournament`."))
 @dask_option
-def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force, bots, dask_address):
+def simulate(n_players: int, seed: int, count: int, out: str | None, board_ref: str, rules_id: str, variant: str,
+             force: bool, bots: str | None, dask_address: str | None) -> None:
     try:
         players = player_names(n_players)
         names = None if bots is None else parse_bots(bots, n_players)
@@ -104,7 +104,7 @@ def simulate(n_players, seed, count, out, board_ref, rules_id, variant, force, b
         paths = _targets(out, seed, count, force)
         records = map(text, range(1, count + 1)) if dask_address is None else on_cluster(
             dask_address, text, range(1, count + 1), count, pgettext("progress bar: games per second", "game"))
-        for path, record in zip(paths, records):
+        for path, record in zip(paths, records, strict=True):
             try:
                 write_atomic(path, record)
             except OSError as e:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import click
 from babel.numbers import get_decimal_symbol
@@ -19,12 +20,11 @@ from drunter_notation.errors import DnError, fail
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.rules.board import DEFAULT_BOARD
 
-
 MAX_GAMES = 100_000  # games per run, as for simulate --count
 DEFAULT_BOTS = ("greedy", "cautious", "random")  # without --bots: the shipped styles against each other
 
 
-def _game(match: Match, i: int):
+def _game(match: Match, i: int) -> Any:
     return lean_game(match, i)
 
 
@@ -52,7 +52,8 @@ def _game(match: Match, i: int):
 @click.option("--rules", "rules_id", default=DEFAULT_RULESET, show_default=True, metavar="ID")
 @click.option("--variant", type=click.Choice(["base", "expert"]), default="base", show_default=True)
 @dask_option
-def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant, dask_address):
+def tournament(bots: str | None, n_players: int | None, games: int, seed: int, jobs: int, board_ref: str,
+               rules_id: str, variant: str, dask_address: str | None) -> None:
     if bots is None:
         bots = ",".join((DEFAULT_BOTS + DEFAULT_BOTS)[:n_players or len(DEFAULT_BOTS)])
     try:
@@ -88,8 +89,10 @@ def tournament(bots, n_players, games, seed, jobs, board_ref, rules_id, variant,
         players=ngettext("{n} player", "{n} players", len(names)).format(n=len(names)),
         board=board_ref, rules=rules_id, variant=variant, seed=seed))
     entrant, seat = pgettext("column", "entrant"), pgettext("column", "seat")
-    wins, rate, interval = pgettext("column", "wins"), pgettext("column", "win rate"), pgettext("column", "95 % interval")
-    w = max(14, len(entrant), len(seat), *(len(r.label) for r in entrants + seats))  # a bot's settings lengthen its label
+    wins, rate = pgettext("column", "wins"), pgettext("column", "win rate")
+    interval = pgettext("column", "95 % interval")
+    # a bot's settings lengthen its label
+    w = max(14, len(entrant), len(seat), *(len(r.label) for r in entrants + seats))
     a, b = max(8, len(wins)), max(9, len(rate))
     c = max(6, *(len(_rate(x)) for r in entrants + seats for x in (r.low, r.high)))
     point = get_decimal_symbol(i18n.language())

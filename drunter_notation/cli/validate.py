@@ -10,22 +10,24 @@ import contextlib
 import json
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, TextIO
 
 import click
 
+from drunter_notation import i18n
+from drunter_notation.cli.cluster import dask_option, on_cluster, progress, with_bytes
+from drunter_notation.cli.common import DiagnosticError, cores, pool_size, record_paths
 from drunter_notation.codes import CODES, Exit, exit_status
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
-from drunter_notation import i18n
 from drunter_notation.errors import Diagnostic, DnError, json_safe, printable
 from drunter_notation.files import RECORD, read_record, read_stream
-from drunter_notation.notation.parser import parse_bytes
-from drunter_notation.load import judge as judge_record
 from drunter_notation.i18n import N_, _, ngettext, pgettext
+from drunter_notation.load import judge as judge_record
+from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.replay import Timeline
-from drunter_notation.cli.cluster import dask_option, on_cluster, progress, with_bytes
-from drunter_notation.cli.common import DiagnosticError, cores, pool_size, record_paths
 
 # Codes that mean "could not even be judged": exit status 2.
 EXIT_2_CODES = {c for c, info in CODES.items() if info.exit is Exit.CANNOT}
@@ -48,7 +50,7 @@ def summary_line(t: Timeline) -> str:
             return _("invalid: {code} at line {line} ({rules})").format(code=first.code, line=first.line, rules=rules)
         return _("invalid: {code} ({rules})").format(code=first.code, rules=rules)
     if t.scores is not None:
-        scores = [f"{w} {t.scores[w]}" for w in t.winners]
+        scores = [f"{w} {t.scores[w]}" for w in t.winners or ()]
         if len(scores) == 1:
             return _("valid: {counts}, winner {winner} ({rules})").format(counts=counts, winner=scores[0],
                                                                          rules=rules)
@@ -63,7 +65,7 @@ def _files(count: int) -> str:
     return ngettext("{n} file", "{n} files", count).format(n=count)
 
 
-def _json(path: str, t: Timeline | None, diags: list[Diagnostic]) -> dict:
+def _json(path: str, t: Timeline | None, diags: list[Diagnostic]) -> dict[str, Any]:
     out = {
         "file": path,
         "valid": not any(d.severity == "error" for d in diags),
@@ -141,7 +143,7 @@ def judge(job: Job) -> Outcome:
     return Outcome(lines, status, kind)
 
 
-def judge_all(jobs: list[Job], workers: int):
+def judge_all(jobs: list[Job], workers: int) -> Iterator[Outcome]:
     """Each job's Outcome, in the order of ``jobs``; in ``workers`` processes when that pays."""
     workers = pool_size(workers, len(jobs))
     if workers <= 1:
@@ -158,7 +160,7 @@ def judge_all(jobs: list[Job], workers: int):
         yield from pool.map(judge, jobs, chunksize=chunk)
 
 
-def _write(line: str, file) -> None:
+def _write(line: str, file: TextIO) -> None:
     file.write(line + "\n")
 
 
@@ -186,7 +188,8 @@ def _check_option(kind: str, ref: str) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
               help=N_("Worker processes (default: one per core). The output is the same for every N."))
 @dask_option
-def validate(files, fmt, rules, board, expect, jobs, dask_address):
+def validate(files: tuple[str, ...], fmt: str, rules: str | None, board: str | None, expect: bool,
+             jobs: int | None, dask_address: str | None) -> None:
     if rules is not None:
         _check_option("--rules", rules)
     if board is not None:

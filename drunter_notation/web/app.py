@@ -272,7 +272,8 @@ def board_svg(table: Table) -> str:
     """The board of the game's position, the squares just covered marked (``GET .../board.svg``)."""
     g = table.played
     last = g.decisions[-1] if g.decisions else None
-    return str(position_board(g.state, last.move.squares if last is not None and last.stays else ()))
+    marked = last.move.squares if last is not None and last.stays and last.move is not None else ()
+    return str(position_board(g.state, marked))
 
 
 def _allowed(g: Game, move: str) -> bool:
