@@ -45,13 +45,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from policies import FITTED, POLICIES  # noqa: E402
+from policies import FITTED, POLICIES
 
-from drunter_notation.analysis.inference import Inference, Model, hypotheses  # noqa: E402
-from drunter_notation.analysis.record import walk  # noqa: E402
-from drunter_notation.bots.tournament import bot_game  # noqa: E402
-from drunter_notation.data.rulesets import load_ruleset  # noqa: E402
-from drunter_notation.load import judge  # noqa: E402
+from drunter_notation.analysis.inference import Inference, Model, hypotheses
+from drunter_notation.analysis.record import walk
+from drunter_notation.bots.tournament import bot_game
+from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation.load import judge
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ("Anna", "Ben", "Cleo", "Dora")

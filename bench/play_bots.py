@@ -24,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 from drunter_notation.bots.tournament import bot_game
 from drunter_notation.game import Game

@@ -8,16 +8,15 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import ARTIFACTS
 
 from drunter_notation.data.boardfile import load_board
+from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation.load import judge
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.parser import parse_text
-from drunter_notation.load import judge
 from drunter_notation.report import index_entry, render_index, render_report
-from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.simulate import simulate_game
-
-from conftest import ARTIFACTS
 
 SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
 

@@ -69,7 +69,7 @@ def test_the_extractor_yields_every_rule_text_as_the_loader_collapses_it():
     extracted = set()
     for path in RULESETS.glob("*.toml"):
         with open(path, "rb") as f:
-            for line, funcname, text, comments in babel_toml.extract(f, None, None, None):
+            for line, funcname, text, _comments in babel_toml.extract(f, None, None, None):
                 assert funcname == "_" and line > 0, (path.name, text)
                 assert text == " ".join(text.split())
                 extracted.add(text)

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
+from conftest import ARTIFACTS, ROOT
+from starlette.testclient import TestClient
 
-from conftest import ARTIFACTS, ROOT  # noqa: E402
-from drunter_notation.web.app import create_app  # noqa: E402
-from drunter_notation.web.language import script_messages  # noqa: E402
+from drunter_notation.web.app import create_app
+from drunter_notation.web.language import script_messages
 
 BASE = "http://127.0.0.1:8000"
 HANDS = {"Anna": "W3 W2x2 W1x2 S3 S2x2 S1x2", "Ben": "W3 W2x2 W1x2 R3 R2x2 R1x2"}

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from drunter_notation.cli import COMMANDS, cli
 from drunter_notation.data.boardfile import load_board_file
 from drunter_notation.errors import DnError
-from drunter_notation.notation.parser import parse_text
 from drunter_notation.load import judge
+from drunter_notation.notation.parser import parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -20,10 +20,10 @@ from drunter_notation.load import judge
 from drunter_notation.notation.parser import parse_text
 
 pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from drunter_notation.web.app import create_app  # noqa: E402
-from drunter_notation.web.store import Store  # noqa: E402
+from drunter_notation.web.app import create_app
+from drunter_notation.web.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = {"Anna": "W3 W2x2 W1x2 S3 S2x2 S1x2", "Ben": "W3 W2x2 W1x2 R3 R2x2 R1x2"}

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from drunter_notation import Game  # noqa: E402
-from drunter_notation.notation.model import BUILDINGS, GOALS  # noqa: E402
-from drunter_notation.web import bots  # noqa: E402
-from drunter_notation.web.app import create_app  # noqa: E402
+from drunter_notation import Game
+from drunter_notation.notation.model import BUILDINGS, GOALS
+from drunter_notation.web import bots
+from drunter_notation.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "http://127.0.0.1"

@@ -14,7 +14,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ARTIFACTS, ROOT, RUN_CLI
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from drunter_notation import Game
 
 pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from drunter_notation.web import journal, seats  # noqa: E402
-from drunter_notation.web import store as store_module  # noqa: E402
-from drunter_notation.web.app import create_app  # noqa: E402
-from drunter_notation.web.store import JOURNAL_LIMIT, Store  # noqa: E402
+from drunter_notation.web import journal, seats
+from drunter_notation.web import store as store_module
+from drunter_notation.web.app import create_app
+from drunter_notation.web.store import JOURNAL_LIMIT, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "http://127.0.0.1:8000"

@@ -11,10 +11,10 @@ import pytest
 from drunter_notation import files
 
 pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from drunter_notation.web.app import create_app  # noqa: E402
-from drunter_notation.web.store import Store  # noqa: E402
+from drunter_notation.web.app import create_app
+from drunter_notation.web.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "http://127.0.0.1:8000"

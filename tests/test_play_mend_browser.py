@@ -11,7 +11,6 @@ import shutil
 import urllib.request
 
 import pytest
-
 from conftest import ARTIFACTS, ROOT
 from test_play_browser import SIZES
 

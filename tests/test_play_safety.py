@@ -16,19 +16,19 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from conftest import ROOT, RUN_CLI
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, RUN_CLI
 from drunter_notation import files
 from drunter_notation.files import NotRegularFile, write_atomic
 
 pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from drunter_notation.web import store as store_module  # noqa: E402
-from drunter_notation.web.app import create_app  # noqa: E402
-from drunter_notation.web.guard import split_host  # noqa: E402
+from drunter_notation.web import store as store_module
+from drunter_notation.web.app import create_app
+from drunter_notation.web.guard import split_host
 
 BASE = "http://127.0.0.1:8000"
 NEW = {"name": "t", "players": ["Anna", "Ben"], "deal": "random"}

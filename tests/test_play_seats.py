@@ -12,7 +12,6 @@ answers must differ once the game is over and the cards are revealed."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from pathlib import Path
 
@@ -21,13 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
-from starlette.routing import Mount, Route  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.routing import Mount, Route
+from starlette.testclient import TestClient
 
-from drunter_notation import Game  # noqa: E402
-from drunter_notation.notation.model import BUILDINGS, GOALS  # noqa: E402
-from drunter_notation.web import events, seats  # noqa: E402
-from drunter_notation.web.app import STATIC, create_app  # noqa: E402
+from drunter_notation import Game
+from drunter_notation.notation.model import BUILDINGS, GOALS
+from drunter_notation.web import events, seats
+from drunter_notation.web.app import STATIC, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "replays" / "boards" / "tiny.toml"

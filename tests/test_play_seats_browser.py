@@ -14,7 +14,6 @@ import shutil
 import urllib.request
 
 import pytest
-
 from conftest import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.slow
