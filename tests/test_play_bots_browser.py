@@ -45,7 +45,7 @@ def test_a_person_on_a_phone_against_three_bots(browser, expect, play_server, tm
         host.locator(".ng-player").nth(0).fill("Anna")
         for i, p in enumerate(PLAYERS[1:], 1):
             host.locator(".ng-player").nth(i).fill(p)
-            host.locator(".ng-seat").nth(i).select_option("easy")
+            host.locator(".ng-seat").nth(i).select_option("easy" if i < 3 else "medium")  # the last: ismcts
         host.check("#ng-hints")
         host.select_option("#ng-board", "tiny.toml")
         host.check("input[name=deal][value=random]")
