@@ -19,8 +19,17 @@ from typing import NamedTuple
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.scoring import tie_break
-from drunter_notation.notation.model import (BUILDINGS, SPECIAL_GOALS, Choose, Goals, Hand, Record, Tile, Turn,
-                                             near_known_tag)
+from drunter_notation.notation.model import (
+    BUILDINGS,
+    SPECIAL_GOALS,
+    Choose,
+    Goals,
+    Hand,
+    Record,
+    Tile,
+    Turn,
+    near_known_tag,
+)
 from drunter_notation.rules import game, scoring, turn
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import ExpertDeal, Ruleset

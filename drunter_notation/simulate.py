@@ -15,15 +15,32 @@ from drunter_notation.data.rulesets import DEFAULT_RULESET
 from drunter_notation.deal import deal_goals, deal_hands
 from drunter_notation.errors import fail
 from drunter_notation.i18n import _
-from drunter_notation.notation.model import (CARD_NAMES, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome,
-                                             Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Turn,
-                                             Vote)
+from drunter_notation.notation.model import (
+    CARD_NAMES,
+    Ballot,
+    Card,
+    Choose,
+    Goals,
+    Hand,
+    HandTile,
+    Outcome,
+    Placement,
+    Record,
+    Reveal,
+    RevealEntry,
+    Score,
+    ScoreEntry,
+    Tag,
+    Turn,
+    Vote,
+)
 from drunter_notation.rules import game, turn, votes
 from drunter_notation.rules.board import DEFAULT_BOARD, Board
 from drunter_notation.rules.options import Ruleset
 from drunter_notation.rules.placement import legal_moves
 from drunter_notation.rules.scoring import rank_players
 from drunter_notation.rules.state import State
+
 
 def _ballots(state: State, placer: str, rng: random.Random) -> Vote:
     """B2: in voting order, each player lays one or two random cards still held

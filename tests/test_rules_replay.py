@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from drunter_notation.load import judge
 from drunter_notation.notation.model import Tile, parse_square, square_name
 from drunter_notation.notation.parser import parse_text
-from drunter_notation.load import judge
 from drunter_notation.replay import Timeline
 
 RULESETS = ("hig-1991", "webley-en", "deskovehry-cz")

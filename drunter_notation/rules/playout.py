@@ -52,8 +52,8 @@ class Tables:
     """Per board, built once: the squares ahead of each square per direction, and
     per square its building (type index, value; -1, 0 for none) and toilet."""
 
-    __slots__ = ("board", "width", "corners", "kinds", "ahead", "ahead3", "toilet", "btype", "bvalue", "buildings",
-                 "start_blocked", "edge")
+    __slots__ = ("ahead", "ahead3", "board", "btype", "buildings", "bvalue", "corners", "edge", "kinds",
+                 "start_blocked", "toilet", "width")
 
     def __init__(self, board: Board):
         w, h = board.width, board.height
@@ -112,8 +112,8 @@ class Playout:
     ``hands[seat]`` counts tiles by tile index, ``cards[seat]`` vote cards by their
     index in CARD_NAMES; ``seat`` is the player to move, ``number`` the turns played."""
 
-    __slots__ = ("t", "players", "blocked", "bridge", "gang", "runs", "reach", "cells", "offers", "hands", "cards", "seat",
-                 "number", "limit", "voting", "ties_stand", "dry", "edge_traps", "expert", "due", "goal_deal")
+    __slots__ = ("blocked", "bridge", "cards", "cells", "dry", "due", "edge_traps", "expert", "gang", "goal_deal",
+                 "hands", "limit", "number", "offers", "players", "reach", "runs", "seat", "t", "ties_stand", "voting")
 
     @classmethod
     def from_state(cls, state: State) -> Playout:

@@ -5,8 +5,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from drunter_notation.rules.board import Board
 from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square
+from drunter_notation.rules.board import Board
 from drunter_notation.rules.votes import CARD_VALUES
 
 

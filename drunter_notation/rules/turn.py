@@ -173,12 +173,12 @@ def judge_vote(state: State, mover: str, move: Move, vote: Vote | None, outcome:
     vote's decision, None when no vote is held, or the first violation."""
     if vote is None:
         if move.needs_vote:
-            return _b001(state, move, "vote-missing")
+            return _vote_mismatch(state, move, "vote-missing")
         if outcome is not None:
-            return _b001(state, move, "claim-without-vote")
+            return _vote_mismatch(state, move, "claim-without-vote")
         return None
     if not move.needs_vote:
-        return _b001(state, move, "no-vote-in-expert" if move.toilets else "no-toilet")
+        return _vote_mismatch(state, move, "no-vote-in-expert" if move.toilets else "no-toilet")
     problem = votes.check_ballots(state, mover, vote)
     if problem is not None:
         return problem
@@ -198,7 +198,7 @@ def _called_by(state: State) -> str:
     return "X5" if state.variant == "expert" else "B1"
 
 
-def _b001(state: State, move: Move, why: str) -> Violation:
+def _vote_mismatch(state: State, move: Move, why: str) -> Violation:
     """B001: a vote held or missing against what the placement needs (B1, X5)."""
     return Violation("B001", _called_by(state), why, {"tile": move.tile, "squares": move.squares,
                                                       "toilets": move.toilets})
