@@ -12,7 +12,7 @@ Hot paths: plain tuples, sets and dicts; nothing is copied.
 from __future__ import annotations
 
 from drunter_notation.notation.model import Square
-from drunter_notation.rules.board import DIRECTIONS
+from drunter_notation.rules.board import DIRECTIONS, Ray
 from drunter_notation.rules.state import State
 
 UNLIMITED = 1 << 30  # bridge-run limit standing for "any number"
@@ -58,7 +58,7 @@ def reaches(state: State, gang: Square, anchor: Square, direction: Square | None
     return out
 
 
-def free_length(state: State, ray, cap: int, dry: bool = False) -> int:
+def free_length(state: State, ray: Ray, cap: int, dry: bool = False) -> int:
     """A3/A7, the one free run: how many squares of ``ray`` (a :attr:`Board.rays` entry,
     which already stops at the edge and at corners) are free, up to ``cap``; with
     ``dry`` a toilet ends the run too."""
