@@ -39,19 +39,19 @@ from drunter_notation.rules.board import DEFAULT_BOARD, Board
 from drunter_notation.rules.options import Ruleset
 from drunter_notation.rules.placement import legal_moves
 from drunter_notation.rules.scoring import rank_players
-from drunter_notation.rules.state import State
+from drunter_notation.rules.state import State, Violation
 
 
 def _ballots(state: State, placer: str, rng: random.Random) -> Vote:
     """B2: in voting order, each player lays one or two random cards still held
     (``?`` always is); a JEIN is declared yes or no at random."""
-    ballots = []
+    ballots: list[Ballot] = []
     for voter in votes.voting_order(state, placer):
         held = [c for c in CARD_NAMES if state.cards[voter][c] > 0]
         laid = sorted(rng.sample(held, rng.randint(1, min(2, len(held)))), key=CARD_NAMES.index)
-        ballots.append(Ballot(voter, tuple(Card(c, rng.choice(("yes", "no")) if c == "JEIN" else None)
-                                           for c in laid)))
-    return Vote(tuple(ballots))
+        ballots.append(Ballot(player=voter, cards=tuple(Card(c, rng.choice(("yes", "no")) if c == "JEIN" else None)
+                                                        for c in laid)))
+    return Vote(ballots=tuple(ballots))
 
 
 def _play_turn(state: State, rng: random.Random) -> Turn:
@@ -61,14 +61,17 @@ def _play_turn(state: State, rng: random.Random) -> Turn:
     moves = legal_moves(state, mover)
     if not moves:
         turn.play_turn(state, number, mover, None)
-        return Turn(number, mover, None)
+        return Turn(number=number, player=mover, placement=None)
     move = rng.choice(moves)
     vote = _ballots(state, mover, rng) if move.needs_vote else None
     decision = turn.play_move(state, move, vote)
-    outcome = None if vote is None else Outcome(decision.accepted, decision.vote.tally.yes, decision.vote.tally.no)
+    assert not isinstance(decision, Violation)  # a legal move with ballots from the cards held
+    held = decision.vote
+    outcome = None if held is None else Outcome(accepted=held.accepted, yes=held.tally.yes, no=held.tally.no)
     squares = move.squares
-    return Turn(number, mover, Placement(move.tile, squares[0], squares[-1] if len(squares) > 1 else None,
-                                         move.corner if move.needs_corner else None, vote, outcome))
+    return Turn(number=number, player=mover,
+                placement=Placement(tile=move.tile, anchor=squares[0], end=squares[-1] if len(squares) > 1 else None,
+                                    corner=move.corner if move.needs_corner else None, vote=vote, outcome=outcome))
 
 
 def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng: random.Random,
@@ -96,8 +99,8 @@ def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng:
         raise fail("H002", _("Variant must be \"base\" or \"expert\", not {variant}").format(variant=repr(variant)))
     hands = deal_hands(board, players, rng)
     goals = deal_goals(ruleset, players, variant, rng)
-    state = turn.new_game(board, ruleset.options, players, hands, variant)
     expert = variant == "expert"
+    state = turn.new_game(board, ruleset.options, players, hands, "expert" if expert else "base")
     events: list[Turn | Choose] = []
     while True:
         if state.due is not None:  # X2: the choice right after the event that finished the first track
