@@ -39,7 +39,7 @@ def can_extend(state: State, corner: Square, hands: Iterable[Mapping[Tile, int]]
     if gang is None:
         return False
     need = _shortest(hands, KIND_LETTER[state.track_kind[corner]])
-    return need is not None and longest(state, gang, not toilets_count_for_legezwang(state), need) >= need
+    return need is not None and longest(state, gang, dry=not toilets_count_for_legezwang(state), cap=need) >= need
 
 
 def must_place(state: State, player: str) -> bool:

@@ -265,7 +265,7 @@ def _add_track_moves(state: State, moves: list[Move], corner: Square, kind: str,
             ray = state.board.rays.get((square, d))
             if ray is None:
                 continue
-            protos = _placements(kind, ray, corner, d, passed, gang, state.toilet_votes)
+            protos = _placements(kind, ray, corner, d, passed, gang, votes=state.toilet_votes)
         elif ray is None:
             continue
         run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
@@ -297,12 +297,14 @@ def _gang_ways(state: State, corner: Square, kind: str, gang: Square) -> list[_W
     key = (corner, gang, votes)
     ways = memo.get(key)
     if ways is None:
-        ways = memo[key] = [(d, start, ray, [] if ray is None else _placements(kind, ray, corner, d, 0, gang, votes))
-                            for d, start, ray in state.board.exits[gang]]
+        ways = memo[key] = [
+            (d, start, ray, [] if ray is None else _placements(kind, ray, corner, d, 0, gang, votes=votes))
+            for d, start, ray in state.board.exits[gang]]
     return ways
 
 
-def _placements(kind: str, ray: Ray, corner: Square, d: Square, passed: int, gang: Square, votes: bool) -> list[Move]:
+def _placements(kind: str, ray: Ray, corner: Square, d: Square, passed: int, gang: Square, *,
+                votes: bool) -> list[Move]:
     """A :class:`Move` per tile of ``kind`` laid along ``ray`` (length 1 up to the ray's)."""
     return [Move(tile=t, squares=squares, corner=corner, direction=d, toilets=wet, bridges_passed=passed, gang=gang,
                  needs_vote=votes and bool(wet))

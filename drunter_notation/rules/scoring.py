@@ -83,7 +83,7 @@ def rank_players(board: Board, covered: Container[Square], players: Iterable[str
     # (player, score, second, votes left) rows, each made a Standing once its rank is known
     rows: list[_Row] = [(p, _score(standing, chosen[p]), None if other is None else _score(standing, other[p]),
              votes_left(cards[p])) for p in players]
-    key = _key_of(other is not None)
+    key = _key_of(expert=other is not None)
     rows.sort(key=key, reverse=True)  # stable: seat order among equals
     standings: list[Standing] = []
     for i, row in enumerate(rows):
@@ -98,7 +98,7 @@ def rank_players(board: Board, covered: Container[Square], players: Iterable[str
 _Row = tuple[str, int, int | None, int]  # (player, score, second, votes left)
 
 
-def _key_of(expert: bool) -> Callable[[_Row], Any]:  # Any: a tuple of ints (the second score is set when expert)
+def _key_of(*, expert: bool) -> Callable[[_Row], Any]:  # Any: a tuple of ints (the second score is set when expert)
     # The tie-break order of (player, score, second, votes left) rows: X3 (second card, then votes) or E3 (votes).
     if expert:
         return lambda row: (row[1], row[2], row[3])

@@ -115,7 +115,7 @@ def play_choose(state: State) -> Violation | None:
     return problem
 
 
-def choose_missing(state: State, ended: bool = False) -> Violation | None:
+def choose_missing(state: State, *, ended: bool = False) -> Violation | None:
     """X002 when the choice is due but was not made (before a turn, or at the reveal).
     ``ended``: the record says the game is over (the reveal), so a track was finished
     at the latest when nobody could place any more: the choice was due even where the
