@@ -213,26 +213,67 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     ``needs_corner``. Does not check whose turn it is.
 
     The hot path of every playout: the bridge walk and free run of :mod:`.geometry`
-    are fused into one loop here, with no call per direction."""
+    are fused into one loop here, with no call per track or direction."""
     by_kind = _tiles_to_try(state, player, tiles)
-    gangs = state.gangs
+    rays, memo = state.board.rays, state.board.memo
+    bridges, gangs, covered = state.bridges, state.gangs, state.covered
+    votes = state.toilet_votes
+    moves: list[Move] = []
+    append = moves.append
     live: dict[str, int] = {}
     for corner, kind in state.track_kind.items():
         if gangs[corner] is not None:
             live[kind] = live.get(kind, 0) + 1
-    moves: list[Move] = []
-    # A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
-    # square behind its anchor holds one gang, never a bridge field another gang passes)
-    singles: dict[tuple[Tile, tuple[Square, ...]], int] = {}
-    twins: list[int] = []
+    singles: list[tuple[Tile, tuple[Square, ...], int]] = []  # (tile, square, index in moves) on shared kinds
     for corner, kind in state.track_kind.items():
         mine = by_kind.get(kind)
         gang = gangs[corner]
-        if mine and gang is not None:
-            _add_track_moves(state, moves, corner, kind, gang, mine, singles if live[kind] > 1 else None, twins)
+        if not mine or gang is None:
+            continue
+        most = mine[-1].length  # shortest first within a kind
+        shared = live[kind] > 1
+        ways = memo.get((corner, gang, votes))
+        if ways is None:
+            ways = _gang_ways(state, corner, kind, gang, votes=votes)
+        for d, start, ray, protos in ways:
+            if start in bridges:  # A6: the track may pass under, up to the ruleset's limit
+                square, passed = past_bridges(state, start, d)
+                ray = rays.get((square, d))
+                if ray is None:
+                    continue
+                protos = _placements(kind, ray, corner, d, passed, gang, votes=votes)
+            elif ray is None:
+                continue
+            run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
+            for squares, _ in ray:
+                if run == most or squares[-1] in covered:
+                    break
+                run += 1
+            for t in mine:
+                n = t.length
+                if n > run:
+                    break
+                if n == 1 and shared:
+                    singles.append((t, ray[0][0], len(moves)))
+                append(protos[n - 1])
+    if singles:
+        _mark_twins(moves, singles)
+    return moves
+
+
+def _mark_twins(moves: list[Move], singles: list[tuple[Tile, tuple[Square, ...], int]]) -> None:
+    """A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
+    square behind its anchor holds one gang, never a bridge field another gang passes);
+    both placements there need their corner named. ``singles``: (tile, square, index
+    in ``moves``) of the singles placed on a kind with more than one live track."""
+    first: dict[tuple[Tile, tuple[Square, ...]], int] = {}
+    twins: list[int] = []
+    for t, square, i in singles:
+        j = first.setdefault((t, square), i)
+        if j != i:
+            twins += (j, i)
     for i in twins:
         moves[i] = moves[i]._replace(needs_corner=True)
-    return moves
 
 
 def _tiles_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None) -> dict[str, list[Tile]]:
@@ -251,55 +292,18 @@ def _tiles_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None
     return {kind: [t for t in group if t in chosen] for kind, group in _BY_KIND}
 
 
-def _add_track_moves(state: State, moves: list[Move], corner: Square, kind: str, gang: Square, mine: list[Tile],
-                     singles: dict[tuple[Tile, tuple[Square, ...]], int] | None, twins: list[int]) -> None:
-    """Append the placements of the tiles ``mine`` (shortest first) at the track from
-    ``corner`` to ``moves``. ``singles`` (None when the track is its kind's only live
-    one): the index in ``moves`` of each single's first placement, by (tile, square);
-    a single placed there again adds both indexes to ``twins`` (A006)."""
-    covered = state.covered
-    most = mine[-1].length
-    for d, start, ray, protos in _gang_ways(state, corner, kind, gang):
-        if start in state.bridges:  # A6: the track may pass under, up to the ruleset's limit
-            square, passed = past_bridges(state, start, d)
-            ray = state.board.rays.get((square, d))
-            if ray is None:
-                continue
-            protos = _placements(kind, ray, corner, d, passed, gang, votes=state.toilet_votes)
-        elif ray is None:
-            continue
-        run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
-        for squares, _ in ray:
-            if run == most or squares[-1] in covered:
-                break
-            run += 1
-        for t in mine:
-            n = t.length
-            if n > run:
-                break
-            if n == 1 and singles is not None:
-                first = singles.setdefault((t, ray[0][0]), len(moves))
-                if first != len(moves):
-                    twins += (first, len(moves))
-            moves.append(protos[n - 1])
-
-
 # The placements a gang could make in one direction when no bridge is in the way: the
 # direction, the square next to the gang, the ray from it and a Move per tile length it holds.
 _Way = tuple[Square, Square, Ray | None, list[Move]]
 
 
-def _gang_ways(state: State, corner: Square, kind: str, gang: Square) -> list[_Way]:
+def _gang_ways(state: State, corner: Square, kind: str, gang: Square, *, votes: bool) -> list[_Way]:
     """The :data:`_Way` of each direction for the track from ``corner`` with its gang on
-    ``gang``: worked out once per board (kept in ``Board.memo``)."""
-    votes = state.toilet_votes
+    ``gang``: worked out once per board, kept in ``Board.memo``."""
     memo: dict[tuple[Square, Square, bool], list[_Way]] = state.board.memo
-    key = (corner, gang, votes)
-    ways = memo.get(key)
-    if ways is None:
-        ways = memo[key] = [
-            (d, start, ray, [] if ray is None else _placements(kind, ray, corner, d, 0, gang, votes=votes))
-            for d, start, ray in state.board.exits[gang]]
+    ways = memo[(corner, gang, votes)] = [
+        (d, start, ray, [] if ray is None else _placements(kind, ray, corner, d, 0, gang, votes=votes))
+        for d, start, ray in state.board.exits[gang]]
     return ways
 
 
