@@ -213,7 +213,8 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     ``needs_corner``. Does not check whose turn it is.
 
     The hot path of every playout: the bridge walk and free run of :mod:`.geometry`
-    are fused into one loop here, with no call per track or direction."""
+    are fused into one loop here, with no call per track or direction; the placements
+    from each gang square (and past each run of bridge fields) are built once per board."""
     by_kind = _tiles_to_try(state, player, tiles)
     rays, memo = state.board.rays, state.board.memo
     bridges, gangs, covered = state.bridges, state.gangs, state.covered
@@ -241,7 +242,10 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
                 ray = rays.get((square, d))
                 if ray is None:
                     continue
-                protos = _placements(kind, ray, corner, d, passed, gang, votes=votes)
+                key = (corner, gang, d, passed, votes)  # the placements past these bridge fields, kept too
+                protos = memo.get(key)
+                if protos is None:
+                    protos = memo[key] = _placements(kind, ray, corner, d, passed, gang, votes=votes)
             elif ray is None:
                 continue
             run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction

@@ -119,12 +119,11 @@ class State:
         """An independent snapshot: shallow copies of every mutable container
         (laid tiles are immutable, so the list shares them)."""
         hands = None if self.hands is None else {p: _copy_counter(h) for p, h in self.hands.items()}
-        return State(board=self.board, options=self.options, players=self.players, variant=self.variant,
-                     tiles=self.tiles.copy(), covered=self.covered.copy(), bridges=self.bridges.copy(),
-                     gangs=self.gangs.copy(), track_kind=self.track_kind, hands=hands,
-                     cards={p: _copy_counter(c) for p, c in self.cards.items()}, seat=self.seat,
-                     removed_on=self.removed_on.copy(), spent_on=self.spent_on.copy(), number=self.number,
-                     due=self.due, chosen=self.chosen)
+        # positional, in __init__'s order: a copy per step of a kept replay or a search, keywords cost 1.8x
+        return State(self.board, self.options, self.players, self.variant, self.tiles.copy(),
+                     self.covered.copy(), self.bridges.copy(), self.gangs.copy(), self.track_kind,
+                     hands, {p: _copy_counter(c) for p, c in self.cards.items()}, self.seat,
+                     self.removed_on.copy(), self.spent_on.copy(), self.number, self.due, self.chosen)
 
     @property
     def to_move(self) -> str:
