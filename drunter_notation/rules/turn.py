@@ -190,8 +190,9 @@ def judge_vote(state: State, mover: str, move: Move, vote: Vote | None, outcome:
                                 or (outcome.yes is not None and (outcome.yes, outcome.no) != (tally.yes, tally.no))):
         return Violation("B005", "B5", "claim", {"claim": claim, "yes": tally.yes, "no": tally.no,
                                                  "accepted": accepted, "tally": tally})
-    return VoteDecision(tally=tally, accepted=accepted, outcome_option=state.options.vote_outcome,
-                        ballot_order=state.options.ballot_order, called_by=_called_by(state), claim=claim)
+    # positional, in field order: one per vote of every replayed turn, keywords cost 1.8x
+    return VoteDecision(tally, accepted, state.options.vote_outcome, state.options.ballot_order, _called_by(state),
+                        claim)
 
 
 def _called_by(state: State) -> str:
@@ -335,8 +336,7 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
         assert ballots is not None  # a vote decided comes with its ballots
         votes.spend_cards(state, ballots, number)
         if not vote.accepted:
-            return Decision(number=number, player=player, move=move, hands_known=hands_known, rules=rules, vote=vote,
-                            unvoted_toilets=unvoted, near_corners=near, expert=expert)
+            return Decision(number, player, move, hands_known, rules, vote, unvoted, near, expert=expert)
     elif unvoted:
         rules += ("X5",)
     buildings = state.board.buildings
@@ -354,8 +354,8 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
     if destroyed:
         rules += ("X3",) if expert else ("E2",)
     rules = _RULES.setdefault(rules, rules)  # one tuple per combination: fewer objects for the GC to walk
-    return Decision(number=number, player=player, move=move, hands_known=hands_known, rules=rules, vote=vote,
-                    unvoted_toilets=unvoted, near_corners=near, destroyed=destroyed, removed=removed, stuck=stuck,
+    # positional up to stuck, in field order: one per placement of every replayed turn, keywords cost 1.8x
+    return Decision(number, player, move, hands_known, rules, vote, unvoted, near, destroyed, removed, stuck,
                     expert=expert)
 
 
