@@ -127,12 +127,13 @@ def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng:
         Hand(p, tuple(HandTile(t, n) for t, n in sorted(hands[p].items(), key=lambda item: item[0].order())))
         for p in players]
     if expert:
-        setup.extend(Goals(p, goals[p]) for p in players)
+        setup.extend(Goals(player=p, goals=(goals[p][0], goals[p][1])) for p in players)
     return Record(
         tags=tuple(tags),
         setup=tuple(setup),
         events=tuple(events),
-        reveal=Reveal(tuple(RevealEntry(p, *kept[p]) for p in players)),
+        reveal=Reveal(tuple(RevealEntry(player=p, chosen=kept[p][0], other=kept[p][1] if expert else None)
+                            for p in players)),
         score=Score(tuple(ScoreEntry(p, scores[p]) for p in players)),
     )
 
