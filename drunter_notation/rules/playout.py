@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KIND_LETTER, Square, Tile
 from drunter_notation.rules.board import DIRECTIONS, Board
-from drunter_notation.rules.options import ExpertDeal, VoteOutcome
+from drunter_notation.rules.options import VoteOutcome
 from drunter_notation.rules.placement import Move
 from drunter_notation.rules.scoring import goal_score
 from drunter_notation.rules.state import State
@@ -122,7 +122,7 @@ def tables(board: Board) -> Tables:
 
 class Playout:
     """A position to play fast. Build it from the engine's position with
-    :meth:`from_state` (hands must be known); play with :meth:`legal`,
+    ``Playout(state)`` or :meth:`from_state` (hands must be known); play with :meth:`legal`,
     :meth:`needs_vote`, :meth:`play` and :meth:`pass_turn` until :meth:`over`.
 
     ``hands[seat]`` counts tiles by tile index, ``cards[seat]`` vote cards by their
@@ -130,68 +130,49 @@ class Playout:
 
     __slots__ = ("blocked", "bridge", "cards", "cells", "dry", "due", "edge_traps", "expert", "gang", "goal_deal",
                  "hands", "limit", "number", "offers", "players", "reach", "runs", "seat", "t", "ties_stand", "voting")
-    # set by from_state and copy (a copy skips __init__: it is made for every search step)
-    t: Tables
-    players: tuple[str, ...]
-    blocked: bytearray
-    bridge: bytearray
-    gang: list[int]
-    runs: list[Sequence[_Run]]
-    reach: list[int]
-    cells: list[frozenset[int]]
-    offers: list[list[LeanMove]]
-    hands: list[list[int]]
-    cards: list[list[int]]
-    seat: int
-    number: int
-    limit: int
-    voting: bool
-    ties_stand: bool
-    dry: bool
-    edge_traps: bool
-    expert: bool
-    due: bool
-    goal_deal: ExpertDeal
+
+    def __init__(self, state: State) -> None:
+        """The lean copy of ``state`` (which it does not change)."""
+        hands = state.hands
+        if hands is None:
+            raise ValueError("a playout needs the players' hands")
+        t = tables(state.board)
+        self.t, self.players = t, state.players
+        self.blocked = bytearray(t.start_blocked)
+        for sq in state.covered:
+            self.blocked[t.index(sq)] = 1
+        self.bridge = bytearray(len(self.blocked))
+        for sq in state.bridges:
+            self.bridge[t.index(sq)] = 1
+        corner_order = list(state.board.corners)
+        self.gang = [-1 if (g := state.gangs[c]) is None else t.index(g) for c in corner_order]
+        self.hands = [[hands[pl][tile] for tile in TILES] for pl in state.players]
+        self.cards = [[state.cards[pl][c] for c in CARD_NAMES] for pl in state.players]
+        self.seat, self.number = state.seat, state.number
+        o = state.options
+        self.limit = _UNLIMITED if o.bridge_runs else 1
+        self.voting = state.toilet_votes
+        self.ties_stand = o.vote_outcome is VoteOutcome.YES_AT_LEAST_NO
+        self.dry = not (o.toilet_counts_for_legezwang or not self.voting)  # toilets end a run for Legezwang
+        self.edge_traps = o.trap_counts_edge
+        self.expert = state.variant == "expert"
+        self.goal_deal = o.expert_deal  # X1: which goal cards a player may hold (for a search bot's guesses)
+        self.due = state.chosen  # once made; a choice due but not made is found again by choice_due()
+        self.runs: list[Sequence[_Run]] = [_NO_RUNS] * len(self.gang)
+        self.reach = [0] * len(self.gang)
+        self.cells = [_EMPTY] * len(self.gang)
+        self.offers: list[list[LeanMove]] = [[] for _ in self.gang]
+        for ci in range(len(self.gang)):
+            if self.gang[ci] >= 0:
+                self._walk(ci)
 
     @classmethod
     def from_state(cls, state: State) -> Playout:
-        """The lean copy of ``state`` (which it does not change)."""
-        if state.hands is None:
-            raise ValueError("a playout needs the players' hands")
-        t = tables(state.board)
-        p = cls.__new__(cls)
-        p.t, p.players = t, state.players
-        p.blocked = bytearray(t.start_blocked)
-        for sq in state.covered:
-            p.blocked[t.index(sq)] = 1
-        p.bridge = bytearray(len(p.blocked))
-        for sq in state.bridges:
-            p.bridge[t.index(sq)] = 1
-        corner_order = list(state.board.corners)
-        p.gang = [-1 if (g := state.gangs[c]) is None else t.index(g) for c in corner_order]
-        p.hands = [[state.hands[pl][tile] for tile in TILES] for pl in state.players]
-        p.cards = [[state.cards[pl][c] for c in CARD_NAMES] for pl in state.players]
-        p.seat, p.number = state.seat, state.number
-        o = state.options
-        p.limit = _UNLIMITED if o.bridge_runs else 1
-        p.voting = state.toilet_votes
-        p.ties_stand = o.vote_outcome is VoteOutcome.YES_AT_LEAST_NO
-        p.dry = not (o.toilet_counts_for_legezwang or not p.voting)  # toilets end a run for Legezwang
-        p.edge_traps = o.trap_counts_edge
-        p.expert = state.variant == "expert"
-        p.goal_deal = o.expert_deal  # X1: which goal cards a player may hold (for a search bot's guesses)
-        p.due = state.chosen  # once made; a choice due but not made is found again by choice_due()
-        p.runs = [_NO_RUNS] * len(p.gang)
-        p.reach = [0] * len(p.gang)
-        p.cells = [_EMPTY] * len(p.gang)
-        p.offers = [[] for _ in p.gang]
-        for ci in range(len(p.gang)):
-            if p.gang[ci] >= 0:
-                p._walk(ci)
-        return p
+        """``Playout(state)``, by the name its callers read best."""
+        return cls(state)
 
     def copy(self) -> Playout:
-        p = Playout.__new__(Playout)
+        p = Playout.__new__(Playout)  # not __init__: a copy per search step, so its fields are copied, not rebuilt
         for name in ("t", "players", "seat", "number", "limit", "voting", "ties_stand", "dry", "edge_traps",
                      "expert", "due", "goal_deal"):
             setattr(p, name, getattr(self, name))
