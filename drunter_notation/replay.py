@@ -321,9 +321,8 @@ class _Replayer:
                 continue
             d = turn.play_turn(st, ev.number, ev.player, ev.placement)
             if isinstance(d, Violation):
-                # a claim's error stands at the claim (B005 comes only from a placement's claimed outcome)
-                at = ev.placement.outcome if d.code == "B005" and ev.placement is not None \
-                    and ev.placement.outcome is not None else ev
+                claim = None if ev.placement is None else ev.placement.outcome
+                at = claim if d.code == "B005" and claim is not None else ev  # a claim's error stands at the claim
                 self.error(d, at.line, at.column, ev.number)
             steps.append(Step(ev, d, st.copy() if keep else None))
 
