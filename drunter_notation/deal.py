@@ -7,7 +7,7 @@ from collections import Counter
 
 from drunter_notation.errors import fail
 from drunter_notation.i18n import _, ngettext
-from drunter_notation.notation.model import BUILDINGS, GOALS, SPECIAL_GOALS
+from drunter_notation.notation.model import BUILDINGS, GOALS, SPECIAL_GOALS, Tile
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import ExpertDeal, Ruleset
 from drunter_notation.rules.state import LENGTHS, box_tiles, deal_for
@@ -29,7 +29,7 @@ def player_names(n: int) -> tuple[str, ...]:
     return PLAYER_NAMES[:n]
 
 
-def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> dict[str, Counter]:
+def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> dict[str, Counter[Tile]]:
     """S1: shuffle the board's box and deal each player, in seat order, the number of
     triples, doubles and singles :func:`state.deal_for` fixes. Raises ``DnError`` D002
     (exit code 2) when the box cannot be dealt evenly to this many players."""
@@ -46,7 +46,7 @@ def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> di
                    hint=_("give the board file a box with tiles in it"))
     box = [t for t, n in sorted(box_tiles(board).items(), key=lambda item: item[0].order()) for _ in range(n)]
     rng.shuffle(box)
-    hands = {p: Counter() for p in players}
+    hands: dict[str, Counter[Tile]] = {p: Counter() for p in players}
     for length in LENGTHS:
         pile = [t for t in box if t.length == length]
         k = deal[length]
@@ -62,10 +62,10 @@ def deal_goals(ruleset: Ruleset, players: tuple[str, ...], variant: str,
     under ``expert_deal = "one-special-one-building"``)."""
     n = len(players)
     if variant == "base":
-        return {p: (card,) for p, card in zip(players, rng.sample(BUILDINGS, n))}
+        return {p: (card,) for p, card in zip(players, rng.sample(BUILDINGS, n), strict=True)}
     if ruleset.options.expert_deal is ExpertDeal.ONE_SPECIAL_ONE_BUILDING:
-        pairs = zip(rng.sample(SPECIAL_GOALS, n), rng.sample(BUILDINGS, n))
-        return {p: tuple(rng.sample(pair, 2)) for p, pair in zip(players, pairs)}
+        pairs = zip(rng.sample(SPECIAL_GOALS, n), rng.sample(BUILDINGS, n), strict=True)
+        return {p: tuple(rng.sample(pair, 2)) for p, pair in zip(players, pairs, strict=True)}
     cards = rng.sample(GOALS, 2 * n)
     return {p: (cards[2 * i], cards[2 * i + 1]) for i, p in enumerate(players)}
 
@@ -79,7 +79,7 @@ def deal_unseen(known: tuple[str, ...], others: int, variant: str, expert_deal: 
         return [(card,) for card in rng.sample([b for b in BUILDINGS if b not in known], others)]
     if expert_deal is ExpertDeal.ONE_SPECIAL_ONE_BUILDING:
         pairs = zip(rng.sample([g for g in SPECIAL_GOALS if g not in known], others),
-                    rng.sample([b for b in BUILDINGS if b not in known], others))
+                    rng.sample([b for b in BUILDINGS if b not in known], others), strict=True)
         return [tuple(rng.sample(pair, 2)) for pair in pairs]
     cards = rng.sample([g for g in GOALS if g not in known], 2 * others)
     return [(cards[2 * i], cards[2 * i + 1]) for i in range(others)]

@@ -12,13 +12,13 @@ from pathlib import Path
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.errors import Diagnostic, DnError
-from drunter_notation.notation.model import Record
+from drunter_notation.notation.model import Record, Tag
 from drunter_notation.replay import Timeline, replay
 from drunter_notation.rules.board import DEFAULT_BOARD, Board
 from drunter_notation.rules.options import Ruleset
 
 
-def _located(e: DnError, tag, overridden: bool) -> Diagnostic:
+def _located(e: DnError, tag: Tag | None, *, overridden: bool) -> Diagnostic:
     """The loading error, placed at the tag that named the board or ruleset."""
     line, column = (tag.line, tag.column) if (tag is not None and not overridden) else (0, 0)
     return replace(e.diagnostic, line=line, column=column)
@@ -35,12 +35,12 @@ def resolve(record: Record, path: str = "<input>", *, rules: str | None = None,
     try:
         ruleset: Ruleset | Diagnostic = load_ruleset(rules or (rules_tag.value if rules_tag else DEFAULT_RULESET))
     except DnError as e:
-        ruleset = _located(e, rules_tag, rules is not None)
+        ruleset = _located(e, rules_tag, overridden=rules is not None)
     base = None if (board is not None or not path or path.startswith("<")) else Path(path).parent
     try:
         loaded: Board | Diagnostic = load_board(board or (board_tag.value if board_tag else DEFAULT_BOARD), base)
     except DnError as e:
-        loaded = _located(e, board_tag, board is not None)
+        loaded = _located(e, board_tag, overridden=board is not None)
     return loaded, ruleset
 
 

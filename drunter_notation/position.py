@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from pathlib import Path
 from urllib.parse import quote, unquote
 
 from drunter_notation.data.boardfile import load_board
@@ -24,7 +25,7 @@ from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.model import CARD_NAMES, KINDS, Square, Tile, square_name
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import Ruleset
-from drunter_notation.rules.state import LaidTile, State
+from drunter_notation.rules.state import LaidTile, State, Variant
 from drunter_notation.rules.turn import new_game
 
 TAG = "dn1"
@@ -102,7 +103,7 @@ class _Reader:
                         fields=" ".join(FIELDS[1:]).upper(), tag=TAG))
 
 
-def parse_position(text: str, base_dir=None) -> tuple[State, str, Ruleset]:
+def parse_position(text: str, base_dir: Path | None = None) -> tuple[State, str, Ruleset]:
     """The position a position string describes, the board reference it names and the
     ruleset. Raises DnError: P002 for a malformed string or an impossible position,
     H003 for an unknown board, H004 for an unknown ruleset."""
@@ -121,9 +122,9 @@ def parse_position(text: str, base_dir=None) -> tuple[State, str, Ruleset]:
         ruleset = load_ruleset(parts[2])
     except DnError as e:
         raise DnError(e.diagnostic, path="--position") from None
-    variant = parts[3]
-    if variant not in ("base", "expert"):
-        raise r.bad(3, _("the variant is 'base' or 'expert', not '{variant}'").format(variant=variant))
+    if parts[3] not in ("base", "expert"):
+        raise r.bad(3, _("the variant is 'base' or 'expert', not '{variant}'").format(variant=parts[3]))
+    variant: Variant = "expert" if parts[3] == "expert" else "base"
     players = tuple(unquote(p) for p in parts[4].split(","))
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players) or not all(p.strip() for p in players):
         raise r.bad(4, _("name 2 to 4 different players, separated by commas"))
@@ -147,15 +148,15 @@ def parse_position(text: str, base_dir=None) -> tuple[State, str, Ruleset]:
     return st, board_ref, ruleset
 
 
-def _hands(r: _Reader, text: str, players) -> dict[str, Counter] | None:
+def _hands(r: _Reader, text: str, players: tuple[str, ...]) -> dict[str, Counter[Tile]] | None:
     if text == "-":
         return None
     each = text.split("/")
     if len(each) != len(players):
         raise r.bad(8, _("one hand per player separated by '/', {n} in all").format(n=len(players)))
-    hands = {}
-    for p, h in zip(players, each):
-        c = Counter()
+    hands: dict[str, Counter[Tile]] = {}
+    for p, h in zip(players, each, strict=True):
+        c: Counter[Tile] = Counter()
         if h != ".":
             pos = 0
             for m in _HAND.finditer(h):
@@ -177,7 +178,7 @@ def _lay_tiles(r: _Reader, text: str, st: State) -> None:
         if m is None:
             raise r.bad(6, _("'{item}' is not a tile like S2b1-c1@a1:1").format(item=item[:20]))
         matches.append((int(m[6]), item, m))
-    for _, item, m in sorted(matches, key=lambda x: x[0]):  # laid in turn order: the last one holds the gang
+    for _number, item, m in sorted(matches, key=lambda x: x[0]):  # laid in turn order: the last one holds the gang
         tile = Tile(m[1], int(m[2]))
         anchor, end, corner, turn = _square(m[3]), _square(m[4]) if m[4] else None, _square(m[5]), int(m[6])
         end = end or anchor
@@ -214,7 +215,7 @@ def _spent_cards(r: _Reader, text: str, st: State) -> None:
     if len(each) != len(st.players):
         raise r.bad(9, _("the spent vote cards of each player separated by '/', {n} in all").format(
             n=len(st.players)))
-    for p, spent in zip(st.players, each):
+    for p, spent in zip(st.players, each, strict=True):
         for item in _split(spent, ","):
             m = _SPENT.fullmatch(item)
             if m is None or st.cards[p][m[1]] == 0 or not 1 <= int(m[2]) <= st.number:

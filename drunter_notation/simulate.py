@@ -15,26 +15,43 @@ from drunter_notation.data.rulesets import DEFAULT_RULESET
 from drunter_notation.deal import deal_goals, deal_hands
 from drunter_notation.errors import fail
 from drunter_notation.i18n import _
-from drunter_notation.notation.model import (CARD_NAMES, Ballot, Card, Choose, Goals, Hand, HandTile, Outcome,
-                                             Placement, Record, Reveal, RevealEntry, Score, ScoreEntry, Tag, Turn,
-                                             Vote)
+from drunter_notation.notation.model import (
+    CARD_NAMES,
+    Ballot,
+    Card,
+    Choose,
+    Goals,
+    Hand,
+    HandTile,
+    Outcome,
+    Placement,
+    Record,
+    Reveal,
+    RevealEntry,
+    Score,
+    ScoreEntry,
+    Tag,
+    Turn,
+    Vote,
+)
 from drunter_notation.rules import game, turn, votes
 from drunter_notation.rules.board import DEFAULT_BOARD, Board
 from drunter_notation.rules.options import Ruleset
 from drunter_notation.rules.placement import legal_moves
 from drunter_notation.rules.scoring import rank_players
-from drunter_notation.rules.state import State
+from drunter_notation.rules.state import State, Violation
+
 
 def _ballots(state: State, placer: str, rng: random.Random) -> Vote:
     """B2: in voting order, each player lays one or two random cards still held
     (``?`` always is); a JEIN is declared yes or no at random."""
-    ballots = []
+    ballots: list[Ballot] = []
     for voter in votes.voting_order(state, placer):
         held = [c for c in CARD_NAMES if state.cards[voter][c] > 0]
         laid = sorted(rng.sample(held, rng.randint(1, min(2, len(held)))), key=CARD_NAMES.index)
-        ballots.append(Ballot(voter, tuple(Card(c, rng.choice(("yes", "no")) if c == "JEIN" else None)
-                                           for c in laid)))
-    return Vote(tuple(ballots))
+        ballots.append(Ballot(player=voter, cards=tuple(Card(c, rng.choice(("yes", "no")) if c == "JEIN" else None)
+                                                        for c in laid)))
+    return Vote(ballots=tuple(ballots))
 
 
 def _play_turn(state: State, rng: random.Random) -> Turn:
@@ -44,14 +61,17 @@ def _play_turn(state: State, rng: random.Random) -> Turn:
     moves = legal_moves(state, mover)
     if not moves:
         turn.play_turn(state, number, mover, None)
-        return Turn(number, mover, None)
+        return Turn(number=number, player=mover, placement=None)
     move = rng.choice(moves)
     vote = _ballots(state, mover, rng) if move.needs_vote else None
     decision = turn.play_move(state, move, vote)
-    outcome = None if vote is None else Outcome(decision.accepted, decision.vote.tally.yes, decision.vote.tally.no)
+    assert not isinstance(decision, Violation)  # a legal move with ballots from the cards held
+    held = decision.vote
+    outcome = None if held is None else Outcome(accepted=held.accepted, yes=held.tally.yes, no=held.tally.no)
     squares = move.squares
-    return Turn(number, mover, Placement(move.tile, squares[0], squares[-1] if len(squares) > 1 else None,
-                                         move.corner if move.needs_corner else None, vote, outcome))
+    return Turn(number=number, player=mover,
+                placement=Placement(tile=move.tile, anchor=squares[0], end=squares[-1] if len(squares) > 1 else None,
+                                    corner=move.corner if move.needs_corner else None, vote=vote, outcome=outcome))
 
 
 def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng: random.Random,
@@ -79,8 +99,8 @@ def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng:
         raise fail("H002", _("Variant must be \"base\" or \"expert\", not {variant}").format(variant=repr(variant)))
     hands = deal_hands(board, players, rng)
     goals = deal_goals(ruleset, players, variant, rng)
-    state = turn.new_game(board, ruleset.options, players, hands, variant)
     expert = variant == "expert"
+    state = turn.new_game(board, ruleset.options, players, hands, "expert" if expert else "base")
     events: list[Turn | Choose] = []
     while True:
         if state.due is not None:  # X2: the choice right after the event that finished the first track
@@ -107,12 +127,13 @@ def simulate_game(board: Board, ruleset: Ruleset, players: tuple[str, ...], rng:
         Hand(p, tuple(HandTile(t, n) for t, n in sorted(hands[p].items(), key=lambda item: item[0].order())))
         for p in players]
     if expert:
-        setup.extend(Goals(p, goals[p]) for p in players)
+        setup.extend(Goals(player=p, goals=(goals[p][0], goals[p][1])) for p in players)
     return Record(
         tags=tuple(tags),
         setup=tuple(setup),
         events=tuple(events),
-        reveal=Reveal(tuple(RevealEntry(p, *kept[p]) for p in players)),
+        reveal=Reveal(tuple(RevealEntry(player=p, chosen=kept[p][0], other=kept[p][1] if expert else None)
+                            for p in players)),
         score=Score(tuple(ScoreEntry(p, scores[p]) for p in players)),
     )
 

@@ -7,7 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from drunter_notation import Game
 from drunter_notation.bots import STYLES, Player, make_bot, parse_bots, play_game, play_out

@@ -23,22 +23,21 @@ from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from drunter_notation.rules import game, turn
-from drunter_notation.rules import placement as pl
-from drunter_notation.rules import votes
-from drunter_notation.rules.board import Board
-from drunter_notation.data.boardfile import load_board
 from drunter_notation.cli.simulate import simulate
 from drunter_notation.cli.validate import validate
+from drunter_notation.data.boardfile import load_board
+from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation.deal import PLAYER_NAMES
+from drunter_notation.load import judge as judge_record
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, Card, Choose, Goals, Hand, Placement, Record, Turn
 from drunter_notation.notation.parser import parse_text
-from drunter_notation.load import judge as judge_record
+from drunter_notation.rules import game, turn, votes
+from drunter_notation.rules import placement as pl
+from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import Options, Ruleset
-from drunter_notation.data.rulesets import load_ruleset
-from drunter_notation.deal import PLAYER_NAMES
-from drunter_notation.simulate import simulate_game
 from drunter_notation.rules.state import Violation, new_state
+from drunter_notation.simulate import simulate_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY_PATH = ROOT / "replays" / "boards" / "tiny.toml"
@@ -348,7 +347,7 @@ def _events_where(record, test):
 
 
 def _set_event(record, i, event):
-    return dataclasses.replace(record, events=record.events[:i] + (event,) + record.events[i + 1:])
+    return dataclasses.replace(record, events=(*record.events[:i], event, *record.events[i + 1:]))
 
 
 def _set_placement(record, i, **changes):
@@ -361,7 +360,7 @@ def mutate_square(record, draw):
     p = record.events[i].placement
     dc, dr = draw(st.sampled_from(DIRS))
     which = draw(st.sampled_from(("anchor", "end", "both") if p.end else ("anchor",)))
-    move = lambda sq: (sq[0] + dc, sq[1] + dr)  # noqa: E731
+    move = lambda sq: (sq[0] + dc, sq[1] + dr)
     anchor = move(p.anchor) if which != "end" else p.anchor
     end = move(p.end) if which != "anchor" and p.end else p.end
     if min(anchor + (end or anchor)) < 0:
@@ -390,9 +389,9 @@ def mutate_card(record, draw):
     k = draw(st.integers(0, len(ballot.cards) - 1))
     name = draw(st.sampled_from([c for c in CARD_NAMES if c != ballot.cards[k].name]))
     card = Card(name, draw(st.sampled_from(("yes", "no"))) if name == "JEIN" else None)
-    ballot = dataclasses.replace(ballot, cards=ballot.cards[:k] + (card,) + ballot.cards[k + 1:])
+    ballot = dataclasses.replace(ballot, cards=(*ballot.cards[:k], card, *ballot.cards[k + 1:]))
     return _set_placement(record, i, vote=dataclasses.replace(
-        vote, ballots=vote.ballots[:b] + (ballot,) + vote.ballots[b + 1:]))
+        vote, ballots=(*vote.ballots[:b], ballot, *vote.ballots[b + 1:])))
 
 
 def mutate_tally(record, draw):
@@ -435,7 +434,7 @@ def mutate_score(record, draw):
     points = e.points + draw(st.sampled_from((-3, -1, 1, 2)))
     if points < 0:
         return None
-    entries = record.score.entries[:k] + (dataclasses.replace(e, points=points),) + record.score.entries[k + 1:]
+    entries = (*record.score.entries[:k], dataclasses.replace(e, points=points), *record.score.entries[k + 1:])
     return dataclasses.replace(record, score=dataclasses.replace(record.score, entries=entries))
 
 
@@ -458,7 +457,7 @@ def mutate_choose(record, draw):
     events = record.events[:at] + record.events[at + 1:]
     to = draw(st.integers(-1, len(events)))  # -1: dropped
     if to >= 0:
-        events = events[:to] + (record.events[at],) + events[to:]
+        events = (*events[:to], record.events[at], *events[to:])
     return dataclasses.replace(record, events=events)
 
 
@@ -501,12 +500,12 @@ def test_simulate_command_writes_games_the_validator_accepts(tmp_path):
     runner = CliRunner()
     args = ["--players", "4", "--seed", "1", "--count", "20"]
     first, second = tmp_path / "a", tmp_path / "b"
-    assert runner.invoke(simulate, args + ["--out", str(first)]).exit_code == 0
+    assert runner.invoke(simulate, [*args, "--out", str(first)]).exit_code == 0
     files = sorted(first.glob("*.dn"))
     assert len(files) == 20
     result = runner.invoke(validate, [str(first)])
     assert result.exit_code == 0, result.output
-    assert runner.invoke(simulate, args + ["--out", str(second)]).exit_code == 0
+    assert runner.invoke(simulate, [*args, "--out", str(second)]).exit_code == 0
     assert [f.read_bytes() for f in files] == [(second / f.name).read_bytes() for f in files]  # same seed, same bytes
     alone = runner.invoke(simulate, ["--players", "4", "--seed", "1"])
     assert alone.exit_code == 0 and alone.output.encode() == (first / "game-1-1.dn").read_bytes()
@@ -529,7 +528,7 @@ def test_simulate_command_refuses_to_overwrite(tmp_path):
     refused = runner.invoke(simulate, args)
     assert refused.exit_code == 2 and "error[I005]" in refused.output and len(refused.output.splitlines()) == 1
     assert (tmp_path / "game-5-2.dn").read_text() == "mine"
-    assert runner.invoke(simulate, args + ["--force"]).exit_code == 0
+    assert runner.invoke(simulate, [*args, "--force"]).exit_code == 0
     assert (tmp_path / "game-5-2.dn").read_text().startswith("[Event")
 
 

@@ -18,9 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from drunter_notation.errors import DnError
+from drunter_notation.load import judge
 from drunter_notation.notation.model import Tile, parse_square, square_name
 from drunter_notation.notation.parser import parse_text
-from drunter_notation.load import judge
+from drunter_notation.position import parse_position
 from drunter_notation.replay import Timeline
 
 RULESETS = ("hig-1991", "webley-en", "deskovehry-cz")
@@ -733,3 +735,11 @@ def test_vote_findings_at_the_turns_first_token(tmp_path, voteboard, turn, code)
     t = play(tmp_path, VOTE_HEAD.format(board=voteboard, rules="hig-1991") + "    " + turn + "\n")
     e = error(t)
     assert (e.code, e.line, e.column) == (code, line_of(t, 1), 1)
+
+
+@pytest.mark.parametrize("tiles", ["XX", "W3b1-c1@a1:1,?"])
+def test_a_position_string_with_a_malformed_tile_is_P002(tiles):
+    # the tile loop once named its turn number `_`, hiding the translation function: UnboundLocalError
+    with pytest.raises(DnError) as caught:
+        parse_position(f"dn1 schilda hig-1991 base Anna,Ben 3 {tiles} - ./. ./. -")
+    assert caught.value.diagnostic.code == "P002" and "is not a tile like" in caught.value.diagnostic.message

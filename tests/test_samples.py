@@ -181,7 +181,8 @@ MENDS = {
     "H004-unknown-ruleset.dn": ('"hig-1992"', '"hig-1991"'),
     "D001-missing-hand.dn": ("R1x3\n\n", "R1x3\nhand Ben: W3x3 S3 R3x2 W2x6 S2x3 R2x3 W1x6 S1x3 R1x3\n\n"),
     # one wall triple and one wall single change hands
-    "D002-wrong-deal.dn": (("Anna: W3x4", "Anna: W3x3"), ("W1x5", "W1x6"), ("Ben: W3x2", "Ben: W3x3"), ("W1x7", "W1x6")),
+    "D002-wrong-deal.dn": (("Anna: W3x4", "Anna: W3x3"), ("W1x5", "W1x6"), ("Ben: W3x2", "Ben: W3x3"),
+                           ("W1x7", "W1x6")),
     "D003-box-mismatch.dn": ("Ben: W3x3 S3x3", "Ben: W3x3 R3x3"),
     "T001-turn-number.dn": ("4. Anna", "3. Anna"),
     "T002-wrong-player.dn": ("2. Anna", "2. Ben"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from drunter_notation.notation.model import Square
 
@@ -13,6 +14,10 @@ DIRECTIONS: tuple[Square, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))  # north, ea
 TRACK_KINDS = ("wall", "street", "river")
 DEFAULT_BOARD = "schilda"  # the board a record without a Board tag is played on
 DEFAULT_BOX = {"wall": (6, 12, 12), "street": (3, 6, 6), "river": (3, 6, 6)}
+# A ray: for a tile of length 1, 2, 3 laid from a square, the squares it covers and the toilets among them.
+Ray = tuple[tuple[tuple[Square, ...], tuple[Square, ...]], ...]
+# An exit: a direction, the next square that way, and the ray from it (None: edge or corner).
+Exit = tuple[Square, Square, Ray | None]
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,7 @@ class Board:
         for c in self.corners:
             for dc, dr in DIRECTIONS:
                 sq = (c[0] + dc, c[1] + dr)
-                out[sq] = out.get(sq, ()) + (c,)
+                out[sq] = (*out.get(sq, ()), c)
         return out
 
     @cached_property
@@ -47,19 +52,20 @@ class Board:
         """Track kind -> the corners its tracks start from, in corner order (S4)."""
         out: dict[str, tuple[Square, ...]] = {}
         for corner, kind in self.corners.items():
-            out[kind] = out.get(kind, ()) + (corner,)
+            out[kind] = (*out.get(kind, ()), corner)
         return out
 
     @cached_property
-    def rays(self) -> dict[tuple[Square, Square], tuple[tuple[tuple[Square, ...], tuple[Square, ...]], ...]]:
+    def rays(self) -> dict[tuple[Square, Square], Ray]:
         """(square, direction) -> the squares a tile of length 1, 2, 3 laid from there
         would cover, each with the toilets among them; a ray stops at the edge and at
         a corner (A3, A7). The free-run walk of every playout, worked out once per board."""
-        out = {}
+        out: dict[tuple[Square, Square], Ray] = {}
         for c in range(self.width):
             for r in range(self.height):
                 for dc, dr in DIRECTIONS:
-                    prefixes, squares = [], ()
+                    prefixes: list[tuple[tuple[Square, ...], tuple[Square, ...]]] = []
+                    squares: tuple[Square, ...] = ()
                     for k in range(3):
                         sq = (c + k * dc, r + k * dr)
                         if not self.on_board(sq) or sq in self.corners:
@@ -71,7 +77,7 @@ class Board:
         return out
 
     @cached_property
-    def exits(self) -> dict[Square, tuple]:
+    def exits(self) -> dict[Square, tuple[Exit, ...]]:
         """Square -> per direction (d, the next square, its :attr:`rays` entry or None):
         where a gang standing there could go on, when no bridge field is in the way."""
         rays = self.rays
@@ -85,7 +91,7 @@ class Board:
         return {sq: frozenset(start for _, start, ray in exits if ray is not None) for sq, exits in self.exits.items()}
 
     @cached_property
-    def memo(self) -> dict:
+    def memo(self) -> dict[Any, Any]:  # its one filler (placement) types what it keeps
         """A cache the engine fills with values that depend on this board alone (the
         placements a gang could make from a square), so a playout builds each once."""
         return {}

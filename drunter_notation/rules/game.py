@@ -4,6 +4,8 @@ simulator and the explanations all ask here.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from drunter_notation.notation.model import KIND_LETTER, Square, Tile
 from drunter_notation.rules.geometry import longest
 from drunter_notation.rules.state import State
@@ -18,7 +20,7 @@ def toilets_count_for_legezwang(state: State) -> bool:
     return state.options.toilet_counts_for_legezwang or not state.toilet_votes
 
 
-def _shortest(hands, letter: str) -> int | None:
+def _shortest(hands: Iterable[Mapping[Tile, int]] | None, letter: str) -> int | None:
     """The length of the shortest tile of kind ``letter`` in any of ``hands``, None when
     none holds one; 1 when ``hands`` is None (not recorded: any tile may be held)."""
     if hands is None:
@@ -30,14 +32,14 @@ def _shortest(hands, letter: str) -> int | None:
     return None
 
 
-def can_extend(state: State, corner: Square, hands) -> bool:
+def can_extend(state: State, corner: Square, hands: Iterable[Mapping[Tile, int]] | None) -> bool:
     """Some tile in ``hands`` (None: any tile) has a placement at the track from
     ``corner`` that counts for Legezwang."""
     gang = state.gangs[corner]
     if gang is None:
         return False
     need = _shortest(hands, KIND_LETTER[state.track_kind[corner]])
-    return need is not None and longest(state, gang, not toilets_count_for_legezwang(state), need) >= need
+    return need is not None and longest(state, gang, dry=not toilets_count_for_legezwang(state), cap=need) >= need
 
 
 def must_place(state: State, player: str) -> bool:

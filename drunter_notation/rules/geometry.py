@@ -12,7 +12,7 @@ Hot paths: plain tuples, sets and dicts; nothing is copied.
 from __future__ import annotations
 
 from drunter_notation.notation.model import Square
-from drunter_notation.rules.board import DIRECTIONS
+from drunter_notation.rules.board import DIRECTIONS, Ray
 from drunter_notation.rules.state import State
 
 UNLIMITED = 1 << 30  # bridge-run limit standing for "any number"
@@ -58,7 +58,7 @@ def reaches(state: State, gang: Square, anchor: Square, direction: Square | None
     return out
 
 
-def free_length(state: State, ray, cap: int, dry: bool = False) -> int:
+def free_length(state: State, ray: Ray, cap: int, *, dry: bool = False) -> int:
     """A3/A7, the one free run: how many squares of ``ray`` (a :attr:`Board.rays` entry,
     which already stops at the edge and at corners) are free, up to ``cap``; with
     ``dry`` a toilet ends the run too."""
@@ -87,7 +87,7 @@ def has_way(state: State, gang: Square) -> bool:
     return False
 
 
-def longest(state: State, gang: Square, dry: bool, cap: int = 3) -> int:
+def longest(state: State, gang: Square, *, dry: bool, cap: int = 3) -> int:
     """The longest tile (up to ``cap``) that fits at a gang on ``gang`` now: the best
     :func:`free_length` over the ways on (:func:`past_bridges`). The hot path of A5,
     Legezwang, the end of the game and X2."""
@@ -98,7 +98,7 @@ def longest(state: State, gang: Square, dry: bool, cap: int = 3) -> int:
         if start in bridges:
             ray = rays.get((past_bridges(state, start, d)[0], d))
         if ray is not None:
-            n = free_length(state, ray, cap, dry)
+            n = free_length(state, ray, cap, dry=dry)
             if n > best:
                 best = n
                 if best == cap:

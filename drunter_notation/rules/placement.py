@@ -7,10 +7,11 @@ their facts; :mod:`drunter_notation.explain.findings` words them.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
-from drunter_notation.rules.board import DIRECTIONS
+from drunter_notation.rules.board import DIRECTIONS, Ray
 from drunter_notation.rules.geometry import bridge_limit, bridges_between, has_way, past_bridges, reaches
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
@@ -19,6 +20,8 @@ _BY_KIND = tuple((KINDS[k], tuple(Tile(k, n) for n in (1, 2, 3))) for k in KINDS
 _TILES_OF = dict(_BY_KIND)
 DIRECTION_NAMES = {(0, 1): "north", (1, 0): "east", (0, -1): "south", (-1, 0): "west"}
 _UNIT_STEP = {d: d for d in DIRECTIONS}  # the one tuple per direction, kept by every Move (not one each)
+# A corner's track, its gang, the direction from gang to anchor and the bridge fields passed: one way a track fits.
+_Fit = tuple[Square, Square, Square, int]
 
 
 class Move(NamedTuple):
@@ -107,20 +110,23 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
                                                            track_kind=state.track_kind.get(corner),
                                                            removed_on=state.removed_on.get(corner)))
     limit = bridge_limit(state)
-    fits, too_far = [], None
+    fits: list[_Fit] = []
+    too_far: _Fit | None = None
+    live: list[tuple[Square, Square]] = []  # (corner, gang) of the kind's live tracks
     for c in board.tracks_of.get(kind, ()):  # A001: a gang of this kind reaches the anchor, running away from it
-        if gangs[c] is None:
+        gang = gangs[c]
+        if gang is None:
             continue
-        for d, passed in reaches(state, gangs[c], anchor, direction):
+        live.append((c, gang))
+        for d, passed in reaches(state, gang, anchor, direction):
             if passed <= limit:
-                fits.append((c, d, passed))
+                fits.append((c, gang, d, passed))
             elif corner is None or c == corner:
-                too_far = (c, d, passed)
+                too_far = (c, gang, d, passed)
     mine = fits if corner is None else [f for f in fits if f[0] == corner]
     if not mine:
-        live = tuple([c for c in board.tracks_of.get(kind, ()) if gangs[c] is not None])
-        return _no_fit(state, tile, squares, direction, live if corner is None else (corner,), too_far,
-                       [f[0] for f in fits])
+        candidates = live if corner is None else [(c, g) for c, g in live if c == corner]
+        return _no_fit(state, tile, squares, direction, candidates, too_far, [f[0] for f in fits])
     if not clear:
         for sq in squares:  # A005 (rule A7): corners are never covered
             if sq in board.corners:
@@ -131,15 +137,16 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
             laid = state.tiles[covered[sq]]
             return Violation("A004", "A3", "overlap", _facts(tile, squares, square=sq, laid=laid))
     if len(mine) > 1:  # A006: only one track may fit (two wall gangs can both touch a single's square)
-        return Violation("A006", "A2", "two-tracks", _facts(tile, squares, fits=tuple(c for c, _, _ in mine),
-                                                            kinds=tuple(state.track_kind[c] for c, _, _ in mine)))
-    c, d, passed = mine[0]
-    squares, toilets = ray[n - 1]  # clear here, else A003 or A005 was found; the ray lists the toilets too
-    return Move(tile, squares, c, d, toilets, passed, gangs[c], len(fits) > 1,
-                bool(toilets) and state.toilet_votes)
+        return Violation("A006", "A2", "two-tracks", _facts(tile, squares, fits=tuple(f[0] for f in mine),
+                                                            kinds=tuple(state.track_kind[f[0]] for f in mine)))
+    c, gang, d, passed = mine[0]
+    assert ray is not None  # clear here, else A003 or A005 was found
+    squares, toilets = ray[n - 1]  # the ray lists the toilets too
+    # positional, in field order: one per judged turn, keywords cost 1.8x
+    return Move(tile, squares, c, d, toilets, passed, gang, len(fits) > 1, bool(toilets) and state.toilet_votes)
 
 
-def _facts(tile: Tile, squares: tuple[Square, ...], **more) -> dict:
+def _facts(tile: Tile, squares: tuple[Square, ...], **more: Any) -> dict[str, Any]:
     """A placement finding's facts: the tile, its squares and what else the finding names."""
     return {"tile": tile, "squares": squares, **more}
 
@@ -155,9 +162,11 @@ def _bad_corner(state: State, kind: str, corner: Square) -> str | None:
     return None
 
 
-def _no_fit(state: State, tile: Tile, squares, direction, candidates, too_far, others_of_kind) -> Violation:
+def _no_fit(state: State, tile: Tile, squares: tuple[Square, ...], direction: Square | None,
+            candidates: list[tuple[Square, Square]], too_far: _Fit | None, others_of_kind: list[Square]) -> Violation:
     """The A001/A002 verdict when no candidate gang reaches the anchor properly, most
-    telling first: no live track of the kind; a bridge run too long (A6); reversed or
+    telling first (``candidates``: the (corner, gang) of the live tracks in question):
+    no live track of the kind; a bridge run too long (A6); reversed or
     sideways at the named track's gang (A002; with ``other`` when @corner named a track
     and the other track of the kind takes the tile as written); the other track of the
     kind would take it (a wrong @corner, A001); only a gang of another kind is there
@@ -166,35 +175,36 @@ def _no_fit(state: State, tile: Tile, squares, direction, candidates, too_far, o
     kind = KINDS[tile.kind]
     gangs = state.gangs
     limit = bridge_limit(state)
-    facts = {"tile": tile, "squares": squares, "kind": kind}
+    facts: dict[str, Any] = {"tile": tile, "squares": squares, "kind": kind}
     if not candidates:
         return Violation("A001", "A2", "no-live-track", facts)
     if too_far is not None:
-        c, d, passed = too_far
-        return Violation("A001", "A6", "bridge-run", {**facts, "gang": gangs[c], "passed": passed,
-                                                       "under": bridges_between(gangs[c], d, passed)})
+        _, far, d, passed = too_far
+        return Violation("A001", "A6", "bridge-run", {**facts, "gang": far, "passed": passed,
+                                                       "under": bridges_between(far, d, passed)})
     # others_of_kind: only when @corner named a track and the other track of this kind takes the tile
     hint = {"other": others_of_kind[0]} if others_of_kind else {}
     if direction is not None:  # the named track's gang touches the tile the wrong way: judged for that track
         back = (-direction[0], -direction[1])
-        for c in candidates:
-            if any(p <= limit for _, p in reaches(state, gangs[c], squares[-1], back)):
-                return Violation("A002", "A3", "reversed", {**facts, "gang": gangs[c], **hint})
-        for c in candidates:
-            for d, p in reaches(state, gangs[c], anchor, None):
+        for _, g in candidates:
+            if any(p <= limit for _, p in reaches(state, g, squares[-1], back)):
+                return Violation("A002", "A3", "reversed", {**facts, "gang": g, **hint})
+        for _, g in candidates:
+            for d, p in reaches(state, g, anchor, None):
                 if p <= limit:
-                    return Violation("A002", "A3", "sideways", {**facts, "gang": gangs[c], "direction": direction,
+                    return Violation("A002", "A3", "sideways", {**facts, "gang": g, "direction": direction,
                                                                 "expected": d, **hint})
     if others_of_kind:
-        return Violation("A001", "A2", "other-track", {**facts, "corner": candidates[0], "other": others_of_kind[0]})
-    for c, g in gangs.items():
-        if g is not None and state.track_kind[c] != kind \
-                and any(p <= limit for _, p in reaches(state, g, anchor, direction)):
-            return Violation("A001", "A1", "other-kind", {**facts, "gang": g, "gang_kind": state.track_kind[c]})
-    return Violation("A001", "A2", "too-far", {**facts, "gangs": tuple(gangs[c] for c in candidates)})
+        return Violation("A001", "A2", "other-track", {**facts, "corner": candidates[0][0],
+                                                       "other": others_of_kind[0]})
+    for c, stands in gangs.items():
+        if stands is not None and state.track_kind[c] != kind \
+                and any(p <= limit for _, p in reaches(state, stands, anchor, direction)):
+            return Violation("A001", "A1", "other-kind", {**facts, "gang": stands, "gang_kind": state.track_kind[c]})
+    return Violation("A001", "A2", "too-far", {**facts, "gangs": tuple(g for _, g in candidates)})
 
 
-def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Move]:
+def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] | None = None) -> list[Move]:
     """Every legal placement for ``player`` (default: the player to move), by track
     (board corner order), direction, anchor, tile (kind, length). ``tiles``: the tile
     types to try; default the player's hand when hands are known, else every tile
@@ -203,30 +213,19 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
     ``needs_corner``. Does not check whose turn it is.
 
     The hot path of every playout: the bridge walk and free run of :mod:`.geometry`
-    are fused into one loop here, with no call per direction."""
-    if tiles is None and state.hands is not None:
-        hand = state.hands[player or state.to_move]
-        by_kind = {}
-        for kind, group in _BY_KIND:
-            mine = [t for t in group if hand.get(t, 0) > 0]
-            if mine:
-                by_kind[kind] = mine
-    else:
-        chosen = ALL_TILES if tiles is None else set(tiles)
-        by_kind = {kind: [t for t in group if t in chosen] for kind, group in _BY_KIND}
-    rays, exits, memo = state.board.rays, state.board.exits, state.board.memo
+    are fused into one loop here, with no call per track or direction; the placements
+    from each gang square (and past each run of bridge fields) are built once per board."""
+    by_kind = _tiles_to_try(state, player, tiles)
+    rays, memo = state.board.rays, state.board.memo
     bridges, gangs, covered = state.bridges, state.gangs, state.covered
     votes = state.toilet_votes
-    moves = []
+    moves: list[Move] = []
     append = moves.append
     live: dict[str, int] = {}
     for corner, kind in state.track_kind.items():
         if gangs[corner] is not None:
             live[kind] = live.get(kind, 0) + 1
-    # A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
-    # square behind its anchor holds one gang, never a bridge field another gang passes)
-    singles: dict[tuple, int] = {}
-    twins: list[int] = []
+    singles: list[tuple[Tile, tuple[Square, ...], int]] = []  # (tile, square, index in moves) on shared kinds
     for corner, kind in state.track_kind.items():
         mine = by_kind.get(kind)
         gang = gangs[corner]
@@ -234,20 +233,19 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
             continue
         most = mine[-1].length  # shortest first within a kind
         shared = live[kind] > 1
-        key = (corner, gang, votes)
-        ways = memo.get(key)
-        if ways is None:  # the placements a gang standing here could make, when no bridge is in the way
-            ways = memo[key] = [(d, start, ray, ray and [
-                Move(t, squares, corner, d, wet, 0, gang, False, votes and bool(wet))
-                for t, (squares, wet) in zip(_TILES_OF[kind], ray)]) for d, start, ray in exits[gang]]
+        ways = memo.get((corner, gang, votes))
+        if ways is None:
+            ways = _gang_ways(state, corner, kind, gang, votes=votes)
         for d, start, ray, protos in ways:
             if start in bridges:  # A6: the track may pass under, up to the ruleset's limit
                 square, passed = past_bridges(state, start, d)
                 ray = rays.get((square, d))
                 if ray is None:
                     continue
-                protos = [Move(t, squares, corner, d, wet, passed, gang, False, votes and bool(wet))
-                          for t, (squares, wet) in zip(_TILES_OF[kind], ray)]
+                key = (corner, gang, d, passed, votes)  # the placements past these bridge fields, kept too
+                protos = memo.get(key)
+                if protos is None:
+                    protos = memo[key] = _placements(kind, ray, corner, d, passed, gang, votes=votes)
             elif ray is None:
                 continue
             run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
@@ -260,13 +258,65 @@ def legal_moves(state: State, player: str | None = None, tiles=None) -> list[Mov
                 if n > run:
                     break
                 if n == 1 and shared:
-                    i = singles.setdefault((t, ray[0][0]), len(moves))
-                    if i != len(moves):
-                        twins += (i, len(moves))
+                    singles.append((t, ray[0][0], len(moves)))
                 append(protos[n - 1])
+    if singles:
+        _mark_twins(moves, singles)
+    return moves
+
+
+def _mark_twins(moves: list[Move], singles: list[tuple[Tile, tuple[Square, ...], int]]) -> None:
+    """A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
+    square behind its anchor holds one gang, never a bridge field another gang passes);
+    both placements there need their corner named. ``singles``: (tile, square, index
+    in ``moves``) of the singles placed on a kind with more than one live track."""
+    first: dict[tuple[Tile, tuple[Square, ...]], int] = {}
+    twins: list[int] = []
+    for t, square, i in singles:
+        j = first.setdefault((t, square), i)
+        if j != i:
+            twins += (j, i)
     for i in twins:
         moves[i] = moves[i]._replace(needs_corner=True)
-    return moves
+
+
+def _tiles_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None) -> dict[str, list[Tile]]:
+    """Track kind -> the tile types :func:`legal_moves` tries, shortest first: those
+    in ``player``'s hand when hands are known and ``tiles`` is None, else ``tiles``
+    (default: every tile type)."""
+    if tiles is None and state.hands is not None:
+        hand = state.hands[player or state.to_move]
+        by_kind = {}
+        for kind, group in _BY_KIND:
+            held = [t for t in group if hand.get(t, 0) > 0]
+            if held:
+                by_kind[kind] = held
+        return by_kind
+    chosen = ALL_TILES if tiles is None else set(tiles)
+    return {kind: [t for t in group if t in chosen] for kind, group in _BY_KIND}
+
+
+# The placements a gang could make in one direction when no bridge is in the way: the
+# direction, the square next to the gang, the ray from it and a Move per tile length it holds.
+_Way = tuple[Square, Square, Ray | None, list[Move]]
+
+
+def _gang_ways(state: State, corner: Square, kind: str, gang: Square, *, votes: bool) -> list[_Way]:
+    """The :data:`_Way` of each direction for the track from ``corner`` with its gang on
+    ``gang``: worked out once per board, kept in ``Board.memo``."""
+    memo: dict[tuple[Square, Square, bool], list[_Way]] = state.board.memo
+    ways = memo[(corner, gang, votes)] = [
+        (d, start, ray, [] if ray is None else _placements(kind, ray, corner, d, 0, gang, votes=votes))
+        for d, start, ray in state.board.exits[gang]]
+    return ways
+
+
+def _placements(kind: str, ray: Ray, corner: Square, d: Square, passed: int, gang: Square, *,
+                votes: bool) -> list[Move]:
+    """A :class:`Move` per tile of ``kind`` laid along ``ray`` (length 1 up to the ray's)."""
+    return [Move(tile=t, squares=squares, corner=corner, direction=d, toilets=wet, bridges_passed=passed, gang=gang,
+                 needs_vote=votes and bool(wet))
+            for t, (squares, wet) in zip(_TILES_OF[kind], ray, strict=False)]  # the ray may be shorter
 
 
 def apply_move(state: State, move: Move, turn: int, player: str) -> list[tuple[Square, Square]]:
@@ -288,10 +338,10 @@ def apply_move(state: State, move: Move, turn: int, player: str) -> list[tuple[S
     state.gangs[move.corner] = squares[-1]
     if state.hands is not None:
         take(state.hands[player], move.tile)
-    return a5_remove_trapped_gangs(state, turn)
+    return remove_trapped_gangs(state, turn)
 
 
-def a5_remove_trapped_gangs(state: State, turn: int) -> list[tuple[Square, Square]]:
+def remove_trapped_gangs(state: State, turn: int) -> list[tuple[Square, Square]]:
     """A5: remove every live gang (not only the one just moved) with no free square
     to go on to, counting ways under bridges (A6, within the ruleset's bridge runs).
     With ``options.trap_counts_edge`` off (the literal reading of Webley: a gang goes

@@ -45,15 +45,30 @@ CARD_VOTES = tuple(CARD_VALUES[c][1] for c in CARD_NAMES)  # E3: votes a card is
 JEIN, ABSTAIN = CARD_INDEX["JEIN"], CARD_INDEX["?"]
 BUILDING_INDEX = {b: i for i, b in enumerate(BUILDINGS)}
 _UNLIMITED = 1 << 30
-_EMPTY = frozenset()
+_EMPTY: frozenset[int] = frozenset()
+LeanMove = tuple[int, int, int, tuple[int, ...]]  # (track, direction, length, squares): see the module's doc
+_Run = tuple[int, tuple[int, ...]]  # a direction's run from a gang: (bridge fields passed, the free squares)
+_NO_RUNS: tuple[_Run, ...] = ()  # a removed gang's
 
 
 class Tables:
     """Per board, built once: the squares ahead of each square per direction, and
     per square its building (type index, value; -1, 0 for none) and toilet."""
 
-    __slots__ = ("board", "width", "corners", "kinds", "ahead", "ahead3", "toilet", "btype", "bvalue", "buildings",
-                 "start_blocked", "edge")
+    __slots__ = ("ahead", "ahead3", "board", "btype", "buildings", "bvalue", "corners", "edge", "kinds",
+                 "start_blocked", "toilet", "width")
+    board: Board
+    width: int
+    corners: tuple[int, ...]
+    kinds: tuple[int, ...]
+    ahead: list[tuple[tuple[int, ...], ...]]
+    ahead3: list[tuple[tuple[int, ...], ...]]
+    toilet: bytearray
+    btype: list[int]
+    bvalue: list[int]
+    buildings: list[tuple[int, int, int]]
+    start_blocked: bytearray
+    edge: bytearray
 
     def __init__(self, board: Board):
         w, h = board.width, board.height
@@ -65,7 +80,8 @@ class Tables:
             c0, r0 = i % w, i // w
             rays = []
             for dc, dr in DIRECTIONS:
-                ray, c, r = [], c0 + dc, r0 + dr
+                ray: list[int] = []
+                c, r = c0 + dc, r0 + dr
                 while 0 <= c < w and 0 <= r < h:
                     ray.append(r * w + c)
                     c, r = c + dc, r + dr
@@ -106,56 +122,59 @@ def tables(board: Board) -> Tables:
 
 class Playout:
     """A position to play fast. Build it from the engine's position with
-    :meth:`from_state` (hands must be known); play with :meth:`legal`,
+    ``Playout(state)`` or :meth:`from_state` (hands must be known); play with :meth:`legal`,
     :meth:`needs_vote`, :meth:`play` and :meth:`pass_turn` until :meth:`over`.
 
     ``hands[seat]`` counts tiles by tile index, ``cards[seat]`` vote cards by their
     index in CARD_NAMES; ``seat`` is the player to move, ``number`` the turns played."""
 
-    __slots__ = ("t", "players", "blocked", "bridge", "gang", "runs", "reach", "cells", "offers", "hands", "cards", "seat",
-                 "number", "limit", "voting", "ties_stand", "dry", "edge_traps", "expert", "due", "goal_deal")
+    __slots__ = ("blocked", "bridge", "cards", "cells", "dry", "due", "edge_traps", "expert", "gang", "goal_deal",
+                 "hands", "limit", "number", "offers", "players", "reach", "runs", "seat", "t", "ties_stand", "voting")
+
+    def __init__(self, state: State) -> None:
+        """The lean copy of ``state`` (which it does not change)."""
+        hands = state.hands
+        if hands is None:
+            raise ValueError("a playout needs the players' hands")
+        t = tables(state.board)
+        self.t, self.players = t, state.players
+        self.blocked = bytearray(t.start_blocked)
+        for sq in state.covered:
+            self.blocked[t.index(sq)] = 1
+        self.bridge = bytearray(len(self.blocked))
+        for sq in state.bridges:
+            self.bridge[t.index(sq)] = 1
+        corner_order = list(state.board.corners)
+        self.gang = [-1 if (g := state.gangs[c]) is None else t.index(g) for c in corner_order]
+        self.hands = [[hands[pl][tile] for tile in TILES] for pl in state.players]
+        self.cards = [[state.cards[pl][c] for c in CARD_NAMES] for pl in state.players]
+        self.seat, self.number = state.seat, state.number
+        o = state.options
+        self.limit = _UNLIMITED if o.bridge_runs else 1
+        self.voting = state.toilet_votes
+        self.ties_stand = o.vote_outcome is VoteOutcome.YES_AT_LEAST_NO
+        self.dry = not (o.toilet_counts_for_legezwang or not self.voting)  # toilets end a run for Legezwang
+        self.edge_traps = o.trap_counts_edge
+        self.expert = state.variant == "expert"
+        self.goal_deal = o.expert_deal  # X1: which goal cards a player may hold (for a search bot's guesses)
+        self.due = state.chosen  # once made; a choice due but not made is found again by choice_due()
+        self.runs: list[Sequence[_Run]] = [_NO_RUNS] * len(self.gang)
+        self.reach = [0] * len(self.gang)
+        self.cells = [_EMPTY] * len(self.gang)
+        self.offers: list[list[LeanMove]] = [[] for _ in self.gang]
+        for ci in range(len(self.gang)):
+            if self.gang[ci] >= 0:
+                self._walk(ci)
 
     @classmethod
     def from_state(cls, state: State) -> Playout:
-        """The lean copy of ``state`` (which it does not change)."""
-        if state.hands is None:
-            raise ValueError("a playout needs the players' hands")
-        t = tables(state.board)
-        p = cls.__new__(cls)
-        p.t, p.players = t, state.players
-        p.blocked = bytearray(t.start_blocked)
-        for sq in state.covered:
-            p.blocked[t.index(sq)] = 1
-        p.bridge = bytearray(len(p.blocked))
-        for sq in state.bridges:
-            p.bridge[t.index(sq)] = 1
-        corner_order = list(state.board.corners)
-        p.gang = [-1 if state.gangs[c] is None else t.index(state.gangs[c]) for c in corner_order]
-        p.hands = [[state.hands[pl][tile] for tile in TILES] for pl in state.players]
-        p.cards = [[state.cards[pl][c] for c in CARD_NAMES] for pl in state.players]
-        p.seat, p.number = state.seat, state.number
-        o = state.options
-        p.limit = _UNLIMITED if o.bridge_runs else 1
-        p.voting = state.toilet_votes
-        p.ties_stand = o.vote_outcome is VoteOutcome.YES_AT_LEAST_NO
-        p.dry = not (o.toilet_counts_for_legezwang or not p.voting)  # toilets end a run for Legezwang
-        p.edge_traps = o.trap_counts_edge
-        p.expert = state.variant == "expert"
-        p.goal_deal = o.expert_deal  # X1: which goal cards a player may hold (for a search bot's guesses)
-        p.due = state.chosen  # once made; a choice due but not made is found again by choice_due()
-        p.runs = [None] * len(p.gang)
-        p.reach = [0] * len(p.gang)
-        p.cells = [_EMPTY] * len(p.gang)
-        p.offers = [[] for _ in p.gang]
-        for ci in range(len(p.gang)):
-            if p.gang[ci] >= 0:
-                p._walk(ci)
-        return p
+        """``Playout(state)``, by the name its callers read best."""
+        return cls(state)
 
     def copy(self) -> Playout:
-        p = Playout.__new__(Playout)
+        p = Playout.__new__(Playout)  # not __init__: a copy per search step, so its fields are copied, not rebuilt
         for name in ("t", "players", "seat", "number", "limit", "voting", "ties_stand", "dry", "edge_traps",
-                     "expert", "due", "goal_deal", "runs", "reach"):
+                     "expert", "due", "goal_deal"):
             setattr(p, name, getattr(self, name))
         p.blocked, p.bridge, p.gang = bytearray(self.blocked), bytearray(self.bridge), self.gang.copy()
         p.runs, p.reach, p.cells, p.offers = self.runs.copy(), self.reach.copy(), self.cells.copy(), self.offers.copy()
@@ -169,10 +188,13 @@ class Playout:
         then up to three free squares."""
         g = self.gang[ci]
         if g < 0:
-            self.runs[ci], self.reach[ci], self.cells[ci], self.offers[ci] = None, 0, _EMPTY, []
+            self.runs[ci], self.reach[ci], self.cells[ci], self.offers[ci] = _NO_RUNS, 0, _EMPTY, []
             return
         blocked, bridge = self.blocked, self.bridge
-        runs, cells, offers, best = [], [], [], 0
+        runs: list[_Run] = []
+        cells: list[int] = []
+        offers: list[LeanMove] = []
+        best = 0
         for d, ray in enumerate(self.t.ahead3[g]):
             if ray and bridge[ray[0]]:  # under a bridge field: on from its far side (rare)
                 full, passed, limit = self.t.ahead[g][d], 0, self.limit
@@ -212,7 +234,7 @@ class Playout:
         return best
 
     # -- moves -----------------------------------------------------------------------------
-    def legal(self, seat: int | None = None) -> list[tuple]:
+    def legal(self, seat: int | None = None) -> list[LeanMove]:
         """The legal placements of the player at ``seat`` (default: to move), in the
         order of :func:`.placement.legal_moves`."""
         hand = self.hands[self.seat if seat is None else seat]
@@ -229,7 +251,7 @@ class Playout:
                 moves += [m for m in offers[ci] if hand[k3 + m[2] - 1]]
         return moves
 
-    def needs_vote(self, move: tuple) -> bool:
+    def needs_vote(self, move: LeanMove) -> bool:
         """B1/X5: the move covers a toilet and toilet placements are voted on."""
         if not self.voting:
             return False
@@ -239,7 +261,7 @@ class Playout:
                 return True
         return False
 
-    def tile(self, move: tuple) -> Tile:
+    def tile(self, move: LeanMove) -> Tile:
         return TILES[self.t.kinds[move[0]] * 3 + move[2] - 1]
 
     def can_place(self, seat: int) -> bool:
@@ -267,7 +289,7 @@ class Playout:
         """B3-B5: whether the placement stands, given each voter's cards (by seat order
         of voting: the placer first) and each voter's JEIN side; spends the cards (B7)."""
         yes = no = 0
-        for voter, (laid, side) in enumerate(zip(ballots, jein_yes)):
+        for laid, side in zip(ballots, jein_yes, strict=False):  # a side for each ballot (extra sides unread)
             for c in laid:
                 v = CARD_SIGNED[c]
                 if v is None:
@@ -284,7 +306,7 @@ class Playout:
                     held[c] -= 1
         return yes >= no if self.ties_stand else (yes > no or yes == no == 0)
 
-    def play(self, move: tuple, stands: bool = True) -> None:
+    def play(self, move: LeanMove, stands: bool = True) -> None:
         """Play ``move`` (from :meth:`legal`) for the player to move: lay it unless a
         vote rejected it (``stands`` False: B6, the tile stays in hand), remove trapped
         gangs (A5), pass the turn on."""
@@ -363,14 +385,14 @@ class Playout:
         return tuple(seat for seat, k in enumerate(keys) if k == best)
 
     # -- back to the engine's terms -----------------------------------------------------------
-    def to_move(self, move: tuple) -> Move:
+    def to_move(self, move: LeanMove) -> Move:
         """The engine's :class:`Move` for a lean ``move`` of the player to move."""
         t = self.t
         ci, d, length, squares = move
         passed = self.runs[ci][d][0]
         direction = DIRECTIONS[d]
         sq = tuple(t.square(s) for s in squares)
-        toilets = tuple(x for x, s in zip(sq, squares) if t.toilet[s])
+        toilets = tuple(x for x, s in zip(sq, squares, strict=True) if t.toilet[s])
         twin = any(cj != ci and t.kinds[cj] == t.kinds[ci] and self.gang[cj] >= 0
                    and any(line[:length] == squares for _, line in self.runs[cj]) for cj in range(len(self.gang)))
         corner = list(t.board.corners)[ci]

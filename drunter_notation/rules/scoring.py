@@ -1,22 +1,22 @@
 """Rules E and X: scoring at the end of the game, goal cards, winners and tie-breaks."""
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from drunter_notation.rules.board import Board
 from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square
+from drunter_notation.rules.board import Board
 from drunter_notation.rules.votes import CARD_VALUES
 
 
-def uncovered_buildings(board: Board, covered) -> list[tuple[Square, str, int]]:
+def uncovered_buildings(board: Board, covered: Container[Square]) -> list[tuple[Square, str, int]]:
     """(square, type, value) of every building no tile covers, in board order.
     ``covered`` is any container of squares (``State.covered`` works)."""
     return [(sq, kind, value) for sq, (kind, value) in board.buildings.items() if sq not in covered]
 
 
-def goal_score(board: Board, covered, goal: str) -> int:
+def goal_score(board: Board, covered: Container[Square], goal: str) -> int:
     """E2/X4: the points ``goal`` earns. A building type (German aliases accepted):
     the sum of its uncovered buildings' values. ``all-threes``/``all-fours``: 3 per
     uncovered building of value 3 / 4 per one of value 4. ``lowest-of-each``: per
@@ -45,7 +45,7 @@ def _score(standing: list[tuple[Square, str, int]], goal: str) -> int:
     raise ValueError(f"unknown goal card {goal!r}")
 
 
-def votes_left(cards: Counter) -> int:
+def votes_left(cards: Mapping[str, int]) -> int:
     """E3: the votes in the cards still held, yes and no together (JEIN 2, ``?`` 0)."""
     return sum(CARD_VALUES[name][1] * n for name, n in cards.items())
 
@@ -72,8 +72,8 @@ class Ranking(NamedTuple):
     expert: bool
 
 
-def rank_players(board: Board, covered, players, chosen: dict[str, str], cards: dict[str, Counter],
-                 other: dict[str, str] | None = None) -> Ranking:
+def rank_players(board: Board, covered: Container[Square], players: Iterable[str], chosen: Mapping[str, str],
+                 cards: Mapping[str, Mapping[str, int]], other: Mapping[str, str] | None = None) -> Ranking:
     """E2/E3 (X3 with ``other``): score each player's ``chosen`` card; the highest
     score wins. Ties: with ``other`` (the expert game: each player's second card) by
     the second card's score, then by votes left; without, by votes left; still tied
@@ -81,19 +81,24 @@ def rank_players(board: Board, covered, players, chosen: dict[str, str], cards: 
     player in ``players``."""
     standing = uncovered_buildings(board, covered)  # the same for every player's cards
     # (player, score, second, votes left) rows, each made a Standing once its rank is known
-    rows = [(p, _score(standing, chosen[p]), None if other is None else _score(standing, other[p]),
+    rows: list[_Row] = [(p, _score(standing, chosen[p]), None if other is None else _score(standing, other[p]),
              votes_left(cards[p])) for p in players]
-    key = _key_of(other is not None)
+    key = _key_of(expert=other is not None)
     rows.sort(key=key, reverse=True)  # stable: seat order among equals
     standings: list[Standing] = []
     for i, row in enumerate(rows):
         tied = i > 0 and key(rows[i - 1]) == key(row)
-        standings.append(Standing(*row, standings[-1].rank if tied else i + 1))
+        player, score, second, votes = row
+        standings.append(Standing(player=player, score=score, second=second, votes_left=votes,
+                                  rank=standings[-1].rank if tied else i + 1))
     winners = tuple(s.player for s in standings if s.rank == 1)
     return Ranking(tuple(standings), winners, other is not None)
 
 
-def _key_of(expert: bool):
+_Row = tuple[str, int, int | None, int]  # (player, score, second, votes left)
+
+
+def _key_of(*, expert: bool) -> Callable[[_Row], Any]:  # Any: a tuple of ints (the second score is set when expert)
     # The tie-break order of (player, score, second, votes left) rows: X3 (second card, then votes) or E3 (votes).
     if expert:
         return lambda row: (row[1], row[2], row[3])

@@ -8,12 +8,19 @@ raises for bad input; rule breaches come back as :class:`Violation` values.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
-from drunter_notation.rules.board import Board
 from drunter_notation.notation.model import CARD_NAMES, KIND_LETTER, Square, Tile
+from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import Options
+
+if TYPE_CHECKING:  # placement imports this module: its Move is named here for the checker only
+    from drunter_notation.rules.placement import Move
+
+K = TypeVar("K")
+Variant = Literal["base", "expert"]  # the base game, or the expert variant (rules X)
 
 LENGTHS = (3, 2, 1)  # the order of board.box entries: triples, doubles, singles
 _ONE_SET = Counter(CARD_NAMES)  # S2: the vote cards each player starts with (copied, never handed out)
@@ -55,7 +62,7 @@ class Violation:
     code: str
     rule: str
     why: str
-    facts: dict = field(default_factory=dict)
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 class State:
@@ -78,14 +85,13 @@ class State:
       ``chosen``: the choice was made.
     """
 
-    __slots__ = ("board", "options", "players", "variant", "tiles", "covered", "bridges", "gangs",
-                 "track_kind", "hands", "cards", "seat", "removed_on", "spent_on", "number", "due", "chosen",
-                 "example", "over")
+    __slots__ = ("board", "bridges", "cards", "chosen", "covered", "due", "example", "gangs", "hands", "number",
+                 "options", "over", "players", "removed_on", "seat", "spent_on", "tiles", "track_kind", "variant")
 
-    def __init__(self, board: Board, options: Options, players: tuple[str, ...], variant: str,
+    def __init__(self, board: Board, options: Options, players: tuple[str, ...], variant: Variant,
                  tiles: list[LaidTile], covered: dict[Square, int], bridges: set[Square],
                  gangs: dict[Square, Square | None], track_kind: dict[Square, str],
-                 hands: dict[str, Counter] | None, cards: dict[str, Counter], seat: int,
+                 hands: dict[str, Counter[Tile]] | None, cards: dict[str, Counter[str]], seat: int,
                  removed_on: dict[Square, int], spent_on: dict[tuple[str, str], int],
                  number: int = 0, due: tuple[Square, int] | None = None, chosen: bool = False):
         self.board = board
@@ -105,13 +111,15 @@ class State:
         self.number = number
         self.due = due
         self.chosen = chosen
-        self.example = None  # (a placement some tile could make,), kept while no tile is laid or taken back
+        # (a placement some tile could make,), kept while no tile is laid or taken back
+        self.example: tuple[Move | None] | None = None
         self.over: bool | None = None  # E1 (game.game_over), kept as long as example
 
     def copy(self) -> State:
         """An independent snapshot: shallow copies of every mutable container
         (laid tiles are immutable, so the list shares them)."""
         hands = None if self.hands is None else {p: _copy_counter(h) for p, h in self.hands.items()}
+        # positional, in __init__'s order: a copy per step of a kept replay or a search, keywords cost 1.8x
         return State(self.board, self.options, self.players, self.variant, self.tiles.copy(),
                      self.covered.copy(), self.bridges.copy(), self.gangs.copy(), self.track_kind,
                      hands, {p: _copy_counter(c) for p, c in self.cards.items()}, self.seat,
@@ -128,15 +136,15 @@ class State:
         return self.variant == "base" or self.options.expert_voting
 
 
-def _copy_counter(c: dict) -> Counter:
+def _copy_counter(c: Mapping[K, int]) -> Counter[K]:
     # Counter's __init__ only calls update(), which goes through the Mapping ABC check;
     # an empty instance filled by dict.update is the same Counter, four times faster.
-    new = Counter.__new__(Counter)
+    new: Counter[K] = Counter.__new__(Counter)
     dict.update(new, c)
     return new
 
 
-def take(counter: Counter, key) -> None:
+def take(counter: Counter[K], key: K) -> None:
     """Remove one ``key`` from ``counter``, deleting the entry when it reaches 0.
     Precondition: ``counter[key] >= 1``."""
     n = counter[key] - 1
@@ -146,23 +154,24 @@ def take(counter: Counter, key) -> None:
         dict.__delitem__(counter, key)
 
 
-def new_state(board: Board, options: Options, players, hands: dict[str, dict[Tile, int]] | None = None,
-              variant: str = "base") -> State:
+def new_state(board: Board, options: Options, players: Iterable[str],
+              hands: Mapping[str, Mapping[Tile, int]] | None = None, variant: Variant = "base") -> State:
     """The opening position: gangs on their corners (S4), one set of vote cards
     each (S2), ``players[0]`` to move. ``hands`` are copied (the caller's counters
     are never changed); None means the record has no hands."""
     own_hands = None if hands is None else {p: _copy_counter({t: n for t, n in h.items() if n > 0})
                                             for p, h in hands.items()}
-    return State(board, options, tuple(players), variant, [], {}, set(),
-                 {c: c for c in board.corners}, dict(board.corners), own_hands,
-                 {p: _copy_counter(_ONE_SET) for p in players}, 0, {}, {})
+    seats = tuple(players)
+    return State(board=board, options=options, players=seats, variant=variant, tiles=[], covered={}, bridges=set(),
+                 gangs={c: c for c in board.corners}, track_kind=dict(board.corners), hands=own_hands,
+                 cards={p: _copy_counter(_ONE_SET) for p in seats}, seat=0, removed_on={}, spent_on={})
 
 
-def box_tiles(board: Board) -> Counter:
+def box_tiles(board: Board) -> Counter[Tile]:
     """The tiles in the board's box, per tile type (``Tile("W", 3): 6`` ...)."""
     return Counter({Tile(KIND_LETTER[kind], length): n
                     for kind, counts in board.box.items()
-                    for length, n in zip(LENGTHS, counts) if n})
+                    for length, n in zip(LENGTHS, counts, strict=True) if n})
 
 
 def deal_for(board: Board, n_players: int) -> dict[int, int] | None:
@@ -179,7 +188,7 @@ def deal_for(board: Board, n_players: int) -> dict[int, int] | None:
     return {length: n // n_players for length, n in totals.items()}
 
 
-def check_deal(board: Board, hands: dict[str, dict[Tile, int]]) -> list[tuple[str | None, Violation]]:
+def check_deal(board: Board, hands: Mapping[str, Mapping[Tile, int]]) -> list[tuple[str | None, Violation]]:
     """S1: problems with the recorded hands, each with the player it concerns (None
     for the hands as a whole): D002 per player whose counts per length differ from
     :func:`deal_for` (or once when the box cannot be dealt evenly); D003 per tile type

@@ -11,14 +11,15 @@ present iff needed, B002 ballots, B004 jokers, B003 cards, B005 the claim.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import Outcome, Placement, Square, Tile, Vote
 from drunter_notation.rules import game, votes
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
 from drunter_notation.rules.placement import ALL_TILES, Move, apply_move, check_placement, legal_moves
-from drunter_notation.rules.state import State, Violation, new_state
+from drunter_notation.rules.state import State, Variant, Violation, new_state
 
 
 class VoteDecision(NamedTuple):
@@ -74,8 +75,8 @@ class Decision(NamedTuple):
         return self.move is not None and self.accepted is not False
 
 
-def new_game(board: Board, options: Options, players, hands: dict[str, dict[Tile, int]] | None = None,
-             variant: str = "base") -> State:
+def new_game(board: Board, options: Options, players: Iterable[str],
+             hands: Mapping[str, Mapping[Tile, int]] | None = None, variant: Variant = "base") -> State:
     """The opening position (:func:`state.new_state`); in an expert game the choice
     (X2) is due at once when a track is finished from the start."""
     st = new_state(board, options, players, hands, variant)
@@ -114,7 +115,7 @@ def play_choose(state: State) -> Violation | None:
     return problem
 
 
-def choose_missing(state: State, ended: bool = False) -> Violation | None:
+def choose_missing(state: State, *, ended: bool = False) -> Violation | None:
     """X002 when the choice is due but was not made (before a turn, or at the reveal).
     ``ended``: the record says the game is over (the reveal), so a track was finished
     at the latest when nobody could place any more: the choice was due even where the
@@ -173,23 +174,24 @@ def judge_vote(state: State, mover: str, move: Move, vote: Vote | None, outcome:
     vote's decision, None when no vote is held, or the first violation."""
     if vote is None:
         if move.needs_vote:
-            return _b001(state, move, "vote-missing")
+            return _vote_mismatch(state, move, "vote-missing")
         if outcome is not None:
-            return _b001(state, move, "claim-without-vote")
+            return _vote_mismatch(state, move, "claim-without-vote")
         return None
     if not move.needs_vote:
-        return _b001(state, move, "no-vote-in-expert" if move.toilets else "no-toilet")
+        return _vote_mismatch(state, move, "no-vote-in-expert" if move.toilets else "no-toilet")
     problem = votes.check_ballots(state, mover, vote)
     if problem is not None:
         return problem
-    t = votes.tally(vote)
-    accepted = votes.vote_outcome(t, state.options)
+    tally = votes.tally(vote)
+    accepted = votes.vote_outcome(tally, state.options)
     claim = None if outcome is None else (outcome.accepted, outcome.yes, outcome.no)
     if outcome is not None and (outcome.accepted != accepted
-                                or (outcome.yes is not None and (outcome.yes, outcome.no) != (t.yes, t.no))):
-        return Violation("B005", "B5", "claim", {"claim": claim, "yes": t.yes, "no": t.no, "accepted": accepted,
-                                                 "tally": t})
-    return VoteDecision(t, accepted, state.options.vote_outcome, state.options.ballot_order, _called_by(state),
+                                or (outcome.yes is not None and (outcome.yes, outcome.no) != (tally.yes, tally.no))):
+        return Violation("B005", "B5", "claim", {"claim": claim, "yes": tally.yes, "no": tally.no,
+                                                 "accepted": accepted, "tally": tally})
+    # positional, in field order: one per vote of every replayed turn, keywords cost 1.8x
+    return VoteDecision(tally, accepted, state.options.vote_outcome, state.options.ballot_order, _called_by(state),
                         claim)
 
 
@@ -198,7 +200,7 @@ def _called_by(state: State) -> str:
     return "X5" if state.variant == "expert" else "B1"
 
 
-def _b001(state: State, move: Move, why: str) -> Violation:
+def _vote_mismatch(state: State, move: Move, why: str) -> Violation:
     """B001: a vote held or missing against what the placement needs (B1, X5)."""
     return Violation("B001", _called_by(state), why, {"tile": move.tile, "squares": move.squares,
                                                       "toilets": move.toilets})
@@ -236,7 +238,7 @@ def _play(state: State, number: int, player: str, move: Move | None, vote: VoteD
     hands_known = state.hands is not None
     expert = state.variant == "expert"
     if move is None:
-        decision = _pass_decision(state, number, player, hands_known)
+        decision = _pass_decision(state, number, player)
     else:
         decision = _lay(state, number, player, move, vote, ballots, hands_known, expert)
     state.number = number
@@ -250,7 +252,8 @@ def _play(state: State, number: int, player: str, move: Move | None, vote: VoteD
     return decision
 
 
-def unplay(state: State, decision: Decision, ballots: Vote | None, due, chosen: bool) -> None:
+def unplay(state: State, decision: Decision, ballots: Vote | None, due: tuple[Square, int] | None,
+           chosen: bool) -> None:
     """Take back the turn ``decision`` that :func:`play_turn` or :func:`play_move` just
     played with ``ballots``; ``due`` and ``chosen`` are the expert choice state before
     it. The exact inverse, so an undo costs what the turn cost, not a copy."""
@@ -281,18 +284,21 @@ def unplay(state: State, decision: Decision, ballots: Vote | None, due, chosen: 
                     del state.spent_on[(ballot.player, card.name)]
 
 
-def _with(decision: Decision, rule: str, **facts) -> Decision:
-    return decision._replace(rules=decision.rules + (rule,), **facts)
+def _with(decision: Decision, rule: str, **facts: Any) -> Decision:
+    return decision._replace(rules=(*decision.rules, rule), **facts)
 
 
-def _pass_decision(state: State, number: int, player: str, hands_known: bool) -> Decision:
-    if not hands_known:
-        if state.example is None:  # a run of passes asks once: a pass changes no square
+def _pass_decision(state: State, number: int, player: str) -> Decision:
+    hands = state.hands
+    if hands is None:
+        example = state.example
+        if example is None:  # a run of passes asks once: a pass changes no square
             some = legal_moves(state, None)
-            state.example = (some[0] if some else None,)
-        return Decision(number, player, None, False, ("T2",), could_lay=state.example[0])
-    return Decision(number, player, None, True, ("T2",), forced=True,
-                    hand_empty=not any(state.hands[player].values()))
+            example = state.example = (some[0] if some else None,)
+        return Decision(number=number, player=player, move=None, hands_known=False, rules=("T2",),
+                        could_lay=example[0])
+    return Decision(number=number, player=player, move=None, hands_known=True, rules=("T2",), forced=True,
+                    hand_empty=not any(hands[player].values()))
 
 
 _RULES: dict[tuple[str, ...], tuple[str, ...]] = {}  # each combination of rules applied, shared by its decisions
@@ -309,13 +315,13 @@ def placement_rules(state: State, move: Move) -> tuple[tuple[str, ...], tuple[Sq
         return rules, ()
     near = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
                         key=lambda c: (c[1], c[0])))
-    return (rules + ("A7",) if near else rules), near
+    return ((*rules, "A7") if near else rules), near
 
 
 def vote_rules(vote: VoteDecision) -> tuple[str, ...]:
     """The rules a vote held applies, in order: what called it (B1, X5), B2, B3, B4 when
     a joker was played, B5, B6 when the tile is rejected, B7."""
-    rules = (vote.called_by, "B2", "B3")
+    rules: tuple[str, ...] = (vote.called_by, "B2", "B3")
     if any(c.card.startswith("JEIN") for c in vote.tally.cards):
         rules += ("B4",)
     return rules + (("B5", "B7") if vote.accepted else ("B5", "B6", "B7"))
@@ -327,6 +333,7 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
     unvoted = vote is None and bool(move.toilets)
     if vote is not None:
         rules += vote_rules(vote)
+        assert ballots is not None  # a vote decided comes with its ballots
         votes.spend_cards(state, ballots, number)
         if not vote.accepted:
             return Decision(number, player, move, hands_known, rules, vote, unvoted, near, expert=expert)
@@ -338,16 +345,18 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
     stuck_before = _stuck(state) if not state.options.trap_counts_edge else None
     removed = tuple(apply_move(state, move, number, player))
     rules += ("A4", "A5") if removed else ("A4",)
-    stuck = ()
-    if stuck_before is not None:
-        stuck = tuple((c, state.gangs[c]) for c in sorted(_stuck(state) - stuck_before, key=lambda c: (c[1], c[0])))
+    stuck: tuple[tuple[Square, Square], ...] = ()
+    if stuck_before is not None:  # the stuck gangs are live: the walrus only tells the checker
+        stuck = tuple((c, gang) for c in sorted(_stuck(state) - stuck_before, key=lambda c: (c[1], c[0]))
+                      if (gang := state.gangs[c]) is not None)
         if stuck and not removed:
             rules += ("A5",)
     if destroyed:
         rules += ("X3",) if expert else ("E2",)
     rules = _RULES.setdefault(rules, rules)  # one tuple per combination: fewer objects for the GC to walk
-    return Decision(number, player, move, hands_known, rules, vote, unvoted, near, destroyed, removed,
-                    stuck, expert=expert)
+    # positional up to stuck, in field order: one per placement of every replayed turn, keywords cost 1.8x
+    return Decision(number, player, move, hands_known, rules, vote, unvoted, near, destroyed, removed, stuck,
+                    expert=expert)
 
 
 def _stuck(state: State) -> set[Square]:

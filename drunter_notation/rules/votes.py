@@ -59,9 +59,8 @@ def tally(vote: Vote) -> Tally:
 @lru_cache(maxsize=1024)  # a game has a few players and ten kinds of card: each pair is counted once
 def _count(player: str, card: Card) -> Counted:
     """``player``'s ``card`` as counted: its side, and its votes (0 unless yes or no)."""
-    side, value = CARD_VALUES[card.name]
-    if side == "declared":
-        side = card.declared  # None for a bare JEIN (B004)
+    printed, value = CARD_VALUES[card.name]
+    side = card.declared if printed == "declared" else printed  # None for a bare JEIN (B004)
     return Counted(player, str(card), side, value if side in ("yes", "no") else 0)
 
 
