@@ -63,16 +63,15 @@ import chess.pgn
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from drunter_notation import __version__ as dn_version
-from drunter_notation.data.boardfile import load_board
 from drunter_notation.cli.common import record_paths
-from drunter_notation.deal import game_rng
 from drunter_notation.cli.validate import summary_line
+from drunter_notation.data.boardfile import load_board
+from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation.deal import game_rng, player_names
 from drunter_notation.errors import DnError
 from drunter_notation.load import judge
 from drunter_notation.notation.formatter import format_placement, format_record
 from drunter_notation.notation.parser import parse_file, parse_move, parse_text
-from drunter_notation.data.rulesets import load_ruleset
-from drunter_notation.deal import player_names
 from drunter_notation.simulate import simulate_game
 
 CHESS_PLIES = 80

@@ -14,7 +14,7 @@ import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, NoReturn, NotRequired, TypedDict
+from typing import Any, Literal, NamedTuple, NoReturn, NotRequired, TypedDict
 
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.findings import citation, hint, sentence
@@ -171,7 +171,8 @@ class _Replayer:
         self.goals: dict[str, Goals] = {}  # the expert goal cards dealt, by player (setup)
 
     # -- reporting ---------------------------------------------------------
-    def _diagnostic(self, severity: str, v: Violation, line: int, column: int, turn_no: int | None) -> Diagnostic:
+    def _diagnostic(self, severity: Literal["error", "warning"], v: Violation, line: int, column: int,
+                    turn_no: int | None) -> Diagnostic:
         return Diagnostic(severity=severity, code=v.code, message=sentence(v), line=line, column=column, turn=turn_no,
                           rule=v.rule or None, citation=citation(v, self.timeline.ruleset), hint=hint(v))
 

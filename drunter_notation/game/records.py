@@ -77,8 +77,8 @@ class Game(GameHistory):
             goals = deal_goals(ruleset, players, variant, rng) if rng else None
         game_tags = tuple(Tag(k, v) for k, v in (tags or {}).items())
         # dict(...): the engine takes dict[str, dict[Tile, int]] (a dict of Counters is not one to the checker)
-        opening = turn.new_game(loaded_board, ruleset.options, players,
-                                None if dealt is None else dict(dealt.items()), variant)
+        opening = turn.new_game(loaded_board, ruleset.options, players, None if dealt is None else dict(dealt.items()),
+                                "expert" if variant == "expert" else "base")  # checked above: one of the two
         start = cls(loaded_board, board, ruleset, opening, hands=dealt, cards=goals, tags=game_tags)
         if hands is not None or cards is not None:  # judged as validate would judge the record's start
             t = judge(start.to_record(reveal=False), rules=ruleset.id, board=board)
@@ -120,7 +120,7 @@ class Game(GameHistory):
     def from_position(cls, text: str, base_dir: str | Path | None = None) -> Game:
         """The game at the position a position string describes (no turns behind it:
         :meth:`pop` has nothing to undo). Raises DnError P002, H003 or H004."""
-        state, ref, ruleset = parse_position(text, base_dir)
+        state, ref, ruleset = parse_position(text, None if base_dir is None else Path(base_dir))
         return cls(state.board, ref, ruleset, state, hands=None if state.hands is None else {
             p: Counter(h) for p, h in state.hands.items()})
 
