@@ -17,8 +17,8 @@ import argparse
 import time
 
 import numpy as np
-import pyspiel
 import open_spiel.python.games  # noqa: F401  (registers python_kuhn_poker)
+import pyspiel
 from pettingzoo.classic import connect_four_v3
 
 import drunter_notation.ai.openspiel  # noqa: F401  (registers python_drunter)
@@ -54,7 +54,7 @@ def openspiel_games(game, seconds: float, seed: int, tensor: bool = False) -> tu
         s = game.new_initial_state()
         while not s.is_terminal():
             if s.is_chance_node():
-                outcomes, probs = zip(*s.chance_outcomes())
+                outcomes, probs = zip(*s.chance_outcomes(), strict=True)
                 s.apply_action(int(rng.choice(outcomes, p=probs)))
                 continue
             if tensor:

@@ -113,7 +113,7 @@ class DrunterState(pyspiel.State):
 
     def chance_outcomes(self):
         g = self.get_game()
-        kind, seat, k = g.slots[len(self.dealt)]
+        kind, _seat, k = g.slots[len(self.dealt)]
         if kind == "tile":
             left = box_tiles(g.board)
             for t in self.dealt:
@@ -181,7 +181,7 @@ class DrunterState(pyspiel.State):
             else:
                 outcomes = [o for o in redo.chance_outcomes() if o[0] not in own.values()
                             or g.slots[k][0] == "tile"]
-                acts, probs = zip(*outcomes)
+                acts, probs = zip(*outcomes, strict=True)
                 redo.apply_action(int(rng.choice(acts, p=np.array(probs) / sum(probs))))
         if self.table is None:
             return redo
@@ -208,7 +208,7 @@ def _deal(g: DrunterGame, dealt: list[int]) -> dict:
     """``hands=`` and ``cards=`` for Game.new from the chance outcomes."""
     hands = {p: {} for p in g.names}
     cards = {p: [] for p in g.names}
-    for (kind, seat, _), a in zip(g.slots, dealt):
+    for (kind, seat, _), a in zip(g.slots, dealt, strict=True):
         name = g.names[seat]
         if kind == "tile":
             tile = str(TILES[a])

@@ -16,11 +16,15 @@ of a ballot, a JEIN declared, the goal card kept. ``reset(seed=...)`` deals as
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 from drunter_notation.ai import need
 
 np = need("numpy")
 pettingzoo = need("pettingzoo")
 gymnasium = need("gymnasium")
+
+from pettingzoo.utils import wrappers  # noqa: E402
 
 from drunter_notation.ai import observe  # noqa: E402  (after the check for the extra)
 from drunter_notation.ai.table import Phase, Table, encoding  # noqa: E402
@@ -29,8 +33,6 @@ from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset  # noqa
 from drunter_notation.deal import player_names  # noqa: E402
 from drunter_notation.game import Game  # noqa: E402
 from drunter_notation.rules.board import DEFAULT_BOARD  # noqa: E402
-
-from pettingzoo.utils import wrappers  # noqa: E402
 
 __all__ = ["env", "raw_env"]
 
@@ -50,7 +52,7 @@ class raw_env(pettingzoo.AECEnv):
     a board file, ``rules`` a ruleset id, ``variant`` ``base`` or ``expert``;
     ``render_mode`` None or ``"ansi"``. Bad values raise DnError as ``Game.new`` does."""
 
-    metadata = {"render_modes": ["ansi"], "name": "drunter_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, object]] = {"render_modes": ["ansi"], "name": "drunter_v0", "is_parallelizable": False}
 
     def __init__(self, players: int = 4, board: str = DEFAULT_BOARD, rules: str = DEFAULT_RULESET,
                  variant: str = "base", render_mode: str | None = None):
@@ -109,7 +111,7 @@ class raw_env(pettingzoo.AECEnv):
         self.table.apply(int(action))
         self._cumulative_rewards[agent] = 0.0
         if self.table.phase is Phase.OVER:
-            self.rewards = dict(zip(self.agents, self.table.returns()))
+            self.rewards = dict(zip(self.agents, self.table.returns(), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.agents[self.table.current()]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from drunter_notation.game import Game, Move
 from drunter_notation.notation.model import CARD_NAMES, GOALS, KIND_LETTER, square_name
@@ -105,6 +106,15 @@ class Encoding:
         return f"keep {GOALS[action - self.keep]}"
 
 
+class LastVote(NamedTuple):
+    """The vote of the last turn that had one, as every player saw it once shown."""
+
+    ballots: dict[int, tuple[int, ...]]  # seat -> the cards laid (CARD_NAMES indices, ascending)
+    sides: dict[int, bool]  # seat -> JEIN declared yes
+    accepted: bool
+    placer: int
+
+
 def encoding(board: Board) -> Encoding:
     return Encoding(len(board.corners))
 
@@ -129,7 +139,7 @@ class Table:
         self.sides: dict[int, bool] = {}  # seat -> JEIN declared yes
         self.declarers: tuple[int, ...] = ()
         self.keepers: dict[int, str] = {}  # expert: seat -> the goal card kept
-        self.last_vote: tuple | None = None  # (ballots by seat, JEIN sides by seat, accepted, placer)
+        self.last_vote: LastVote | None = None
         # Per decision: (seat, action, hidden from the others, in words). A vote card's face is hidden
         # until every ballot of the vote is laid; the goal card another keeps, to the end.
         self.log: list[tuple[int, int, bool, str]] = []
@@ -146,7 +156,7 @@ class Table:
         t.sides, t.keepers, t.log = dict(self.sides), dict(self.keepers), list(self.log)
         return t
 
-    def __deepcopy__(self, memo) -> Table:
+    def __deepcopy__(self, memo: dict[int, object]) -> Table:
         return self.copy()  # the board and ruleset are shared values, never copied
 
     # -- whose decision ----------------------------------------------------------------------
@@ -161,6 +171,26 @@ class Table:
         if self.phase is Phase.KEEP:
             return len(self.keepers)
         return None
+
+    @property
+    def cards(self) -> dict[str, tuple[str, ...]]:
+        """Each player's building or goal cards (a table's game is dealt)."""
+        cards = self.game.cards
+        assert cards is not None
+        return cards
+
+    def under_vote(self) -> Move:
+        """The placement put to the vote (phases BALLOT and JEIN)."""
+        if self.move is None:
+            raise ValueError("no vote is open")
+        return self.move
+
+    def actor(self) -> int:
+        """:meth:`current` where a decision is due."""
+        seat = self.current()
+        if seat is None:
+            raise ValueError("the game is over: no one is to act")
+        return seat
 
     @property
     def placer(self) -> int:
@@ -183,14 +213,14 @@ class Table:
             return out
         if self.phase is Phase.BALLOT:
             laid = self.laid[-1]
-            held = game.state.cards[game.players[self.current()]]
+            held = game.state.cards[game.players[self.actor()]]
             after = laid[-1] if laid else -1
             out = [enc.lay + c for c in range(after + 1, len(CARD_NAMES)) if held[CARD_NAMES[c]] > 0]
-            return out + [enc.end_ballot] if laid else out
+            return [*out, enc.end_ballot] if laid else out
         if self.phase is Phase.JEIN:
             return [enc.jein_yes, enc.jein_no]
         if self.phase is Phase.KEEP:
-            return sorted(enc.keep + GOALS.index(g) for g in game.cards[game.players[self.current()]])
+            return sorted(enc.keep + GOALS.index(g) for g in self.cards[game.players[self.actor()]])
         return []
 
     def action_of(self, move: Move) -> int:
@@ -204,7 +234,7 @@ class Table:
         if action not in self.legal_actions():
             raise ValueError(f"action {action} ({self.enc.describe(action, self.game.board)}) is not legal here")
         self._legal = None
-        seat, enc, game = self.current(), self.enc, self.game
+        seat, enc, game = self.actor(), self.enc, self.game
         hidden = played = False
         words = enc.describe(action, game.board)
         if self.phase is Phase.PLACE:
@@ -227,7 +257,7 @@ class Table:
                 if len(self.laid) < len(self.voters):
                     self.laid.append([])
                 else:
-                    self.declarers = tuple(v for v, cards in zip(self.voters, self.laid) if JEIN in cards)
+                    self.declarers = tuple(v for v, cards in zip(self.voters, self.laid, strict=True) if JEIN in cards)
                     self.phase = Phase.JEIN
                     self.log[self.vote_start:] = [(s, a, False, w) for s, a, _, w in self.log[self.vote_start:]]
             else:
@@ -250,11 +280,12 @@ class Table:
 
     def _vote(self) -> None:
         """Every ballot is laid and every JEIN declared: the turn is played (and judged)."""
-        game, names, placer = self.game, self.game.players, self.placer
-        ballots = {v: tuple(cards) for v, cards in zip(self.voters, self.laid)}
-        decision = game.push(self.move, vote={names[v]: [CARD_NAMES[c] for c in cards] for v, cards in ballots.items()},
+        game, names, placer, move = self.game, self.game.players, self.placer, self.under_vote()
+        ballots = {v: tuple(cards) for v, cards in zip(self.voters, self.laid, strict=True)}
+        decision = game.push(move, vote={names[v]: [CARD_NAMES[c] for c in cards] for v, cards in ballots.items()},
                              jein={names[v]: "yes" if yes else "no" for v, yes in self.sides.items()})
-        self.last_vote = (ballots, dict(self.sides), decision.accepted, placer)
+        assert decision is not None  # a placement is a decision
+        self.last_vote = LastVote(ballots=ballots, sides=dict(self.sides), accepted=decision.accepted, placer=placer)
         self.move, self.voters, self.laid, self.declarers = None, (), [], ()
 
     def _advance(self) -> None:
@@ -273,6 +304,8 @@ class Table:
         ``-1 / (n - 1)`` for the others: +1 and -1/(n-1) for a single winner, the sum always 0."""
         if self.phase is not Phase.OVER:
             return [0.0] * self.n
-        winners = self.game.result().winners
+        result = self.game.result()
+        assert result is not None  # the game is over
+        winners = result.winners
         k, n = len(winners), self.n
         return [((n / k if p in winners else 0.0) - 1) / (n - 1) for p in self.game.players]

@@ -49,7 +49,7 @@ def shares(state: State, post: Posterior, n: int, seed: str, first: tuple | None
             goal = tuple(card.split("+"))
             if state.chosen and len(goal) > 1:  # the expert choice is made: the kept card scores first
                 kept = bot.keep(q, goal)
-                goal = (kept,) + tuple(g for g in goal if g != kept)
+                goal = (kept, *tuple(g for g in goal if g != kept))
             bot.begin(seat, goal)
             goals.append(goal)
             bots.append(bot)
@@ -92,7 +92,7 @@ def estimate(state: State, post: Posterior, n: int, seed: str, first: tuple | No
 def difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     """The mean of ``a - b`` over paired playouts (common random numbers) and its
     standard error."""
-    return mean_se([x - y for x, y in zip(a, b)])
+    return mean_se([x - y for x, y in zip(a, b, strict=True)])
 
 
 def candidates(state: State, goals: Sequence[str], played: tuple, width: int) -> list[tuple]:

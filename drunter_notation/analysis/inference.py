@@ -72,7 +72,7 @@ class Style:
 
     def bot(self, rng: random.Random) -> str:
         """A bot name drawn from :attr:`policy`."""
-        names, weights = zip(*self.policy)
+        names, weights = zip(*self.policy, strict=True)
         return names[0] if len(names) == 1 else rng.choices(names, weights)[0]
 
 
@@ -176,7 +176,7 @@ class Posterior:
     def card_marginal(self, player: str) -> dict[str, float]:
         """Card key -> probability that ``player`` holds it."""
         rows = self.joint[self.players.index(player)]
-        return {c: sum(row) for c, row in zip(self.cards, rows)}
+        return {c: sum(row) for c, row in zip(self.cards, rows, strict=True)}
 
     def style_marginal(self, player: str) -> dict[str, float]:
         """Style name -> probability that ``player`` plays it."""
@@ -186,7 +186,7 @@ class Posterior:
     def joint_of(self, player: str) -> dict[tuple[str, str], float]:
         """(card key, style name) -> probability, for ``player``."""
         rows = self.joint[self.players.index(player)]
-        return {(c, s): row[k] for c, row in zip(self.cards, rows) for k, s in enumerate(self.styles)}
+        return {(c, s): row[k] for c, row in zip(self.cards, rows, strict=True) for k, s in enumerate(self.styles)}
 
     def sample(self, rng: random.Random, given: Mapping[str, str] | None = None) -> dict[str, tuple[str, str]]:
         """A deal with a style per player, drawn from the joint posterior: player ->
@@ -194,7 +194,7 @@ class Posterior:
         cards (their style is then drawn given that card)."""
         given = dict(given or {})
         used = 0
-        for p, c in given.items():
+        for c in given.values():
             used |= self.masks[self.cards.index(c)]
         out = {}
         for i, p in enumerate(self.players):
@@ -218,7 +218,7 @@ class Posterior:
             sets = _deals(self.masks, [[sum(r) for r in self.weights[self.players.index(q)]] for q in free], used)
             own = [sum(r) for r in self.weights[i]]
             self._cache[k] = tuple(0.0 if m & used else w * sum(t for u, t in sets.items() if not u & m)
-                                   for m, w in zip(self.masks, own))
+                                   for m, w in zip(self.masks, own, strict=True))
         return self._cache[k]
 
 
@@ -302,11 +302,13 @@ class Inference:
                 single.append(terms)
                 soft = _softmax_terms(attack, logn, c, m.soft_betas, [(0.0, _NEG)])
                 _add(self.soft[player][si], soft)
-                build = [-(other + m.own_weight * own) - m.vote_cost * k[1] for (own, other), k in zip(eff, keys)]
+                build = [-(other + m.own_weight * own) - m.vote_cost * k[1]
+                         for (own, other), k in zip(eff, keys, strict=True)]
                 _add(self.build[player][si], _softmax_terms(build, logn, c, m.betas, lapses))
         weights = [(math.log(1 - b), math.log(b)) for b in m.bluffs]
         for h, d in itertools.permutations(range(nh), 2) if self.decoy else ():
-            _add(self.bluff[player][h * nh + d], [_lse((keep + x, bluff + y)) for x, y in zip(single[h], single[d])
+            _add(self.bluff[player][h * nh + d], [_lse((keep + x, bluff + y))
+                                                  for x, y in zip(single[h], single[d], strict=True)
                                                   for keep, bluff in weights])
 
     def observe_ballot(self, voter: str, pl: Playout, move: tuple, side: str) -> None:
@@ -337,7 +339,8 @@ class Inference:
                 return [_lse(row[li::nl]) - lnb for li in range(nl)]
 
             def over_betas_and_bluffs(row):  # theta-major, then the bluff share
-                return [_lse([row[t * nb + b] for t, (_, l) in enumerate(self.thetas) if l == li for b in range(nb)])
+                return [_lse([row[t * nb + b] for t, (_, lapse) in enumerate(self.thetas) if lapse == li
+                              for b in range(nb)])
                         - lnb - math.log(nb) for li in range(nl)]
 
             self._reduced_cache[player] = (
@@ -356,7 +359,7 @@ class Inference:
         prior = [_log(x) for x in m.style_prior]
 
         def mix(row, logp):
-            return _lse([a + b for a, b in zip(row, logp)])
+            return _lse([a + b for a, b in zip(row, logp, strict=True)])
 
         attack_b, build_b, soft, bluff_b = self._reduced(player)
         attack = [mix(r, ll) for r in attack_b]
@@ -373,7 +376,7 @@ class Inference:
             styles = (self.random[player], attack[j] + ballot[j], _lse(bluffs) - math.log(len(bluffs)) + ballot[j],
                       _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
                       mix(build_b[j], ll) + mix(self.bballot[player][j], ln), soft[j] + ballot[j])
-            out.append([x + p for x, p in zip(styles, prior)])
+            out.append([x + p for x, p in zip(styles, prior, strict=True)])
         return out
 
     def posterior(self, model: Model | None = None) -> Posterior:
@@ -388,7 +391,7 @@ class Inference:
         for i in range(len(self.players)):
             sets = _deals(masks, [[sum(r) for r in w] for o, w in enumerate(weights) if o != i], 0)
             rest = [sum(t for u, t in sets.items() if not u & mk) for mk in masks]
-            cells = [[x * r for x in row] for row, r in zip(weights[i], rest)]
+            cells = [[x * r for x in row] for row, r in zip(weights[i], rest, strict=True)]
             z = sum(map(sum, cells))
             if not z:
                 cells, z = [[1.0] * len(STYLE_NAMES) for _ in masks], len(masks) * len(STYLE_NAMES)
@@ -409,7 +412,7 @@ def _softmax_terms(u: Sequence[float], logn: Sequence[float], c: int, betas: Seq
     except a share ``lapse`` picked at random (``lapses``: (log(1 - lapse), log(lapse / n)))."""
     out = []
     for beta in betas:
-        lp = beta * u[c] - _lse([ln + beta * x for ln, x in zip(logn, u)])
+        lp = beta * u[c] - _lse([ln + beta * x for ln, x in zip(logn, u, strict=True)])
         for keep, rand in lapses:
             out.append(_lse((keep + lp, rand)))
     return out
@@ -432,7 +435,7 @@ def _deals(masks: Sequence[int], weights: Sequence[Sequence[float]], used: int) 
     for w in weights:
         grown: dict[int, float] = {}
         for u, total in sets.items():
-            for mask, x in zip(masks, w):
+            for mask, x in zip(masks, w, strict=True):
                 if x and not u & mask:
                     grown[u | mask] = grown.get(u | mask, 0.0) + total * x
         sets = grown
@@ -451,7 +454,7 @@ def marginals(hyps: Sequence[Sequence[str]], logliks: Sequence[Sequence[float]])
     out = []
     for i in range(len(logliks)):
         sets = _deals(masks, [w for o, w in enumerate(weights) if o != i], 0)
-        row = [w * sum(t for u, t in sets.items() if not u & mask) for mask, w in zip(masks, weights[i])]
+        row = [w * sum(t for u, t in sets.items() if not u & mask) for mask, w in zip(masks, weights[i], strict=True)]
         z = sum(row)
         out.append([x / z for x in row] if z else [1 / len(row)] * len(row))
     return out

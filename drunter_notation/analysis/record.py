@@ -13,17 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from drunter_notation import i18n
 from drunter_notation.analysis.evaluate import Estimate, candidates, difference, estimate, mean_se, shares
 from drunter_notation.analysis.inference import Inference, Model, Posterior, favourite, hypotheses, key
-from drunter_notation import i18n
 from drunter_notation.bots import lean_move
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain import evidence as words
 from drunter_notation.i18n import _
 from drunter_notation.load import judge
-from drunter_notation.replay import Timeline
 from drunter_notation.notation.model import GOALS, Hand, Record, Vote
 from drunter_notation.notation.parser import parse_bytes, parse_text
+from drunter_notation.replay import Timeline
 from drunter_notation.rules.playout import Playout
 from drunter_notation.rules.votes import tally
 
@@ -135,7 +135,7 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
     if not t.valid:
         raise DnError(t.errors[0], path=path)
     players, expert = t.players, t.variant == "expert"
-    inf, ev, turns, positions, played, posteriors = walk(t, settings.model)
+    _inf, ev, turns, positions, played, posteriors = walk(t, settings.model)
     truth = None
     if record.reveal is not None:
         truth = {e.player: e.chosen if not expert else key(sorted((e.chosen, e.other), key=GOALS.index))
@@ -152,10 +152,10 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
         return out
     policy = None if settings.policy == "inferred" else settings.policy
     jobs = [(s, post, settings.playouts, f"{settings.seed}-{e['turn']}", None, None, policy)
-            for s, post, e in zip(positions, posteriors, turns)]
-    for e, est in zip(turns, mapper(_estimate_job, jobs)):
-        e["win"] = {p: round(x, 4) for p, x in zip(players, est.win)}
-        e["win_se"] = {p: round(x, 4) for p, x in zip(players, est.se)}
+            for s, post, e in zip(positions, posteriors, turns, strict=True)]
+    for e, est in zip(turns, mapper(_estimate_job, jobs), strict=True):
+        e["win"] = {p: round(x, 4) for p, x in zip(players, est.win, strict=True)}
+        e["win_se"] = {p: round(x, 4) for p, x in zip(players, est.se, strict=True)}
     out["turning_points"], out["examined"] = _turning_points(turns, positions, played, posteriors, truth, settings,
                                                              mapper)
     return out
@@ -257,12 +257,12 @@ def _turning_points(turns, positions, played, posteriors, truth, settings: Setti
     chosen = sorted(s for s in swings if s[0] < 0)[:k] + sorted((s for s in swings if s[0] > 0), reverse=True)[:k]
     first, again = max(20, settings.playouts // 4), max(20, settings.playouts)
     looks = []
-    for _, i in chosen:
+    for _swing, i in chosen:
         p = turns[i]["player"]
         card = truth[p] if truth else max(turns[i - 1]["beliefs"][p].items(), key=lambda kv: kv[1])[0]
         given = {p: card} if truth else None
-        looks.append((i, players.index(p), given, [None, played[i]] + candidates(
-            positions[i - 1], card.split("+"), played[i], settings.alternatives)))
+        looks.append((i, players.index(p), given, [None, played[i], *candidates(
+            positions[i - 1], card.split("+"), played[i], settings.alternatives)]))
     jobs = [(seat, positions[i - 1], posteriors[i - 1], first, f"{settings.seed}-{turns[i]['turn']}-try", move,
              given, policy) for i, seat, given, options in looks for move in options]
     tried = iter(list(mapper(_shares_job, jobs)))
@@ -281,7 +281,7 @@ def _turning_points(turns, positions, played, posteriors, truth, settings: Setti
                          move, given, policy))
     results = iter(list(mapper(_shares_job, jobs)))
     out = []
-    for i, seat, given, alt in finals:
+    for i, _seat, _given, alt in finals:
         e = turns[i]
         before, after = next(results), next(results)
         change, change_se = difference(after, before)

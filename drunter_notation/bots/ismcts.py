@@ -56,7 +56,7 @@ class Node:
     """An information set of the player: per option, visits and reward sum; the
     children by (option, key of the next decision's information set)."""
 
-    __slots__ = ("n", "visits", "rewards", "children")
+    __slots__ = ("children", "n", "rewards", "visits")
 
     def __init__(self, options: int):
         self.n = 0
@@ -71,7 +71,7 @@ class Node:
             return untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
         log_n = math.log(self.n)
         best, top = 0, -1.0
-        for i, (v, w) in enumerate(zip(self.visits, self.rewards)):
+        for i, (v, w) in enumerate(zip(self.visits, self.rewards, strict=True)):
             u = w / v + c * math.sqrt(log_n / v)
             if u > top:
                 best, top = i, u
@@ -201,7 +201,7 @@ class IsmctsBot(Bot):
         kept card first once chosen)."""
         n = len(pl.players)
         dealt = iter(deal_unseen(self.goals, n - 1, "expert" if pl.expert else "base", pl.goal_deal, self.rng))
-        mine = self.goals if self.kept is None else (self.kept,) + tuple(g for g in self.goals if g != self.kept)
+        mine = self.goals if self.kept is None else (self.kept, *tuple(g for g in self.goals if g != self.kept))
         return [mine if k == self.seat else next(dealt) for k in range(n)]
 
     def _search(self, pl: Playout, options: int, first: Callable[[Playout, list[Bot], list], None] | None) -> int:
@@ -249,7 +249,7 @@ class IsmctsBot(Bot):
         def choose(sim, bots, dealt):
             for k, bot in enumerate(bots):
                 kept = bot.keep(sim, dealt[k])
-                dealt[k] = (kept,) + tuple(g for g in dealt[k] if g != kept)
+                dealt[k] = (kept, *tuple(g for g in dealt[k] if g != kept))
         self.kept = goals[self._search(base, len(goals), choose)]
         return self.kept
 
@@ -266,8 +266,8 @@ def spec(text: str) -> tuple[str, dict]:
     for item in settings:
         key, eq, value = item.partition("=")
         if not eq or key not in kinds:
-            raise fail("U002", _("ismcts: {item} is not a setting; give sims=N, time=SECONDS, c=X or policy=NAME").format(
-                item=repr(item)))
+            raise fail("U002", _("ismcts: {item} is not a setting; give sims=N, time=SECONDS, c=X or policy=NAME")
+                       .format(item=repr(item)))
         try:
             params[key] = kinds[key](value) if len(value) <= 20 else None
         except ValueError:

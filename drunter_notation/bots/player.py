@@ -146,7 +146,7 @@ def play_turn(pl: Playout, bots: Sequence[Bot], move: tuple) -> None:
         n, seat = len(bots), pl.seat
         order = [(seat + k) % n for k in range(n)]
         ballots = [bots[v].lay(pl, move) for v in order]
-        sides = [JEIN in laid and bots[v].side(pl, move, ballots) for v, laid in zip(order, ballots)]
+        sides = [JEIN in laid and bots[v].side(pl, move, ballots) for v, laid in zip(order, ballots, strict=True)]
         stands = pl.tally(ballots, sides)
     pl.play(move, stands)
 
@@ -160,7 +160,7 @@ def play_out(pl: Playout, bots: Sequence[Bot], goals: Sequence[Sequence[str]]) -
         if pl.expert and pl.choice_due():
             for seat, bot in enumerate(bots):
                 kept = bot.keep(pl, goals[seat])
-                goals[seat] = (kept,) + tuple(g for g in goals[seat] if g != kept)
+                goals[seat] = (kept, *tuple(g for g in goals[seat] if g != kept))
         moves = pl.legal()
         if (not moves or pl.dry) and pl.over():  # a mover with a move that counts: not over
             break

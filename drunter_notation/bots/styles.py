@@ -61,7 +61,7 @@ def goal_worth(pl: Playout, goal: str) -> list[int]:
 def worths(pl: Playout, goals: Sequence[str]) -> list[int]:
     """Per square, the points all ``goals`` together would lose if it were covered now."""
     per_goal = [goal_worth(pl, g) for g in goals]
-    return [sum(w) for w in zip(*per_goal)] if len(per_goal) > 1 else per_goal[0]
+    return [sum(w) for w in zip(*per_goal, strict=True)] if len(per_goal) > 1 else per_goal[0]
 
 
 def effect(pl: Playout, move: tuple, worth: Sequence[int]) -> tuple[int, int]:

@@ -97,7 +97,8 @@ class Rate:
         return self.wins / self.games if self.games else 0.0
 
 
-def summarize(names: Sequence[str], results: Sequence[tuple[Sequence[int], Sequence[int]]]) -> tuple[list[Rate], list[Rate]]:
+def summarize(names: Sequence[str],
+              results: Sequence[tuple[Sequence[int], Sequence[int]]]) -> tuple[list[Rate], list[Rate]]:
     """Per entrant and per seat: games, wins and the 95 % interval of the win rate."""
     n = len(names)
     by_entrant, by_seat = [0.0] * n, [0.0] * n

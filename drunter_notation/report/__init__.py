@@ -27,10 +27,10 @@ import jinja2
 from markupsafe import Markup
 
 from drunter_notation import i18n
-from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.boardtext import BUILDING_LETTER
 from drunter_notation.explain.words import and_list, building_name
+from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.replay import Timeline
 from drunter_notation.report import svg
 from drunter_notation.report.analysis import analysis_section, card_name
@@ -146,7 +146,8 @@ def render_index(entries: list[IndexEntry]) -> str:
     games = sorted((e for g in s.groups for e in g.games), key=lambda e: (e.date or "", names[e.record]))
     return environment().get_template("index.html.j2").render(
         s=s, plots=plots, games=games, names=names,
-        partial=sorted(s.partial, key=lambda e: names[e.record]), invalid=sorted(s.invalid, key=lambda e: names[e.record]))
+        partial=sorted(s.partial, key=lambda e: names[e.record]),
+        invalid=sorted(s.invalid, key=lambda e: names[e.record]))
 
 
 def seat_name(seat: int) -> str:

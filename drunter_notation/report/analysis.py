@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from drunter_notation.i18n import N_, _, format_number, format_percent
 from drunter_notation.explain.evidence import percent
 from drunter_notation.explain.words import building_name
+from drunter_notation.i18n import N_, _, format_number, format_percent
 from drunter_notation.report.svg import BUILDING_COLOUR, SEAT_COLOUR, esc
 
 _PAIR_COLOURS = ("#7b52ab", "#a0672b", "#2471a3", "#c0392b", "#23875a", "#b7950b")

@@ -13,6 +13,7 @@ HTML-like labels) and ``dot`` escapes them for XML, so user text stays text.
 """
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 import signal
@@ -108,7 +109,7 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
         row = chain[k:k + ROW]
         with g.subgraph() as s:
             s.attr(rank="same")
-            for a, b in zip(row, row[1:]):
+            for a, b in itertools.pairwise(row):
                 if (k // ROW) % 2:  # odd rows run right to left: a reversed edge keeps dot's order
                     s.edge(b, a, dir="back")
                 else:

@@ -14,17 +14,16 @@ from dataclasses import dataclass, field, replace
 from markupsafe import Markup
 
 from drunter_notation.errors import Diagnostic
-from drunter_notation.i18n import N_, _
-from drunter_notation.notation.formatter import format_item
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Square, Turn, square_name
 from drunter_notation.explain import steps
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.explain.words import spell
+from drunter_notation.i18n import N_, _
+from drunter_notation.notation.formatter import format_item
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Square, Turn, square_name
 from drunter_notation.replay import Step, Timeline
+from drunter_notation.report import svg
 from drunter_notation.rules.scoring import goal_score, votes_left
 from drunter_notation.rules.state import State
-from drunter_notation.report import svg
-
 
 # The ruleset's vote outcome option (B5) as the vote panel words it.
 VOTE_RULES = {"yes-at-least-no": N_("yes at least no"),
@@ -268,7 +267,8 @@ class _Builder:
             else:
                 covered = m.squares
                 self.tiles.append(svg.TileDrawing(
-                    KINDS[m.tile.kind], m.squares, m.direction, tile_label(ev.number, ev.player, spell(m.tile, m.squares)),
+                    KINDS[m.tile.kind], m.squares, m.direction,
+                    tile_label(ev.number, ev.player, spell(m.tile, m.squares)),
                     before.players.index(ev.player), self.tags[ev.player], tuple(step.destroyed), tuple(m.toilets)))
         if step.removed:
             classes.append("ending")
