@@ -14,15 +14,16 @@ from __future__ import annotations
 
 from array import array
 from typing import NamedTuple
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
 from drunter_notation.ai.table import PHASES, Phase, Table
 from drunter_notation.explain.adjudicate import render_position
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Square
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Square, Tile
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.playout import TILES
-from drunter_notation.rules.state import box_tiles
+from drunter_notation.rules.state import LaidTile, box_tiles
 
 SEATS = 4  # players are padded to this many
 PLANES = ("wall tile", "street tile", "river tile", "bridge field", "toilet (uncovered)",
@@ -59,7 +60,7 @@ KIND_PLANE = {"W": 0, "S": 1, "R": 2}
 BRIDGE, TOILET, FIRST_BUILDING = 3, 4, 5
 FIRST_LAID_BY = FIRST_BUILDING + len(BUILDINGS)
 UNDER_VOTE = len(PLANES) - 1
-VOTE_CARDS = len(CARD_NAMES) - 1  # the ? card comes back (B7): it is never spent
+SPENDABLE = CARD_NAMES[:-1]  # the ? card comes back (B7): it is never spent
 
 
 class Layout(NamedTuple):
@@ -68,7 +69,8 @@ class Layout(NamedTuple):
     board: Board
     blank: array[float]  # the tensor of the empty board: toilets and buildings uncovered
     static_cells: tuple[tuple[Square, int], ...]  # (square, index) of each toilet and building value in blank
-    box: tuple[int, ...]  # the box count per tile of TILES
+    box: tuple[tuple[Tile, int], ...]  # the tiles of TILES with their box count
+    cells: int  # width x height
     features: int  # the index of the first feature
     age: int  # with history: the index of the plane of the turns covered
     votes_cast: int  # with history: the index of the votes cast
@@ -97,9 +99,43 @@ def layout(board: Board, history: bool) -> Layout:
     box = box_tiles(board)
     planes = len(PLANES) + len(board.corners) + (1 if history else 0)
     hit = _LAYOUTS[(id(board), history)] = Layout(
-        board=board, blank=blank, static_cells=tuple(static_cells), box=tuple(box[t] for t in TILES),
+        board=board, blank=blank, cells=hw, static_cells=tuple(static_cells), box=tuple((t, box[t]) for t in TILES),
         features=planes * hw, age=(planes - 1) * hw, votes_cast=planes * hw + sum(n for _, n in FEATURES))
     return hit
+
+
+class TilesSeen:
+    """The planes of the tiles laid on one table: the three kinds, then who laid them
+    by seat (not yet relative); brought up to date with the tiles laid since."""
+
+    __slots__ = ("count", "last", "planes")
+
+    def __init__(self, planes: array[float]):
+        self.count = 0  # the tiles drawn in so far
+        self.last: LaidTile | None = None  # the last of them: a changed list starts anew
+        self.planes = planes
+
+
+_SEEN: WeakKeyDictionary[Table, TilesSeen] = WeakKeyDictionary()
+
+
+def tiles_seen(table: Table, lay: Layout) -> array[float]:
+    """:class:`TilesSeen` of ``table``'s tiles laid, kept between calls: tiles are only
+    ever added, so each is drawn in once."""
+    tiles = table.game.state.tiles
+    seen = _SEEN.get(table)
+    if seen is None or len(tiles) < seen.count or (seen.count and tiles[seen.count - 1] is not seen.last):
+        seen = _SEEN[table] = TilesSeen(array("f", bytes(4 * (len(KIND_PLANE) + table.n) * lay.cells)))
+    if seen.count < len(tiles):
+        w, hw, planes = lay.board.width, lay.cells, seen.planes
+        by = {name: (len(KIND_PLANE) + s) * hw for s, name in enumerate(table.game.players)}
+        for k in range(seen.count, len(tiles)):
+            laid = tiles[k]
+            kind, who = KIND_PLANE[laid.tile.kind] * hw, by[laid.player]
+            for c, r in laid.squares:
+                planes[kind + r * w + c] = planes[who + r * w + c] = 1.0
+        seen.count, seen.last = len(tiles), tiles[-1]
+    return seen.planes
 
 
 def tensor(table: Table, seat: int, history: bool = False) -> np.ndarray[tuple[int], np.dtype[np.float32]]:
@@ -128,13 +164,13 @@ def tensor(table: Table, seat: int, history: bool = False) -> np.ndarray[tuple[i
 def _board_planes(v: array[float], table: Table, rel: tuple[int, ...], lay: Layout) -> None:
     """The planes: the tiles laid (kind and who, relative), bridges, the toilets and
     buildings still uncovered, the placement under vote and the gangs."""
-    st, board = table.game.state, lay.board
-    w, hw = board.width, board.width * board.height
-    laid_by = {name: (FIRST_LAID_BY + rel[s]) * hw for s, name in enumerate(table.game.players)}
-    for laid in st.tiles:
-        kind, who = KIND_PLANE[laid.tile.kind] * hw, laid_by[laid.player]
-        for c, r in laid.squares:
-            v[kind + r * w + c] = v[who + r * w + c] = 1.0
+    st, w, hw = table.game.state, lay.board.width, lay.cells
+    laid = tiles_seen(table, lay)
+    kinds = len(KIND_PLANE) * hw
+    v[:kinds] = laid[:kinds]
+    for s, j in enumerate(rel):
+        mine, into = kinds + s * hw, (FIRST_LAID_BY + j) * hw
+        v[into:into + hw] = laid[mine:mine + hw]
     for c, r in st.bridges:
         v[BRIDGE * hw + r * w + c] = 1.0
     covered = st.covered
@@ -166,21 +202,19 @@ def _own_cards(v: array[float], at: int, table: Table, seat: int) -> None:
         v[at + KEPT + GOALS.index(table.keepers[seat])] = 1.0
 
 
-def _players(v: array[float], at: int, table: Table, rel: tuple[int, ...], box: tuple[int, ...]) -> None:
+def _players(v: array[float], at: int, table: Table, rel: tuple[int, ...],
+             box: tuple[tuple[Tile, int], ...]) -> None:
     """Per player (public): present, the tiles in hand, the vote cards spent."""
     st = table.game.state
     hands = st.hands
     assert hands is not None  # a table's game is dealt
-    for s, name in enumerate(table.game.players):
-        j = rel[s]
+    for s, name in enumerate(table.game.players):  # a row at once: faster than cell by cell
+        j, hand, held = rel[s], hands[name], st.cards[name]
         v[at + PRESENT + j] = 1.0
-        hand, row = hands[name], at + HANDS + j * 9
-        for t, tile in enumerate(TILES):
-            if box[t]:
-                v[row + t] = hand.get(tile, 0) / box[t]
-        held, row = st.cards[name], at + SPENT + j * 8
-        for c in range(VOTE_CARDS):
-            v[row + c] = float(held[CARD_NAMES[c]] == 0)
+        row = at + HANDS + j * len(TILES)
+        v[row:row + len(TILES)] = array("f", [hand.get(tile, 0) / count if count else 0.0 for tile, count in box])
+        row = at + SPENT + j * 8
+        v[row:row + len(SPENDABLE)] = array("f", [float(held[card] == 0) for card in SPENDABLE])
 
 
 def _turn(v: array[float], at: int, table: Table, rel: tuple[int, ...]) -> None:

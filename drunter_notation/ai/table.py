@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import NamedTuple
 
 from drunter_notation.game import Game, Move
@@ -26,6 +27,7 @@ from drunter_notation.rules.game import must_place
 from drunter_notation.rules.votes import voting_order
 
 JEIN = CARD_NAMES.index("JEIN")
+DIRECTION_INDEX = {direction: i for i, direction in enumerate(DIRECTIONS)}
 
 
 class Phase(Enum):
@@ -47,37 +49,37 @@ class Encoding:
     ``corners * 12`` placements, ``(track * 4 + direction) * 3 + length - 1`` with the
     track in board corner order and the direction in ``DIRECTIONS`` order (north,
     east, south, west); then pass, the 8 vote cards, end of ballot, JEIN yes, JEIN no,
-    and the 10 goal cards to keep."""
+    and the 10 goal cards to keep. (The numbers are worked out once: they are read at every step.)"""
 
     corners: int
 
-    @property
+    @cached_property
     def passing(self) -> int:
         return self.corners * 12
 
-    @property
+    @cached_property
     def lay(self) -> int:
         """The action of laying ``CARD_NAMES[0]``; card ``c`` is ``lay + c``."""
         return self.passing + 1
 
-    @property
+    @cached_property
     def end_ballot(self) -> int:
         return self.lay + len(CARD_NAMES)
 
-    @property
+    @cached_property
     def jein_yes(self) -> int:
         return self.end_ballot + 1
 
-    @property
+    @cached_property
     def jein_no(self) -> int:
         return self.end_ballot + 2
 
-    @property
+    @cached_property
     def keep(self) -> int:
         """The action of keeping ``GOALS[0]``; goal ``g`` is ``keep + g``."""
         return self.end_ballot + 3
 
-    @property
+    @cached_property
     def size(self) -> int:
         return self.keep + len(GOALS)
 
@@ -132,6 +134,7 @@ class Table:
         self.game = game
         self.enc = encoding(game.board)
         self.corners = list(game.board.corners)
+        self._tracks = {corner: i for i, corner in enumerate(self.corners)}
         self.n = len(game.players)
         self.move: Move | None = None  # the placement put to the vote
         self.voters: tuple[int, ...] = ()  # voting order (B2)
@@ -146,6 +149,7 @@ class Table:
         self.vote_start = 0  # the log index of the placement under vote
         self.phase = Phase.PLACE
         self._legal: list[int] | None = None  # legal_actions() of this decision, once asked
+        self._placements: dict[int, Move] = {}  # with _legal: the legal placements by action
         self._advance()
 
     def copy(self) -> Table:
@@ -199,15 +203,23 @@ class Table:
 
     def legal_actions(self) -> list[int]:
         """The legal actions of :meth:`current`, ascending; empty once over."""
+        return list(self._legal_now())
+
+    def _legal_now(self) -> list[int]:
+        """The legal actions, found once per decision (not to be changed)."""
         if self._legal is None:
             self._legal = self._find_legal()
-        return list(self._legal)
+        return self._legal
 
     def _find_legal(self) -> list[int]:
         enc, game = self.enc, self.game
         if self.phase is Phase.PLACE:
             moves = game.legal_moves()
-            out = sorted(self.action_of(m) for m in moves)
+            actions = [self.action_of(m) for m in moves]
+            self._placements = {}
+            for action, move in zip(actions, moves, strict=True):
+                self._placements.setdefault(action, move)  # the first of the moves one action stands for
+            out = sorted(actions)
             if not moves or (all(m.toilets for m in moves) and not must_place(game.state, game.to_move)):
                 out.append(enc.passing)  # T2: nothing that counts for Legezwang
             return out
@@ -225,24 +237,24 @@ class Table:
 
     def action_of(self, move: Move) -> int:
         """The action number of the placement ``move``."""
-        return self.enc.placement(self.corners.index(move.corner), DIRECTIONS.index(move.direction),
-                                  move.tile.length)
+        return self.enc.placement(self._tracks[move.corner], DIRECTION_INDEX[move.direction], move.tile.length)
 
     # -- playing -----------------------------------------------------------------------------
     def apply(self, action: int) -> None:
         """Play ``action`` for :meth:`current`. Raises ValueError for an action that is not legal."""
-        if action not in self.legal_actions():
+        if action not in self._legal_now():
             raise ValueError(f"action {action} ({self.enc.describe(action, self.game.board)}) is not legal here")
         self._legal = None
         seat, enc, game = self.actor(), self.enc, self.game
         hidden = played = False
-        words = enc.describe(action, game.board)
-        if self.phase is Phase.PLACE:
+        phase = self.phase
+        if phase is Phase.PLACE:
             played = True
             if action == enc.passing:
+                words = "pass"
                 game.push("pass")
             else:
-                move = next(m for m in game.legal_moves() if self.action_of(m) == action)
+                move = self._placements[action]
                 words = str(move)
                 if move.needs_vote:
                     self.vote_start = len(self.log)
@@ -252,7 +264,9 @@ class Table:
                     self.phase, played = Phase.BALLOT, False
                 else:
                     game.push(move)
-        elif self.phase is Phase.BALLOT:
+        else:
+            words = enc.describe(action, game.board)
+        if phase is Phase.BALLOT:
             if action == enc.end_ballot:
                 if len(self.laid) < len(self.voters):
                     self.laid.append([])
@@ -263,9 +277,9 @@ class Table:
             else:
                 self.laid[-1].append(action - enc.lay)
                 hidden = True  # face down until every ballot is laid (B2)
-        elif self.phase is Phase.JEIN:
+        elif phase is Phase.JEIN:
             self.sides[seat] = action == enc.jein_yes
-        else:
+        elif phase is Phase.KEEP:
             self.keepers[seat] = GOALS[action - enc.keep]
             hidden = True
         self.log.append((seat, action, hidden, words))
