@@ -80,11 +80,12 @@ class DrunterGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
             Game.new(self.names, variant=self.variant)  # raises the engine's own H002
         n = len(self.names)
         self.slots = _deal_slots(self.board, n, self.variant)
+        self.box = box_tiles(self.board)  # the tiles to deal from
         self.enc = encoding(self.board)
         # Every turn lays a tile, passes, or has a tile voted down, which needs a no card (at most
         # 4 per player, B7); a round of turns takes at most n passes, a placement, 9 card steps and a
         # JEIN per voter; the expert choice n steps once.
-        turns = sum(box_tiles(self.board).values()) + 4 * n
+        turns = sum(self.box.values()) + 4 * n
         length = turns * (11 * n + 1) + n
         info = pyspiel.GameInfo(num_distinct_actions=self.enc.size, max_chance_outcomes=CARD_OUTCOME + len(GOALS),
                                 num_players=n, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
@@ -145,7 +146,7 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         g = self.game()
         kind, _seat, k = g.slots[len(self.dealt)]
         if kind == "tile":
-            left = box_tiles(g.board)
+            left = g.box.copy()
             for t in self.dealt:
                 if t < CARD_OUTCOME:
                     left[TILES[t]] -= 1

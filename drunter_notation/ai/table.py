@@ -151,6 +151,7 @@ class Table:
         self._legal: list[int] | None = None  # legal_actions() of this decision, once asked
         self._placements: dict[int, Move] = {}  # with _legal: the legal placements by action
         self._advance()
+        self._due = self._whose_decision()  # current(), asked many times a step: kept
 
     def copy(self) -> Table:
         t = Table.__new__(Table)
@@ -166,6 +167,9 @@ class Table:
     # -- whose decision ----------------------------------------------------------------------
     def current(self) -> int | None:
         """The seat whose decision is due; None once the game is over."""
+        return self._due
+
+    def _whose_decision(self) -> int | None:
         if self.phase is Phase.PLACE:
             return self.game.state.seat
         if self.phase is Phase.BALLOT:
@@ -291,6 +295,7 @@ class Table:
             played = True
         if played:
             self._advance()
+        self._due = self._whose_decision()
 
     def _vote(self) -> None:
         """Every ballot is laid and every JEIN declared: the turn is played (and judged)."""
