@@ -104,28 +104,32 @@ def layout(board: Board, history: bool) -> Layout:
     return hit
 
 
-class TilesSeen:
-    """The planes of the tiles laid on one table: the three kinds, then who laid them
-    by seat (not yet relative); brought up to date with the tiles laid since."""
+class Seen:
+    """What :func:`tensor` keeps of one table between calls, by seat (not yet relative
+    to the observer): the planes of the tiles laid (the three kinds, then who laid
+    them), and per player the row of the tiles in hand and the row of the vote cards
+    spent."""
 
-    __slots__ = ("count", "last", "planes")
+    __slots__ = ("count", "decisions", "last", "planes", "rows")
 
     def __init__(self, planes: array[float]):
         self.count = 0  # the tiles drawn in so far
         self.last: LaidTile | None = None  # the last of them: a changed list starts anew
         self.planes = planes
+        self.decisions = -1  # the rows are of the table after this many decisions
+        self.rows: list[tuple[array[float], array[float]]] = []
 
 
-_SEEN: WeakKeyDictionary[Table, TilesSeen] = WeakKeyDictionary()
+_SEEN: WeakKeyDictionary[Table, Seen] = WeakKeyDictionary()
 
 
-def tiles_seen(table: Table, lay: Layout) -> array[float]:
-    """:class:`TilesSeen` of ``table``'s tiles laid, kept between calls: tiles are only
-    ever added, so each is drawn in once."""
+def seen(table: Table, lay: Layout) -> Seen:
+    """:class:`Seen` of ``table``, brought up to date: tiles are only ever added, so each
+    is drawn in once; hands and vote cards change only by a decision applied."""
     tiles = table.game.state.tiles
     seen = _SEEN.get(table)
     if seen is None or len(tiles) < seen.count or (seen.count and tiles[seen.count - 1] is not seen.last):
-        seen = _SEEN[table] = TilesSeen(array("f", bytes(4 * (len(KIND_PLANE) + table.n) * lay.cells)))
+        seen = _SEEN[table] = Seen(array("f", bytes(4 * (len(KIND_PLANE) + table.n) * lay.cells)))
     if seen.count < len(tiles):
         w, hw, planes = lay.board.width, lay.cells, seen.planes
         by = {name: (len(KIND_PLANE) + s) * hw for s, name in enumerate(table.game.players)}
@@ -135,7 +139,18 @@ def tiles_seen(table: Table, lay: Layout) -> array[float]:
             for c, r in laid.squares:
                 planes[kind + r * w + c] = planes[who + r * w + c] = 1.0
         seen.count, seen.last = len(tiles), tiles[-1]
-    return seen.planes
+    if seen.decisions != len(table.log):
+        seen.decisions, seen.rows = len(table.log), _player_rows(table, lay.box)
+    return seen
+
+
+def _player_rows(table: Table, box: tuple[tuple[Tile, int], ...]) -> list[tuple[array[float], array[float]]]:
+    """Per seat: the tiles in hand (count / box count, TILES order), the vote cards spent."""
+    st = table.game.state
+    hands = st.hands
+    assert hands is not None  # a table's game is dealt
+    return [(array("f", [hands[name].get(tile, 0) / count if count else 0.0 for tile, count in box]),
+             array("f", [float(st.cards[name][card] == 0) for card in SPENDABLE])) for name in table.game.players]
 
 
 def tensor(table: Table, seat: int, history: bool = False) -> np.ndarray[tuple[int], np.dtype[np.float32]]:
@@ -146,12 +161,13 @@ def tensor(table: Table, seat: int, history: bool = False) -> np.ndarray[tuple[i
     v = lay.blank[:]
     n = table.n
     rel = tuple((s - seat) % n for s in range(n))  # seat -> position relative to the observer
-    _board_planes(v, table, rel, lay)
+    kept = seen(table, lay)
+    _board_planes(v, table, rel, lay, kept.planes)
     if history:
         _turns_covered(v, table, lay)
     at = lay.features
     _own_cards(v, at, table, seat)
-    _players(v, at, table, rel, lay.box)
+    _players(v, at, rel, kept.rows)
     _turn(v, at, table, rel)
     _current_vote(v, at, table, seat, rel)
     _last_vote(v, at, table, rel)
@@ -161,11 +177,10 @@ def tensor(table: Table, seat: int, history: bool = False) -> np.ndarray[tuple[i
     return np.frombuffer(v, np.float32)
 
 
-def _board_planes(v: array[float], table: Table, rel: tuple[int, ...], lay: Layout) -> None:
-    """The planes: the tiles laid (kind and who, relative), bridges, the toilets and
+def _board_planes(v: array[float], table: Table, rel: tuple[int, ...], lay: Layout, laid: array[float]) -> None:
+    """The planes: the tiles laid (``laid``: :attr:`Seen.planes`; kind and who, relative), bridges, the toilets and
     buildings still uncovered, the placement under vote and the gangs."""
     st, w, hw = table.game.state, lay.board.width, lay.cells
-    laid = tiles_seen(table, lay)
     kinds = len(KIND_PLANE) * hw
     v[:kinds] = laid[:kinds]
     for s, j in enumerate(rel):
@@ -202,19 +217,15 @@ def _own_cards(v: array[float], at: int, table: Table, seat: int) -> None:
         v[at + KEPT + GOALS.index(table.keepers[seat])] = 1.0
 
 
-def _players(v: array[float], at: int, table: Table, rel: tuple[int, ...],
-             box: tuple[tuple[Tile, int], ...]) -> None:
+def _players(v: array[float], at: int, rel: tuple[int, ...], rows: list[tuple[array[float], array[float]]]) -> None:
     """Per player (public): present, the tiles in hand, the vote cards spent."""
-    st = table.game.state
-    hands = st.hands
-    assert hands is not None  # a table's game is dealt
-    for s, name in enumerate(table.game.players):  # a row at once: faster than cell by cell
-        j, hand, held = rel[s], hands[name], st.cards[name]
+    for s, (hand, spent) in enumerate(rows):
+        j = rel[s]
         v[at + PRESENT + j] = 1.0
         row = at + HANDS + j * len(TILES)
-        v[row:row + len(TILES)] = array("f", [hand.get(tile, 0) / count if count else 0.0 for tile, count in box])
-        row = at + SPENT + j * 8
-        v[row:row + len(SPENDABLE)] = array("f", [float(held[card] == 0) for card in SPENDABLE])
+        v[row:row + len(TILES)] = hand
+        row = at + SPENT + j * len(CARD_NAMES)  # a slot per card; the ? card's stays 0
+        v[row:row + len(SPENDABLE)] = spent
 
 
 def _turn(v: array[float], at: int, table: Table, rel: tuple[int, ...]) -> None:
