@@ -16,7 +16,7 @@ name of its entry in the page's legend.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -86,7 +86,7 @@ class TileDrawing:
     toilets: tuple[Square, ...] = ()
 
 
-def _box(g: Geometry, squares, inset: float) -> tuple[float, float, float, float]:
+def _box(g: Geometry, squares: Iterable[Square], inset: float) -> tuple[float, float, float, float]:
     """x, y, width, height of the rectangle around ``squares``, ``inset`` pixels inside."""
     xs = [g.corner(s)[0] for s in squares]
     ys = [g.corner(s)[1] for s in squares]
@@ -94,7 +94,7 @@ def _box(g: Geometry, squares, inset: float) -> tuple[float, float, float, float
             max(xs) - min(xs) + g.cell - 2 * inset, max(ys) - min(ys) + g.cell - 2 * inset)
 
 
-def _rects(g: Geometry, squares, cls: str, sym: str) -> str:
+def _rects(g: Geometry, squares: Iterable[Square], cls: str, sym: str) -> str:
     return "".join(f'<rect class="{cls}" data-sym="{sym}" x="{x}" y="{y}" width="{g.cell}" height="{g.cell}"/>'
                    for x, y in (g.corner(s) for s in squares))
 
@@ -232,7 +232,8 @@ def owner_chip(at: tuple[float, float], cell: int, seat: int, tag: str) -> str:
             f'<text x="{x:.1f}" y="{y:.1f}">{esc(tag)}</text></g>')
 
 
-def marks_svg(g: Geometry, frame: int, covered=(), rejected=(), bad=()) -> str:
+def marks_svg(g: Geometry, frame: int, covered: Iterable[Square] = (), rejected: Iterable[Square] = (),
+              bad: Iterable[Square] = ()) -> str:
     """The marks of one frame: squares covered this turn, a rejected placement's
     squares (dashed), the squares of a violating placement (red)."""
     body = (_rects(g, covered, "hl", "covered-now") + _rects(g, rejected, "rej", "rejected")
@@ -276,7 +277,7 @@ def board_svg(board: Board, tiles: list[TileDrawing], marks: list[str], gangs: l
     ``targets``: the tap layer of :func:`targets_svg`."""
     g = Geometry.of(board)
     w, h = g.size
-    at = places or [(None, False)] * len(gangs)
+    at: Sequence[tuple[Square | None, bool]] = places or [(None, False)] * len(gangs)
     label = _("the board")
     return Markup(
         f'<svg id="board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="{esc(label)}">'
