@@ -50,11 +50,15 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from drunter_notation.bots.styles import goal_worth
 from drunter_notation.notation.model import BUILDINGS, GOALS, SPECIAL_GOALS
 from drunter_notation.rules.options import ExpertDeal, Ruleset
 from drunter_notation.rules.playout import Playout
+
+if TYPE_CHECKING:
+    from drunter_notation.rules.playout import LeanMove
 
 RANDOM_SIDES = {"yes": 0.45, "no": 0.45, "neither": 0.10}  # a random voter's side, from random cards
 _NEG = float("-inf")
@@ -72,8 +76,8 @@ class Style:
 
     def bot(self, rng: random.Random) -> str:
         """A bot name drawn from :attr:`policy`."""
-        names, weights = zip(*self.policy, strict=True)
-        return names[0] if len(names) == 1 else rng.choices(names, weights)[0]
+        names = [name for name, _ in self.policy]
+        return names[0] if len(names) == 1 else rng.choices(names, [weight for _, weight in self.policy])[0]
 
 
 STYLES: dict[str, Style] = {s.name: s for s in (
@@ -107,12 +111,13 @@ class Model:
     own_weight: float = 10.0  # a point of one's own goal against a point of someone else's
     vote_cost: float = 0.5  # a builder's reluctance, in points, to lay a tile that needs a vote
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return asdict(self)
 
-    def with_priors(self, style_prior=None, lapse_prior=None, noise_prior=None) -> Model:
+    def with_priors(self, style_prior: Sequence[float] | None = None, lapse_prior: Sequence[float] | None = None,
+                    noise_prior: Sequence[float] | None = None) -> Model:
         """The same grids with other priors (each normalised)."""
-        def norm(xs, old):
+        def norm(xs: Sequence[float] | None, old: tuple[float, ...]) -> tuple[float, ...]:
             if xs is None:
                 return old
             total = sum(xs)
@@ -171,7 +176,8 @@ class Posterior:
     joint: tuple[tuple[tuple[float, ...], ...], ...]
     weights: tuple[tuple[tuple[float, ...], ...], ...]
     masks: tuple[int, ...]  # per card, the set of goal cards it uses (bits)
-    _cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+    _cache: dict[tuple[int, int, tuple[str, ...]], tuple[float, ...]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False)  # by (player, cards used, players to draw)
 
     def card_marginal(self, player: str) -> dict[str, float]:
         """Card key -> probability that ``player`` holds it."""
@@ -222,6 +228,17 @@ class Posterior:
         return self._cache[k]
 
 
+class Reduced(NamedTuple):
+    """What :meth:`Inference.loglik` needs of one player that no prior changes: per
+    set, per lapse, the attack and builder likelihoods summed over ``beta``; per
+    hypothesis the soft one; per (card, decoy) pair, per lapse, the bluffer's."""
+
+    attack: list[list[float]]
+    build: list[list[float]]
+    soft: list[float]
+    bluff: list[list[float]]
+
+
 class Inference:
     """The evidence so far, per player: the log-likelihood of their actions under
     every style, every point of the grids and every hypothesis (and, for the decoy
@@ -250,7 +267,7 @@ class Inference:
         # bluff[h * n_h + d][theta * len(bluffs) + b]: the true card h, the decoy d (base game)
         self.bluff = {p: [[0.0] * (len(self.thetas) * len(m.bluffs)) for _ in range(n_h * n_h if self.decoy else 0)]
                       for p in self.players}
-        self._reduced_cache: dict[str, tuple] = {}
+        self._reduced_cache: dict[str, Reduced] = {}
 
     def _effects(self, pl: Playout, squares_list: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
         """Per protected set, per list of squares: (own points, other points) destroyed."""
@@ -272,14 +289,14 @@ class Inference:
             out.append(row)
         return out
 
-    def observe_move(self, player: str, pl: Playout, moves: Sequence[tuple], chosen: int) -> None:
+    def observe_move(self, player: str, pl: Playout, moves: Sequence[LeanMove], chosen: int) -> None:
         """The player to move at ``pl`` chose ``moves[chosen]`` of the legal ``moves``
         (a single legal move is no choice, and no evidence)."""
         if len(moves) < 2:
             return
         bvalue = pl.t.bvalue
         # Moves that destroy the same buildings and need a vote alike are alike to every style: one class each.
-        classes: dict[tuple, int] = {}
+        classes: dict[tuple[tuple[int, ...], bool], int] = {}  # (buildings destroyed, needs a vote) -> moves
         for mv in moves:
             k = (tuple(s for s in mv[3] if bvalue[s]), pl.needs_vote(mv))
             classes[k] = classes.get(k, 0) + 1
@@ -311,7 +328,7 @@ class Inference:
                                                   for x, y in zip(single[h], single[d], strict=True)
                                                   for keep, bluff in weights])
 
-    def observe_ballot(self, voter: str, pl: Playout, move: tuple, side: str) -> None:
+    def observe_ballot(self, voter: str, pl: Playout, move: LeanMove, side: str) -> None:
         """``voter`` (not the placer) voted ``side`` ("yes", "no", "neither") on ``move``
         of the player to move at ``pl``."""
         m = self.model
@@ -327,7 +344,7 @@ class Inference:
                 _add(self.bballot[voter][si], [math.log((1 - e) * (side == intent) + e * RANDOM_SIDES[side])
                                                for e in m.noises])
 
-    def _reduced(self, player: str) -> tuple:
+    def _reduced(self, player: str) -> Reduced:
         """What :meth:`loglik` needs that no prior changes (``beta`` is uniform over its
         grid): per set, per lapse, the attack and builder likelihoods summed over
         ``beta``; per hypothesis the soft one. Kept until the player's next action."""
@@ -335,18 +352,18 @@ class Inference:
             m = self.model
             nl, nb, lnb = len(m.lapses), len(m.bluffs), math.log(len(m.betas))
 
-            def over_betas(row):
+            def over_betas(row: list[float]) -> list[float]:
                 return [_lse(row[li::nl]) - lnb for li in range(nl)]
 
-            def over_betas_and_bluffs(row):  # theta-major, then the bluff share
+            def over_betas_and_bluffs(row: list[float]) -> list[float]:  # theta-major, then the bluff share
                 return [_lse([row[t * nb + b] for t, (_, lapse) in enumerate(self.thetas) if lapse == li
                               for b in range(nb)])
                         - lnb - math.log(nb) for li in range(nl)]
 
-            self._reduced_cache[player] = (
-                [over_betas(r) for r in self.attack[player]], [over_betas(r) for r in self.build[player]],
-                [_lse(r) - math.log(len(m.soft_betas)) for r in self.soft[player]],
-                [over_betas_and_bluffs(r) for r in self.bluff[player]])
+            self._reduced_cache[player] = Reduced(
+                attack=[over_betas(r) for r in self.attack[player]], build=[over_betas(r) for r in self.build[player]],
+                soft=[_lse(r) - math.log(len(m.soft_betas)) for r in self.soft[player]],
+                bluff=[over_betas_and_bluffs(r) for r in self.bluff[player]])
         return self._reduced_cache[player]
 
     def loglik(self, player: str, model: Model | None = None) -> list[list[float]]:
@@ -358,7 +375,7 @@ class Inference:
         ln = [_log(x) for x in m.noise_prior]
         prior = [_log(x) for x in m.style_prior]
 
-        def mix(row, logp):
+        def mix(row: Sequence[float], logp: Sequence[float]) -> float:
             return _lse([a + b for a, b in zip(row, logp, strict=True)])
 
         attack_b, build_b, soft, bluff_b = self._reduced(player)
