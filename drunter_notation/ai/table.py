@@ -304,7 +304,8 @@ class Table:
         decision = game.push(move, vote={names[v]: [CARD_NAMES[c] for c in cards] for v, cards in ballots.items()},
                              jein={names[v]: "yes" if yes else "no" for v, yes in self.sides.items()})
         assert decision is not None  # a placement is a decision
-        self.last_vote = LastVote(ballots=ballots, sides=dict(self.sides), accepted=decision.accepted, placer=placer)
+        self.last_vote = LastVote(ballots=ballots, sides=dict(self.sides), accepted=bool(decision.accepted),
+                                  placer=placer)
         self.move, self.voters, self.laid, self.declarers = None, (), [], ()
 
     def _advance(self) -> None:

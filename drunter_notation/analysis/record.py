@@ -293,11 +293,12 @@ def _turning_points(turns: list[Json], positions: list[State], played: list[Lean
     first, again = max(20, settings.playouts // 4), max(20, settings.playouts)
     looks = []
     for _swing, i in chosen:
-        p = turns[i]["player"]
+        p, move_played = turns[i]["player"], played[i]
+        assert move_played is not None  # a swing is a placement's
         card = truth[p] if truth else max(turns[i - 1]["beliefs"][p].items(), key=lambda kv: kv[1])[0]
         given = {p: card} if truth else None
-        looks.append((i, players.index(p), given, [None, played[i], *candidates(
-            positions[i - 1], card.split("+"), played[i], settings.alternatives)]))
+        looks.append((i, players.index(p), given, [None, move_played, *candidates(
+            positions[i - 1], card.split("+"), move_played, settings.alternatives)]))
     jobs = [ShareJob(seat, PlayoutJob(positions[i - 1], posteriors[i - 1], first,
                                       f"{settings.seed}-{turns[i]['turn']}-try", move, given, policy))
             for i, seat, given, options in looks for move in options]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from drunter_notation.bots import Bot, Player, make_bot, play_game, play_out
 from drunter_notation.data.boardfile import load_board
@@ -52,7 +53,7 @@ class Match:
     seed: int
     board: str = "schilda"
     rules: str = "hig-1991"
-    variant: str = "base"
+    variant: Literal["base", "expert"] = "base"
     rotate: bool = True
 
 
@@ -73,7 +74,7 @@ def lean_game(match: Match, i: int,
 
 
 def bot_game(players: Sequence[str], names: Sequence[str | Callable[[str], Player]], seed: int, i: int,
-             board: str = "schilda", rules: str = "hig-1991", variant: str = "base",
+             board: str = "schilda", rules: str = "hig-1991", variant: Literal["base", "expert"] = "base",
              tags: Mapping[str, str] | None = None) -> Game:
     """Game ``i`` with seed ``seed``, seat ``k`` played by bot ``names[k]`` (a shipped
     bot's name, or a function of the bot's seed that makes a Player), through the
