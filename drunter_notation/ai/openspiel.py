@@ -117,6 +117,7 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
     def __init__(self, game: DrunterGame):
         super().__init__(game)
         self.dealt: list[int] = []
+        self.left = game.box.copy()  # the tiles still in the box, as the deal goes
         self.table: Table | None = None
 
     def game(self) -> DrunterGame:
@@ -146,10 +147,7 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         g = self.game()
         kind, _seat, k = g.slots[len(self.dealt)]
         if kind == "tile":
-            left = g.box.copy()
-            for t in self.dealt:
-                if t < CARD_OUTCOME:
-                    left[TILES[t]] -= 1
+            left = self.left
             pile = {i: left[tile] for i, tile in enumerate(TILES) if tile.length == k and left[tile] > 0}
             total = sum(pile.values())
             return [(i, m / total) for i, m in sorted(pile.items())]
@@ -174,7 +172,10 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         if self.table is not None:
             self.table.apply(int(action))
             return
-        self.dealt.append(int(action))
+        outcome = int(action)
+        self.dealt.append(outcome)
+        if outcome < CARD_OUTCOME:
+            self.left[TILES[outcome]] -= 1
         g = self.game()
         if len(self.dealt) == len(g.slots):
             deal = _deal(g, self.dealt)
