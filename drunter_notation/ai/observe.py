@@ -67,8 +67,9 @@ class Layout(NamedTuple):
     """What :func:`tensor` needs of one board, worked out once per board."""
 
     board: Board
-    blank: array[float]  # the tensor of the empty board: toilets and buildings uncovered
-    static_cells: tuple[tuple[Square, int], ...]  # (square, index) of each toilet and building value in blank
+    blank: array[float]  # zeros, the size of a tensor
+    start: array[float]  # the first planes (to FIRST_LAID_BY) of the empty board: toilets and buildings uncovered
+    static_at: dict[Square, tuple[int, ...]]  # per toilet or building square, its indices in start
     box: tuple[tuple[Tile, int], ...]  # the tiles of TILES with their box count
     cells: int  # width x height
     features: int  # the index of the first feature
@@ -88,35 +89,38 @@ def layout(board: Board, history: bool) -> Layout:
         _LAYOUTS.clear()
     w, hw = board.width, board.width * board.height
     top = max((v for _, v in board.buildings.values()), default=1) or 1
-    blank = array("f", bytes(4 * size(board, history)))  # array's item assignment is faster than numpy's
-    static_cells = [((c, r), TOILET * hw + r * w + c) for c, r in sorted(board.toilets)]
+    start = array("f", bytes(4 * FIRST_LAID_BY * hw))  # array's item assignment is faster than numpy's
+    static_at: dict[Square, tuple[int, ...]] = {}
+    for c, r in board.toilets:
+        i = TOILET * hw + r * w + c
+        start[i], static_at[(c, r)] = 1.0, (i,)
     for (c, r), (kind, value) in board.buildings.items():
         if kind in BUILDINGS:
-            static_cells.append(((c, r), (FIRST_BUILDING + BUILDINGS.index(kind)) * hw + r * w + c))
-            blank[static_cells[-1][1]] = value / top
-    for _, i in static_cells[:len(board.toilets)]:
-        blank[i] = 1.0
+            i = (FIRST_BUILDING + BUILDINGS.index(kind)) * hw + r * w + c
+            start[i], static_at[(c, r)] = value / top, (*static_at.get((c, r), ()), i)
     box = box_tiles(board)
     planes = len(PLANES) + len(board.corners) + (1 if history else 0)
     hit = _LAYOUTS[(id(board), history)] = Layout(
-        board=board, blank=blank, cells=hw, static_cells=tuple(static_cells), box=tuple((t, box[t]) for t in TILES),
+        board=board, blank=array("f", bytes(4 * size(board, history))), start=start, static_at=static_at,
+        cells=hw, box=tuple((t, box[t]) for t in TILES),
         features=planes * hw, age=(planes - 1) * hw, votes_cast=planes * hw + sum(n for _, n in FEATURES))
     return hit
 
 
 class Seen:
     """What :func:`tensor` keeps of one table between calls, by seat (not yet relative
-    to the observer): the planes of the tiles laid (the three kinds, then who laid
-    them), and per player the row of the tiles in hand and the row of the vote cards
-    spent."""
+    to the observer): the first planes (the tiles laid by kind, the toilets and
+    buildings still uncovered; bridges are drawn per call), then who laid the tiles,
+    a plane per seat; and per player the row of the tiles in hand and the row of the
+    vote cards spent."""
 
-    __slots__ = ("count", "decisions", "last", "planes", "rows")
+    __slots__ = ("count", "last", "planes", "rows", "turn")
 
     def __init__(self, planes: array[float]):
         self.count = 0  # the tiles drawn in so far
         self.last: LaidTile | None = None  # the last of them: a changed list starts anew
         self.planes = planes
-        self.decisions = -1  # the rows are of the table after this many decisions
+        self.turn = -1  # the rows are of the position after this many turns
         self.rows: list[tuple[array[float], array[float]]] = []
 
 
@@ -125,22 +129,26 @@ _SEEN: WeakKeyDictionary[Table, Seen] = WeakKeyDictionary()
 
 def seen(table: Table, lay: Layout) -> Seen:
     """:class:`Seen` of ``table``, brought up to date: tiles are only ever added, so each
-    is drawn in once; hands and vote cards change only by a decision applied."""
-    tiles = table.game.state.tiles
+    is drawn in once; hands and vote cards change only by a turn played (the table
+    plays each through :meth:`Game.push`)."""
+    st = table.game.state
+    tiles = st.tiles
     seen = _SEEN.get(table)
     if seen is None or len(tiles) < seen.count or (seen.count and tiles[seen.count - 1] is not seen.last):
-        seen = _SEEN[table] = Seen(array("f", bytes(4 * (len(KIND_PLANE) + table.n) * lay.cells)))
+        seen = _SEEN[table] = Seen(lay.start + array("f", bytes(4 * table.n * lay.cells)))
     if seen.count < len(tiles):
-        w, hw, planes = lay.board.width, lay.cells, seen.planes
-        by = {name: (len(KIND_PLANE) + s) * hw for s, name in enumerate(table.game.players)}
+        w, hw, planes, static_at = lay.board.width, lay.cells, seen.planes, lay.static_at
+        by = {name: (FIRST_LAID_BY + s) * hw for s, name in enumerate(table.game.players)}
         for k in range(seen.count, len(tiles)):
             laid = tiles[k]
             kind, who = KIND_PLANE[laid.tile.kind] * hw, by[laid.player]
             for c, r in laid.squares:
                 planes[kind + r * w + c] = planes[who + r * w + c] = 1.0
+                for i in static_at.get((c, r), ()):
+                    planes[i] = 0.0  # covered
         seen.count, seen.last = len(tiles), tiles[-1]
-    if seen.decisions != len(table.log):
-        seen.decisions, seen.rows = len(table.log), _player_rows(table, lay.box)
+    if seen.turn != st.number:
+        seen.turn, seen.rows = st.number, _player_rows(table, lay.box)
     return seen
 
 
@@ -181,17 +189,13 @@ def _board_planes(v: array[float], table: Table, rel: tuple[int, ...], lay: Layo
     """The planes: the tiles laid (``laid``: :attr:`Seen.planes`; kind and who, relative), bridges, the toilets and
     buildings still uncovered, the placement under vote and the gangs."""
     st, w, hw = table.game.state, lay.board.width, lay.cells
-    kinds = len(KIND_PLANE) * hw
-    v[:kinds] = laid[:kinds]
+    first = FIRST_LAID_BY * hw
+    v[:first] = laid[:first]
     for s, j in enumerate(rel):
-        mine, into = kinds + s * hw, (FIRST_LAID_BY + j) * hw
+        mine, into = first + s * hw, (FIRST_LAID_BY + j) * hw
         v[into:into + hw] = laid[mine:mine + hw]
     for c, r in st.bridges:
         v[BRIDGE * hw + r * w + c] = 1.0
-    covered = st.covered
-    for sq, i in lay.static_cells:
-        if sq in covered:
-            v[i] = 0.0
     if table.move is not None:
         for c, r in table.move.squares:
             v[UNDER_VOTE * hw + r * w + c] = 1.0
