@@ -1,5 +1,6 @@
 """Steps per second of the AI environments, side by side with PettingZoo's own
-connect_four_v3 and OpenSpiel's python_kuhn_poker and tic_tac_toe, in one run.
+connect_four_v3 and OpenSpiel's python_tic_tac_toe, python_kuhn_poker and tic_tac_toe,
+in one run.
 
     pip install -e '.[ai,bench]'
     python bench/ai_envs.py [--seconds 10] [--seed 1]
@@ -9,7 +10,8 @@ Every environment plays uniformly random legal actions, game after game, for abo
 the best round counts). A step is one decision applied: PettingZoo ``step`` with an
 action (reading ``last()`` first, as every PettingZoo loop does), OpenSpiel
 ``apply_action`` at a player's node (chance nodes are applied too, and counted apart).
-It prints the load average before and after: the machine is shared.
+Seconds are this process's CPU time, not wall time: the machine is shared, and a busy
+neighbour slows every row alike. It prints the load average before and after.
 """
 from __future__ import annotations
 
@@ -17,8 +19,8 @@ import argparse
 import time
 
 import numpy as np
+import open_spiel.python.games  # noqa: F401  (registers python_tic_tac_toe and python_kuhn_poker)
 import pyspiel
-import open_spiel.python.games  # noqa: F401  (registers python_kuhn_poker)
 from pettingzoo.classic import connect_four_v3
 
 import drunter_notation.ai.openspiel  # noqa: F401  (registers python_drunter)
@@ -30,8 +32,8 @@ def pettingzoo_games(make, seconds: float, seed: int) -> tuple[int, int, float]:
     e = make()
     rng = np.random.default_rng(seed)
     games = steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         e.reset(seed=int(rng.integers(2 ** 31)))
         for _ in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
@@ -41,7 +43,7 @@ def pettingzoo_games(make, seconds: float, seed: int) -> tuple[int, int, float]:
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             steps += 1
         games += 1
-    return games, steps, time.perf_counter() - start
+    return games, steps, time.process_time() - start
 
 
 def openspiel_games(game, seconds: float, seed: int, tensor: bool = False) -> tuple[int, int, float]:
@@ -49,12 +51,12 @@ def openspiel_games(game, seconds: float, seed: int, tensor: bool = False) -> tu
     ``tensor`` the player to act reads its information state tensor before each step."""
     rng = np.random.default_rng(seed)
     games = steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         s = game.new_initial_state()
         while not s.is_terminal():
             if s.is_chance_node():
-                outcomes, probs = zip(*s.chance_outcomes())
+                outcomes, probs = zip(*s.chance_outcomes(), strict=True)
                 s.apply_action(int(rng.choice(outcomes, p=probs)))
                 continue
             if tensor:
@@ -62,7 +64,7 @@ def openspiel_games(game, seconds: float, seed: int, tensor: bool = False) -> tu
             s.apply_action(int(rng.choice(s.legal_actions())))
             steps += 1
         games += 1
-    return games, steps, time.perf_counter() - start
+    return games, steps, time.process_time() - start
 
 
 def main() -> None:
@@ -80,6 +82,8 @@ def main() -> None:
             pyspiel.load_game("python_drunter", {"players": 4}), s, args.seed),
         "OpenSpiel python_drunter, 4 players, info-state tensor": lambda s: openspiel_games(
             pyspiel.load_game("python_drunter", {"players": 4}), s, args.seed, tensor=True),
+        "OpenSpiel python_tic_tac_toe": lambda s: openspiel_games(pyspiel.load_game("python_tic_tac_toe"), s,
+                                                                  args.seed),
         "OpenSpiel python_kuhn_poker": lambda s: openspiel_games(pyspiel.load_game("python_kuhn_poker"), s, args.seed),
         "OpenSpiel python_kuhn_poker, info-state tensor": lambda s: openspiel_games(
             pyspiel.load_game("python_kuhn_poker"), s, args.seed, tensor=True),

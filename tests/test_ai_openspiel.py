@@ -8,6 +8,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")  # the 'ai' extra; the test extra installs it
 
 import numpy as np  # noqa: E402
+
 import drunter_notation.ai.openspiel as dos  # noqa: E402  (registers python_drunter)
 from drunter_notation.ai.table import Phase  # noqa: E402
 from drunter_notation.notation.model import BUILDINGS, GOALS  # noqa: E402

@@ -9,22 +9,22 @@ import pytest
 
 pytest.importorskip("pettingzoo")  # the 'ai' extra; the test extra installs it
 
-import numpy as np  # noqa: E402
-from click.testing import CliRunner  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import numpy as np
+from click.testing import CliRunner
+from pettingzoo.test import api_test, seed_test
 
-from drunter_notation.ai import observe  # noqa: E402
-from drunter_notation.ai.pettingzoo import env, raw_env  # noqa: E402
-from drunter_notation.ai.table import Phase  # noqa: E402
-from drunter_notation.cli import cli  # noqa: E402
-from drunter_notation.errors import DnError  # noqa: E402
+from drunter_notation.ai import observe
+from drunter_notation.ai.pettingzoo import env, raw_env
+from drunter_notation.ai.table import Phase
+from drunter_notation.cli import cli
+from drunter_notation.errors import DnError
 
 
 def play(e, seed: int) -> list[int]:
     """A random game to its end; returns the actions played."""
     e.reset(seed=seed)
     rng, actions = np.random.default_rng(seed), []
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, reward, term, trunc, info = e.last()
         if term or trunc:
             e.step(None)

@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numpy")  # the 'ai' extra; the test extra installs it
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from drunter_notation.ai import observe  # noqa: E402
-from drunter_notation.ai.table import Phase, Table  # noqa: E402
-from drunter_notation.game import Game  # noqa: E402
-from drunter_notation.load import judge  # noqa: E402
-from drunter_notation.notation.model import BUILDINGS, GOALS  # noqa: E402
-from drunter_notation.notation.parser import parse_text  # noqa: E402
+from drunter_notation.ai import observe
+from drunter_notation.ai.table import Phase, Table
+from drunter_notation.game import Game
+from drunter_notation.load import judge
+from drunter_notation.notation.model import BUILDINGS, GOALS
+from drunter_notation.notation.parser import parse_text
 
 
 def swapped(table: Table, other: int) -> Table:

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from drunter_notation.analysis import Settings, analyze_text, hypotheses, marginals
 from drunter_notation.analysis.evaluate import estimate, shares

@@ -6,13 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import ARTIFACTS, ROOT
 
 from drunter_notation.analysis import Settings, analyze_text
 from drunter_notation.load import judge
 from drunter_notation.notation.parser import parse_text
 from drunter_notation.report import render_report
-
-from conftest import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.slow
 

@@ -11,16 +11,15 @@ import sys
 from html.parser import HTMLParser
 
 import pytest
+from conftest import ARTIFACTS, ROOT
 
 from drunter_notation import i18n
 from drunter_notation.analysis import Settings, analyze_text
+from drunter_notation.errors import DnError
 from drunter_notation.load import judge
 from drunter_notation.notation.parser import parse_text
 from drunter_notation.report import render_error, render_index, render_report
 from drunter_notation.report.index import index_entry
-from drunter_notation.errors import DnError
-
-from conftest import ARTIFACTS, ROOT
 
 SAMPLES = ("legal-4p.dn", "legal-expert-4p.dn", "illegal/A004-overlap.dn", "disputes/all-abstain-0-0.dn")
 # English words a translated page must not show (whole words, case as written; not the key

@@ -6,7 +6,8 @@ import random
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from drunter_notation import Game
 from drunter_notation.bots import IsmctsBot, lean_move, make_bot, parse_bots, play_game

@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from drunter_notation.data.boardfile import load_board
 from drunter_notation.cli.report import report
+from drunter_notation.data.boardfile import load_board
+from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError
-from drunter_notation.notation.formatter import format_record
-from drunter_notation.notation.parser import parse_text
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.load import judge
+from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.parser import parse_text
 from drunter_notation.report import failed_entry, index_entry, render_error, render_index, render_report
-from drunter_notation.report.index import display_names, entries_from_manifest, manifest_text, merge
 from drunter_notation.report.diagram import NO_DOT
-from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation.report.index import display_names, entries_from_manifest, manifest_text, merge
 from drunter_notation.simulate import simulate_game
 
 EVIL = "<script>alert(1)</script>"
@@ -249,8 +249,7 @@ def test_cli_writes_reports_and_index(tmp_path, monkeypatch):
     result = run("games", "--index")
     assert result.exit_code == 1, result.output  # b.dn breaks a rule; its report is still written
     assert "games/old/b.dn:7:1: error[A004]" in result.stderr
-    assert result.stdout.splitlines() == ["wrote reports/a.html (valid, %d turns)" % len(parse_text(
-        game_text(seed=5)).turns), "wrote reports/old/b.html (invalid: A004 at turn 5)",
+    assert result.stdout.splitlines() == [f"wrote reports/a.html (valid, {len(parse_text(game_text(seed=5)).turns)} turns)", "wrote reports/old/b.html (invalid: A004 at turn 5)",
         "wrote reports/index.html (2 records in the archive)"]
     index = (tmp_path / "reports" / "index.html").read_text()
     assert '<a href="a.html">a.dn</a>' in index and '<a href="old/b.html">old/b.dn</a>' in index

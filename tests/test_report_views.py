@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ARTIFACTS, ROOT
+
 LAPTOP, PHONE = (1280, 800), (390, 844)
 CLUB = "2024-02-09-gruener-baum"  # the longest header of the club's games: date, site and round
 

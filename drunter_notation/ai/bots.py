@@ -16,12 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from drunter_notation.ai import need
-from drunter_notation.ai.table import Phase, Table
-from drunter_notation.bots import Bot, make_bot
-from drunter_notation.game import Move
-from drunter_notation.notation.model import CARD_NAMES, GOALS
 
-pyspiel = need("pyspiel")
+need("pyspiel")  # the one-line hint when the extra is missing
+
+import pyspiel  # noqa: E402
+
+from drunter_notation.ai.table import Phase, Table  # noqa: E402
+from drunter_notation.bots import Bot, make_bot  # noqa: E402
+from drunter_notation.notation.model import CARD_NAMES, GOALS  # noqa: E402
 
 
 class SeatDecider:
@@ -39,36 +41,36 @@ class SeatDecider:
             raise ValueError(f"seat {self.seat} has no decision to make now")
         game, enc = table.game, table.enc
         name = game.players[self.seat]
-        own_cards = tuple(game.cards[name]) if game.cards is not None else ()
+        own_cards = table.cards[name]
         if self._game_id != id(game):
             self.bot.start(game, name, own_cards)
             self._game_id, self._ballot = id(game), None
         if table.phase is Phase.PLACE:
             moves = game.legal_moves()
             return table.action_of(self.bot.choose_move(game, moves)) if moves else enc.passing
-        if table.phase is Phase.BALLOT and table.move is not None:
-            return self._next_card(table, table.move)
-        if table.phase is Phase.JEIN and table.move is not None:
-            laid = zip(table.voters, table.laid, strict=True)
-            ballots = {game.players[v]: [CARD_NAMES[c] for c in cards] for v, cards in laid}
-            return enc.jein_yes if self.bot.declare_joker(game, table.move, ballots) == "yes" else enc.jein_no
+        if table.phase is Phase.BALLOT:
+            return self._next_card(table)
+        if table.phase is Phase.JEIN:
+            ballots = {game.players[v]: [CARD_NAMES[c] for c in cards]
+                       for v, cards in zip(table.voters, table.laid, strict=True)}
+            return enc.jein_yes if self.bot.declare_joker(game, table.under_vote(), ballots) == "yes" else enc.jein_no
         if table.phase is Phase.KEEP:
             kept = self.bot.choose_goal(game, (own_cards[0], own_cards[1]))
             return enc.keep + GOALS.index(kept)
-        raise ValueError("no decision is due")
+        raise ValueError("the game is over")
 
-    def _next_card(self, table: Table, move: Move) -> int:
+    def _next_card(self, table: Table) -> int:
         """A ballot is laid card by card (lowest first), then closed: the bot chooses
         the whole ballot once per vote, when its first card is due."""
         if self._ballot is None or self._ballot[0] != table.vote_start:
-            cards = self.bot.cast_ballot(table.game, move)
+            cards = self.bot.cast_ballot(table.game, table.under_vote())
             self._ballot = (table.vote_start, sorted(CARD_NAMES.index(c) for c in cards))
         laid = table.laid[-1]
         chosen = self._ballot[1]
         return table.enc.lay + chosen[len(laid)] if len(laid) < len(chosen) else table.enc.end_ballot
 
 
-class OpenSpielBot(pyspiel.Bot):  # type: ignore[misc,name-defined]  # pyspiel ships no types
+class OpenSpielBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no types
     """A shipped bot as an OpenSpiel bot for ``python_drunter``:
     ``OpenSpielBot(game, player_id, "ismcts:sims=200", seed=1)``; use it as any
     ``pyspiel.Bot`` (``bot.step(state)``, ``evaluate_bots``)."""

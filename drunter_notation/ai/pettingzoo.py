@@ -16,11 +16,18 @@ of a ballot, a JEIN declared, the goal card kept. ``reset(seed=...)`` deals as
 """
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from drunter_notation.ai import need
 
-np = need("numpy")
-pettingzoo = need("pettingzoo")
-gymnasium = need("gymnasium")
+need("numpy")  # the one-line hint when the extra is missing
+need("pettingzoo")
+need("gymnasium")
+
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+import pettingzoo  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 from drunter_notation.ai import observe  # noqa: E402  (after the check for the extra)
 from drunter_notation.ai.table import Phase, Table, encoding  # noqa: E402
@@ -30,12 +37,10 @@ from drunter_notation.deal import player_names  # noqa: E402
 from drunter_notation.game import Game  # noqa: E402
 from drunter_notation.rules.board import DEFAULT_BOARD  # noqa: E402
 
-from pettingzoo.utils import wrappers  # noqa: E402
-
 __all__ = ["env", "raw_env"]
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> Any:
     """The wrapped environment: an illegal action ends the game with -1 for its agent
     (TerminateIllegalWrapper), actions out of range are refused, and the AEC order is
     enforced, as for PettingZoo's classic games."""
@@ -45,12 +50,12 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(e)
 
 
-class raw_env(pettingzoo.AECEnv):
+class raw_env(pettingzoo.AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
     """The environment without wrappers. ``players`` 2 to 4, ``board`` a built-in id or
     a board file, ``rules`` a ruleset id, ``variant`` ``base`` or ``expert``;
     ``render_mode`` None or ``"ansi"``. Bad values raise DnError as ``Game.new`` does."""
 
-    metadata = {"render_modes": ["ansi"], "name": "drunter_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, object]] = {"render_modes": ["ansi"], "name": "drunter_v0", "is_parallelizable": False}
 
     def __init__(self, players: int = 4, board: str = DEFAULT_BOARD, rules: str = DEFAULT_RULESET,
                  variant: str = "base", render_mode: str | None = None):
@@ -73,46 +78,53 @@ class raw_env(pettingzoo.AECEnv):
             "action_mask": gymnasium.spaces.Box(0, 1, (n_actions,), np.int8)}) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> Any:
         return self.action_spaces[agent]
 
+    def on_table(self) -> Table:
+        """The table being played; reset() lays it."""
+        if self.table is None:
+            raise RuntimeError("reset() the environment before playing it")
+        return self.table
+
     # -- the AEC API -------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         game = Game.new(self.names, board=self.board_ref, rules=self.rules, variant=self.variant,
                         seed=int(self._seeds.integers(2 ** 31)))
-        self.table = Table(game)
+        self.table = table = Table(game)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[self.table.current()]
+        self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[table.actor()]
 
-    def observe(self, agent):
-        seat = self.possible_agents.index(agent)
+    def observe(self, agent: str) -> dict[str, np.ndarray[tuple[int], Any]]:
+        seat, table = self.possible_agents.index(agent), self.on_table()
         mask = np.zeros(self.action_spaces[agent].n, np.int8)
-        if self.table.current() == seat:
-            mask[self.table.legal_actions()] = 1
-        return {"observation": observe.tensor(self.table, seat), "action_mask": mask}
+        if table.current() == seat:
+            mask[table.legal_actions()] = 1
+        return {"observation": observe.tensor(table, seat), "action_mask": mask}
 
-    def step(self, action) -> None:
+    def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.table.apply(int(action))
+        table = self.on_table()
+        table.apply(int(action))  # type: ignore[arg-type]  # None is for agents that are done, above
         self._cumulative_rewards[agent] = 0.0
-        if self.table.phase is Phase.OVER:
-            self.rewards = dict(zip(self.agents, self.table.returns()))
+        if table.phase is Phase.OVER:
+            self.rewards = dict(zip(self.agents, table.returns(), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.agents[self.table.current()]
+            self.agent_selection = self.agents[table.actor()]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -121,7 +133,7 @@ class raw_env(pettingzoo.AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: make the environment with render_mode='ansi'")
             return None
-        return observe.text(self.table)
+        return observe.text(self.on_table())
 
     def close(self) -> None:
         pass
@@ -129,4 +141,4 @@ class raw_env(pettingzoo.AECEnv):
     @property
     def game(self) -> Game:
         """The :class:`Game` being played (its record: ``env.unwrapped.game.to_dn()``)."""
-        return self.table.game
+        return self.on_table().game

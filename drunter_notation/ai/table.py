@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
+from typing import NamedTuple
 
 from drunter_notation.game import Game, Move
 from drunter_notation.notation.model import CARD_NAMES, GOALS, KIND_LETTER, square_name
@@ -25,6 +27,7 @@ from drunter_notation.rules.game import must_place
 from drunter_notation.rules.votes import voting_order
 
 JEIN = CARD_NAMES.index("JEIN")
+DIRECTION_INDEX = {direction: i for i, direction in enumerate(DIRECTIONS)}
 
 
 class Phase(Enum):
@@ -46,37 +49,37 @@ class Encoding:
     ``corners * 12`` placements, ``(track * 4 + direction) * 3 + length - 1`` with the
     track in board corner order and the direction in ``DIRECTIONS`` order (north,
     east, south, west); then pass, the 8 vote cards, end of ballot, JEIN yes, JEIN no,
-    and the 10 goal cards to keep."""
+    and the 10 goal cards to keep. (The numbers are worked out once: they are read at every step.)"""
 
     corners: int
 
-    @property
+    @cached_property
     def passing(self) -> int:
         return self.corners * 12
 
-    @property
+    @cached_property
     def lay(self) -> int:
         """The action of laying ``CARD_NAMES[0]``; card ``c`` is ``lay + c``."""
         return self.passing + 1
 
-    @property
+    @cached_property
     def end_ballot(self) -> int:
         return self.lay + len(CARD_NAMES)
 
-    @property
+    @cached_property
     def jein_yes(self) -> int:
         return self.end_ballot + 1
 
-    @property
+    @cached_property
     def jein_no(self) -> int:
         return self.end_ballot + 2
 
-    @property
+    @cached_property
     def keep(self) -> int:
         """The action of keeping ``GOALS[0]``; goal ``g`` is ``keep + g``."""
         return self.end_ballot + 3
 
-    @property
+    @cached_property
     def size(self) -> int:
         return self.keep + len(GOALS)
 
@@ -105,6 +108,15 @@ class Encoding:
         return f"keep {GOALS[action - self.keep]}"
 
 
+class LastVote(NamedTuple):
+    """The vote of the last turn that had one, as every player saw it once shown."""
+
+    ballots: dict[int, tuple[int, ...]]  # seat -> the cards laid (CARD_NAMES indices, ascending)
+    sides: dict[int, bool]  # seat -> JEIN declared yes
+    accepted: bool
+    placer: int
+
+
 def encoding(board: Board) -> Encoding:
     return Encoding(len(board.corners))
 
@@ -122,6 +134,7 @@ class Table:
         self.game = game
         self.enc = encoding(game.board)
         self.corners = list(game.board.corners)
+        self._tracks = {corner: i for i, corner in enumerate(self.corners)}
         self.n = len(game.players)
         self.move: Move | None = None  # the placement put to the vote
         self.voters: tuple[int, ...] = ()  # voting order (B2)
@@ -129,14 +142,16 @@ class Table:
         self.sides: dict[int, bool] = {}  # seat -> JEIN declared yes
         self.declarers: tuple[int, ...] = ()
         self.keepers: dict[int, str] = {}  # expert: seat -> the goal card kept
-        self.last_vote: tuple | None = None  # (ballots by seat, JEIN sides by seat, accepted, placer)
+        self.last_vote: LastVote | None = None
         # Per decision: (seat, action, hidden from the others, in words). A vote card's face is hidden
         # until every ballot of the vote is laid; the goal card another keeps, to the end.
         self.log: list[tuple[int, int, bool, str]] = []
         self.vote_start = 0  # the log index of the placement under vote
         self.phase = Phase.PLACE
         self._legal: list[int] | None = None  # legal_actions() of this decision, once asked
+        self._placements: dict[int, Move] = {}  # with _legal: the legal placements by action
         self._advance()
+        self._due = self._whose_decision()  # current(), asked many times a step: kept
 
     def copy(self) -> Table:
         t = Table.__new__(Table)
@@ -146,12 +161,15 @@ class Table:
         t.sides, t.keepers, t.log = dict(self.sides), dict(self.keepers), list(self.log)
         return t
 
-    def __deepcopy__(self, memo) -> Table:
+    def __deepcopy__(self, memo: dict[int, object]) -> Table:
         return self.copy()  # the board and ruleset are shared values, never copied
 
     # -- whose decision ----------------------------------------------------------------------
     def current(self) -> int | None:
         """The seat whose decision is due; None once the game is over."""
+        return self._due
+
+    def _whose_decision(self) -> int | None:
         if self.phase is Phase.PLACE:
             return self.game.state.seat
         if self.phase is Phase.BALLOT:
@@ -163,56 +181,84 @@ class Table:
         return None
 
     @property
+    def cards(self) -> dict[str, tuple[str, ...]]:
+        """Each player's building or goal cards (a table's game is dealt)."""
+        cards = self.game.cards
+        assert cards is not None
+        return cards
+
+    def under_vote(self) -> Move:
+        """The placement put to the vote (phases BALLOT and JEIN)."""
+        if self.move is None:
+            raise ValueError("no vote is open")
+        return self.move
+
+    def actor(self) -> int:
+        """:meth:`current` where a decision is due."""
+        seat = self.current()
+        if seat is None:
+            raise ValueError("the game is over: no one is to act")
+        return seat
+
+    @property
     def placer(self) -> int:
         """The seat whose turn it is (who placed the tile under vote)."""
         return self.game.state.seat
 
     def legal_actions(self) -> list[int]:
         """The legal actions of :meth:`current`, ascending; empty once over."""
+        return list(self._legal_now())
+
+    def _legal_now(self) -> list[int]:
+        """The legal actions, found once per decision (not to be changed)."""
         if self._legal is None:
             self._legal = self._find_legal()
-        return list(self._legal)
+        return self._legal
 
     def _find_legal(self) -> list[int]:
         enc, game = self.enc, self.game
         if self.phase is Phase.PLACE:
             moves = game.legal_moves()
-            out = sorted(self.action_of(m) for m in moves)
+            actions = [self.action_of(m) for m in moves]
+            self._placements = {}
+            for action, move in zip(actions, moves, strict=True):
+                self._placements.setdefault(action, move)  # the first of the moves one action stands for
+            out = sorted(actions)
             if not moves or (all(m.toilets for m in moves) and not must_place(game.state, game.to_move)):
                 out.append(enc.passing)  # T2: nothing that counts for Legezwang
             return out
         if self.phase is Phase.BALLOT:
             laid = self.laid[-1]
-            held = game.state.cards[game.players[self.current()]]
+            held = game.state.cards[game.players[self.actor()]]
             after = laid[-1] if laid else -1
             out = [enc.lay + c for c in range(after + 1, len(CARD_NAMES)) if held[CARD_NAMES[c]] > 0]
-            return out + [enc.end_ballot] if laid else out
+            return [*out, enc.end_ballot] if laid else out
         if self.phase is Phase.JEIN:
             return [enc.jein_yes, enc.jein_no]
         if self.phase is Phase.KEEP:
-            return sorted(enc.keep + GOALS.index(g) for g in game.cards[game.players[self.current()]])
+            return sorted(enc.keep + GOALS.index(g) for g in self.cards[game.players[self.actor()]])
         return []
 
     def action_of(self, move: Move) -> int:
         """The action number of the placement ``move``."""
-        return self.enc.placement(self.corners.index(move.corner), DIRECTIONS.index(move.direction),
-                                  move.tile.length)
+        return self.enc.placement(self._tracks[move.corner], DIRECTION_INDEX[move.direction], move.tile.length)
 
     # -- playing -----------------------------------------------------------------------------
     def apply(self, action: int) -> None:
         """Play ``action`` for :meth:`current`. Raises ValueError for an action that is not legal."""
-        if action not in self.legal_actions():
+        if action not in self._legal_now():
             raise ValueError(f"action {action} ({self.enc.describe(action, self.game.board)}) is not legal here")
         self._legal = None
-        seat, enc, game = self.current(), self.enc, self.game
+        seat, enc, game = self.actor(), self.enc, self.game
         hidden = played = False
-        words = enc.describe(action, game.board)
-        if self.phase is Phase.PLACE:
+        phase = self.phase
+        if phase is Phase.PLACE:
             played = True
             if action == enc.passing:
+                words = "pass"
                 game.push("pass")
             else:
-                move = next(m for m in game.legal_moves() if self.action_of(m) == action)
+                move = self._placements[action]
                 words = str(move)
                 if move.needs_vote:
                     self.vote_start = len(self.log)
@@ -222,20 +268,22 @@ class Table:
                     self.phase, played = Phase.BALLOT, False
                 else:
                     game.push(move)
-        elif self.phase is Phase.BALLOT:
+        else:
+            words = enc.describe(action, game.board)
+        if phase is Phase.BALLOT:
             if action == enc.end_ballot:
                 if len(self.laid) < len(self.voters):
                     self.laid.append([])
                 else:
-                    self.declarers = tuple(v for v, cards in zip(self.voters, self.laid) if JEIN in cards)
+                    self.declarers = tuple(v for v, cards in zip(self.voters, self.laid, strict=True) if JEIN in cards)
                     self.phase = Phase.JEIN
                     self.log[self.vote_start:] = [(s, a, False, w) for s, a, _, w in self.log[self.vote_start:]]
             else:
                 self.laid[-1].append(action - enc.lay)
                 hidden = True  # face down until every ballot is laid (B2)
-        elif self.phase is Phase.JEIN:
+        elif phase is Phase.JEIN:
             self.sides[seat] = action == enc.jein_yes
-        else:
+        elif phase is Phase.KEEP:
             self.keepers[seat] = GOALS[action - enc.keep]
             hidden = True
         self.log.append((seat, action, hidden, words))
@@ -247,14 +295,17 @@ class Table:
             played = True
         if played:
             self._advance()
+        self._due = self._whose_decision()
 
     def _vote(self) -> None:
         """Every ballot is laid and every JEIN declared: the turn is played (and judged)."""
-        game, names, placer = self.game, self.game.players, self.placer
-        ballots = {v: tuple(cards) for v, cards in zip(self.voters, self.laid)}
-        decision = game.push(self.move, vote={names[v]: [CARD_NAMES[c] for c in cards] for v, cards in ballots.items()},
+        game, names, placer, move = self.game, self.game.players, self.placer, self.under_vote()
+        ballots = {v: tuple(cards) for v, cards in zip(self.voters, self.laid, strict=True)}
+        decision = game.push(move, vote={names[v]: [CARD_NAMES[c] for c in cards] for v, cards in ballots.items()},
                              jein={names[v]: "yes" if yes else "no" for v, yes in self.sides.items()})
-        self.last_vote = (ballots, dict(self.sides), decision.accepted, placer)
+        assert decision is not None  # a placement is a decision
+        self.last_vote = LastVote(ballots=ballots, sides=dict(self.sides), accepted=bool(decision.accepted),
+                                  placer=placer)
         self.move, self.voters, self.laid, self.declarers = None, (), [], ()
 
     def _advance(self) -> None:
@@ -273,6 +324,8 @@ class Table:
         ``-1 / (n - 1)`` for the others: +1 and -1/(n-1) for a single winner, the sum always 0."""
         if self.phase is not Phase.OVER:
             return [0.0] * self.n
-        winners = self.game.result().winners
+        result = self.game.result()
+        assert result is not None  # the game is over
+        winners = result.winners
         k, n = len(winners), self.n
         return [((n / k if p in winners else 0.0) - 1) / (n - 1) for p in self.game.players]

@@ -20,6 +20,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from drunter_notation.analysis.inference import STYLES, Posterior
 from drunter_notation.bots import make_bot, play_out, play_turn
@@ -27,8 +28,11 @@ from drunter_notation.bots.styles import effect, worths
 from drunter_notation.rules.playout import Playout
 from drunter_notation.rules.state import State
 
+if TYPE_CHECKING:
+    from drunter_notation.rules.playout import LeanMove
 
-def shares(state: State, post: Posterior, n: int, seed: str, first: tuple | None = None,
+
+def shares(state: State, post: Posterior, n: int, seed: str, first: LeanMove | None = None,
            given: Mapping[str, str] | None = None, policy: str | None = None) -> list[tuple[float, ...]]:
     """Per playout, each seat's share of the win, from ``state`` over ``n`` playouts
     (playout ``j`` from ``random.Random(f"{seed}-{j}")``). ``first`` (a lean move of
@@ -49,7 +53,7 @@ def shares(state: State, post: Posterior, n: int, seed: str, first: tuple | None
             goal = tuple(card.split("+"))
             if state.chosen and len(goal) > 1:  # the expert choice is made: the kept card scores first
                 kept = bot.keep(q, goal)
-                goal = (kept,) + tuple(g for g in goal if g != kept)
+                goal = (kept, *tuple(g for g in goal if g != kept))
             bot.begin(seat, goal)
             goals.append(goal)
             bots.append(bot)
@@ -81,7 +85,7 @@ def mean_se(xs: Sequence[float]) -> tuple[float, float]:
     return m, math.sqrt(max(sum(x * x for x in xs) / n - m * m, 0.0) / (n - 1))
 
 
-def estimate(state: State, post: Posterior, n: int, seed: str, first: tuple | None = None,
+def estimate(state: State, post: Posterior, n: int, seed: str, first: LeanMove | None = None,
              given: Mapping[str, str] | None = None, policy: str | None = None) -> Estimate:
     """Win chances from ``state`` over ``n`` playouts (:func:`shares`)."""
     rows = shares(state, post, n, seed, first, given, policy)
@@ -92,12 +96,12 @@ def estimate(state: State, post: Posterior, n: int, seed: str, first: tuple | No
 def difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     """The mean of ``a - b`` over paired playouts (common random numbers) and its
     standard error."""
-    return mean_se([x - y for x, y in zip(a, b)])
+    return mean_se([x - y for x, y in zip(a, b, strict=True)])
 
 
-def candidates(state: State, goals: Sequence[str], played: tuple, width: int) -> list[tuple]:
+def candidates(state: State, goals: Sequence[str], played: LeanMove | None, width: int) -> list[LeanMove]:
     """Up to ``width`` legal moves of the player to move worth trying instead of
-    ``played``: the best for the mover's ``goals`` by the greedy bot's measure (the
+    ``played`` (None: no move played yet): the best for the mover's ``goals`` by the greedy bot's measure (the
     points of others' buildings destroyed, less ten times their own), then in the
     legal order. Distinct by what they cover."""
     pl = Playout.from_state(state)
@@ -107,7 +111,7 @@ def candidates(state: State, goals: Sequence[str], played: tuple, width: int) ->
         own, other = effect(pl, m, worth)
         scored.append((-(other - 10 * own), i, m))
     scored.sort()
-    out, seen = [], {played[3]}
+    out, seen = [], set() if played is None else {played[3]}
     for _, _, m in scored:
         if m[3] not in seen:
             seen.add(m[3])

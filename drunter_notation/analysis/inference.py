@@ -50,11 +50,15 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from drunter_notation.bots.styles import goal_worth
 from drunter_notation.notation.model import BUILDINGS, GOALS, SPECIAL_GOALS
 from drunter_notation.rules.options import ExpertDeal, Ruleset
 from drunter_notation.rules.playout import Playout
+
+if TYPE_CHECKING:
+    from drunter_notation.rules.playout import LeanMove
 
 RANDOM_SIDES = {"yes": 0.45, "no": 0.45, "neither": 0.10}  # a random voter's side, from random cards
 _NEG = float("-inf")
@@ -72,8 +76,8 @@ class Style:
 
     def bot(self, rng: random.Random) -> str:
         """A bot name drawn from :attr:`policy`."""
-        names, weights = zip(*self.policy)
-        return names[0] if len(names) == 1 else rng.choices(names, weights)[0]
+        names = [name for name, _ in self.policy]
+        return names[0] if len(names) == 1 else rng.choices(names, [weight for _, weight in self.policy])[0]
 
 
 STYLES: dict[str, Style] = {s.name: s for s in (
@@ -107,12 +111,13 @@ class Model:
     own_weight: float = 10.0  # a point of one's own goal against a point of someone else's
     vote_cost: float = 0.5  # a builder's reluctance, in points, to lay a tile that needs a vote
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return asdict(self)
 
-    def with_priors(self, style_prior=None, lapse_prior=None, noise_prior=None) -> Model:
+    def with_priors(self, style_prior: Sequence[float] | None = None, lapse_prior: Sequence[float] | None = None,
+                    noise_prior: Sequence[float] | None = None) -> Model:
         """The same grids with other priors (each normalised)."""
-        def norm(xs, old):
+        def norm(xs: Sequence[float] | None, old: tuple[float, ...]) -> tuple[float, ...]:
             if xs is None:
                 return old
             total = sum(xs)
@@ -171,12 +176,13 @@ class Posterior:
     joint: tuple[tuple[tuple[float, ...], ...], ...]
     weights: tuple[tuple[tuple[float, ...], ...], ...]
     masks: tuple[int, ...]  # per card, the set of goal cards it uses (bits)
-    _cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+    _cache: dict[tuple[int, int, tuple[str, ...]], tuple[float, ...]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False)  # by (player, cards used, players to draw)
 
     def card_marginal(self, player: str) -> dict[str, float]:
         """Card key -> probability that ``player`` holds it."""
         rows = self.joint[self.players.index(player)]
-        return {c: sum(row) for c, row in zip(self.cards, rows)}
+        return {c: sum(row) for c, row in zip(self.cards, rows, strict=True)}
 
     def style_marginal(self, player: str) -> dict[str, float]:
         """Style name -> probability that ``player`` plays it."""
@@ -186,7 +192,7 @@ class Posterior:
     def joint_of(self, player: str) -> dict[tuple[str, str], float]:
         """(card key, style name) -> probability, for ``player``."""
         rows = self.joint[self.players.index(player)]
-        return {(c, s): row[k] for c, row in zip(self.cards, rows) for k, s in enumerate(self.styles)}
+        return {(c, s): row[k] for c, row in zip(self.cards, rows, strict=True) for k, s in enumerate(self.styles)}
 
     def sample(self, rng: random.Random, given: Mapping[str, str] | None = None) -> dict[str, tuple[str, str]]:
         """A deal with a style per player, drawn from the joint posterior: player ->
@@ -194,7 +200,7 @@ class Posterior:
         cards (their style is then drawn given that card)."""
         given = dict(given or {})
         used = 0
-        for p, c in given.items():
+        for c in given.values():
             used |= self.masks[self.cards.index(c)]
         out = {}
         for i, p in enumerate(self.players):
@@ -218,8 +224,19 @@ class Posterior:
             sets = _deals(self.masks, [[sum(r) for r in self.weights[self.players.index(q)]] for q in free], used)
             own = [sum(r) for r in self.weights[i]]
             self._cache[k] = tuple(0.0 if m & used else w * sum(t for u, t in sets.items() if not u & m)
-                                   for m, w in zip(self.masks, own))
+                                   for m, w in zip(self.masks, own, strict=True))
         return self._cache[k]
+
+
+class Reduced(NamedTuple):
+    """What :meth:`Inference.loglik` needs of one player that no prior changes: per
+    set, per lapse, the attack and builder likelihoods summed over ``beta``; per
+    hypothesis the soft one; per (card, decoy) pair, per lapse, the bluffer's."""
+
+    attack: list[list[float]]
+    build: list[list[float]]
+    soft: list[float]
+    bluff: list[list[float]]
 
 
 class Inference:
@@ -250,7 +267,7 @@ class Inference:
         # bluff[h * n_h + d][theta * len(bluffs) + b]: the true card h, the decoy d (base game)
         self.bluff = {p: [[0.0] * (len(self.thetas) * len(m.bluffs)) for _ in range(n_h * n_h if self.decoy else 0)]
                       for p in self.players}
-        self._reduced_cache: dict[str, tuple] = {}
+        self._reduced_cache: dict[str, Reduced] = {}
 
     def _effects(self, pl: Playout, squares_list: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
         """Per protected set, per list of squares: (own points, other points) destroyed."""
@@ -272,14 +289,14 @@ class Inference:
             out.append(row)
         return out
 
-    def observe_move(self, player: str, pl: Playout, moves: Sequence[tuple], chosen: int) -> None:
+    def observe_move(self, player: str, pl: Playout, moves: Sequence[LeanMove], chosen: int) -> None:
         """The player to move at ``pl`` chose ``moves[chosen]`` of the legal ``moves``
         (a single legal move is no choice, and no evidence)."""
         if len(moves) < 2:
             return
         bvalue = pl.t.bvalue
         # Moves that destroy the same buildings and need a vote alike are alike to every style: one class each.
-        classes: dict[tuple, int] = {}
+        classes: dict[tuple[tuple[int, ...], bool], int] = {}  # (buildings destroyed, needs a vote) -> moves
         for mv in moves:
             k = (tuple(s for s in mv[3] if bvalue[s]), pl.needs_vote(mv))
             classes[k] = classes.get(k, 0) + 1
@@ -302,14 +319,16 @@ class Inference:
                 single.append(terms)
                 soft = _softmax_terms(attack, logn, c, m.soft_betas, [(0.0, _NEG)])
                 _add(self.soft[player][si], soft)
-                build = [-(other + m.own_weight * own) - m.vote_cost * k[1] for (own, other), k in zip(eff, keys)]
+                build = [-(other + m.own_weight * own) - m.vote_cost * k[1]
+                         for (own, other), k in zip(eff, keys, strict=True)]
                 _add(self.build[player][si], _softmax_terms(build, logn, c, m.betas, lapses))
         weights = [(math.log(1 - b), math.log(b)) for b in m.bluffs]
         for h, d in itertools.permutations(range(nh), 2) if self.decoy else ():
-            _add(self.bluff[player][h * nh + d], [_lse((keep + x, bluff + y)) for x, y in zip(single[h], single[d])
+            _add(self.bluff[player][h * nh + d], [_lse((keep + x, bluff + y))
+                                                  for x, y in zip(single[h], single[d], strict=True)
                                                   for keep, bluff in weights])
 
-    def observe_ballot(self, voter: str, pl: Playout, move: tuple, side: str) -> None:
+    def observe_ballot(self, voter: str, pl: Playout, move: LeanMove, side: str) -> None:
         """``voter`` (not the placer) voted ``side`` ("yes", "no", "neither") on ``move``
         of the player to move at ``pl``."""
         m = self.model
@@ -325,7 +344,7 @@ class Inference:
                 _add(self.bballot[voter][si], [math.log((1 - e) * (side == intent) + e * RANDOM_SIDES[side])
                                                for e in m.noises])
 
-    def _reduced(self, player: str) -> tuple:
+    def _reduced(self, player: str) -> Reduced:
         """What :meth:`loglik` needs that no prior changes (``beta`` is uniform over its
         grid): per set, per lapse, the attack and builder likelihoods summed over
         ``beta``; per hypothesis the soft one. Kept until the player's next action."""
@@ -333,17 +352,18 @@ class Inference:
             m = self.model
             nl, nb, lnb = len(m.lapses), len(m.bluffs), math.log(len(m.betas))
 
-            def over_betas(row):
+            def over_betas(row: list[float]) -> list[float]:
                 return [_lse(row[li::nl]) - lnb for li in range(nl)]
 
-            def over_betas_and_bluffs(row):  # theta-major, then the bluff share
-                return [_lse([row[t * nb + b] for t, (_, l) in enumerate(self.thetas) if l == li for b in range(nb)])
+            def over_betas_and_bluffs(row: list[float]) -> list[float]:  # theta-major, then the bluff share
+                return [_lse([row[t * nb + b] for t, (_, lapse) in enumerate(self.thetas) if lapse == li
+                              for b in range(nb)])
                         - lnb - math.log(nb) for li in range(nl)]
 
-            self._reduced_cache[player] = (
-                [over_betas(r) for r in self.attack[player]], [over_betas(r) for r in self.build[player]],
-                [_lse(r) - math.log(len(m.soft_betas)) for r in self.soft[player]],
-                [over_betas_and_bluffs(r) for r in self.bluff[player]])
+            self._reduced_cache[player] = Reduced(
+                attack=[over_betas(r) for r in self.attack[player]], build=[over_betas(r) for r in self.build[player]],
+                soft=[_lse(r) - math.log(len(m.soft_betas)) for r in self.soft[player]],
+                bluff=[over_betas_and_bluffs(r) for r in self.bluff[player]])
         return self._reduced_cache[player]
 
     def loglik(self, player: str, model: Model | None = None) -> list[list[float]]:
@@ -355,8 +375,8 @@ class Inference:
         ln = [_log(x) for x in m.noise_prior]
         prior = [_log(x) for x in m.style_prior]
 
-        def mix(row, logp):
-            return _lse([a + b for a, b in zip(row, logp)])
+        def mix(row: Sequence[float], logp: Sequence[float]) -> float:
+            return _lse([a + b for a, b in zip(row, logp, strict=True)])
 
         attack_b, build_b, soft, bluff_b = self._reduced(player)
         attack = [mix(r, ll) for r in attack_b]
@@ -373,7 +393,7 @@ class Inference:
             styles = (self.random[player], attack[j] + ballot[j], _lse(bluffs) - math.log(len(bluffs)) + ballot[j],
                       _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
                       mix(build_b[j], ll) + mix(self.bballot[player][j], ln), soft[j] + ballot[j])
-            out.append([x + p for x, p in zip(styles, prior)])
+            out.append([x + p for x, p in zip(styles, prior, strict=True)])
         return out
 
     def posterior(self, model: Model | None = None) -> Posterior:
@@ -388,7 +408,7 @@ class Inference:
         for i in range(len(self.players)):
             sets = _deals(masks, [[sum(r) for r in w] for o, w in enumerate(weights) if o != i], 0)
             rest = [sum(t for u, t in sets.items() if not u & mk) for mk in masks]
-            cells = [[x * r for x in row] for row, r in zip(weights[i], rest)]
+            cells = [[x * r for x in row] for row, r in zip(weights[i], rest, strict=True)]
             z = sum(map(sum, cells))
             if not z:
                 cells, z = [[1.0] * len(STYLE_NAMES) for _ in masks], len(masks) * len(STYLE_NAMES)
@@ -409,7 +429,7 @@ def _softmax_terms(u: Sequence[float], logn: Sequence[float], c: int, betas: Seq
     except a share ``lapse`` picked at random (``lapses``: (log(1 - lapse), log(lapse / n)))."""
     out = []
     for beta in betas:
-        lp = beta * u[c] - _lse([ln + beta * x for ln, x in zip(logn, u)])
+        lp = beta * u[c] - _lse([ln + beta * x for ln, x in zip(logn, u, strict=True)])
         for keep, rand in lapses:
             out.append(_lse((keep + lp, rand)))
     return out
@@ -432,7 +452,7 @@ def _deals(masks: Sequence[int], weights: Sequence[Sequence[float]], used: int) 
     for w in weights:
         grown: dict[int, float] = {}
         for u, total in sets.items():
-            for mask, x in zip(masks, w):
+            for mask, x in zip(masks, w, strict=True):
                 if x and not u & mask:
                     grown[u | mask] = grown.get(u | mask, 0.0) + total * x
         sets = grown
@@ -451,7 +471,7 @@ def marginals(hyps: Sequence[Sequence[str]], logliks: Sequence[Sequence[float]])
     out = []
     for i in range(len(logliks)):
         sets = _deals(masks, [w for o, w in enumerate(weights) if o != i], 0)
-        row = [w * sum(t for u, t in sets.items() if not u & mask) for mask, w in zip(masks, weights[i])]
+        row = [w * sum(t for u, t in sets.items() if not u & mask) for mask, w in zip(masks, weights[i], strict=True)]
         z = sum(row)
         out.append([x / z for x in row] if z else [1 / len(row)] * len(row))
     return out

@@ -9,23 +9,33 @@ them over processes; the numbers do not depend on how they are spread.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from drunter_notation import i18n
 from drunter_notation.analysis.evaluate import Estimate, candidates, difference, estimate, mean_se, shares
 from drunter_notation.analysis.inference import Inference, Model, Posterior, favourite, hypotheses, key
-from drunter_notation import i18n
 from drunter_notation.bots import lean_move
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain import evidence as words
 from drunter_notation.i18n import _
 from drunter_notation.load import judge
-from drunter_notation.replay import Timeline
-from drunter_notation.notation.model import GOALS, Hand, Record, Vote
+from drunter_notation.notation.model import GOALS, Hand, Record, Square, Turn, Vote
 from drunter_notation.notation.parser import parse_bytes, parse_text
+from drunter_notation.replay import Timeline
+from drunter_notation.rules.board import Board
 from drunter_notation.rules.playout import Playout
-from drunter_notation.rules.votes import tally
+from drunter_notation.rules.state import State
+from drunter_notation.rules.votes import Counted, tally
+
+if TYPE_CHECKING:
+    from drunter_notation.rules.playout import LeanMove
+
+Json = dict[str, Any]  # a JSON object of the analysis, as json.dumps writes it
+_Job = TypeVar("_Job")
+_Result = TypeVar("_Result")
+Mapper = Callable[[Callable[[_Job], _Result], Iterable[_Job]], Iterator[_Result]]  # map, or a pool's
 
 __all__ = ["Settings", "Walk", "analyze_bytes", "analyze_record", "analyze_text", "walk"]
 
@@ -45,7 +55,7 @@ class Settings:
     model: Model = field(default_factory=Model)
 
 
-def _side(cards) -> tuple[str, str]:
+def _side(cards: Iterable[Counted]) -> tuple[str, str]:
     """A ballot's side (yes, no, neither) and its cards as DN writes them."""
     yes = sum(c.value for c in cards if c.side == "yes")
     no = sum(c.value for c in cards if c.side == "no")
@@ -55,12 +65,12 @@ def _side(cards) -> tuple[str, str]:
 class _Evidence:
     """What each player covered, spared and voted, for the sentences."""
 
-    def __init__(self, board):
+    def __init__(self, board: Board):
         self.board = board
-        self.spared: dict[tuple[str, tuple], list[int]] = defaultdict(list)
+        self.spared: dict[tuple[str, Square], list[int]] = defaultdict(list)
         self.items: dict[str, list[tuple[float, str]]] = defaultdict(list)
 
-    def move(self, player: str, turn: int, pl: Playout, moves, chosen: int) -> None:
+    def move(self, player: str, turn: int, pl: Playout, moves: Sequence[LeanMove], chosen: int) -> None:
         t = pl.t
         reach = {s for m in moves for s in m[3] if t.bvalue[s]}
         hit = {s for s in moves[chosen][3] if t.bvalue[s]}
@@ -70,7 +80,7 @@ class _Evidence:
             kind, value = self.board.buildings[t.square(s)]
             self.items[player].append((value, words.covered(player, kind, t.square(s), value, turn)))
 
-    def vote(self, voter: str, side: str, cards: str, turn: int, placer: str, squares) -> None:
+    def vote(self, voter: str, side: str, cards: str, turn: int, placer: str, squares: Iterable[Square]) -> None:
         targets = [(*self.board.buildings[sq], sq) for sq in squares if sq in self.board.buildings]
         if targets:
             self.items[voter].append((sum(v for _, v, _ in targets), words.voted(
@@ -94,18 +104,36 @@ def summary(player: str, beliefs: dict[str, float], styles: dict[str, float]) ->
     return words.summary(player, favourite(beliefs), likeliest, ranked)
 
 
-def _estimate_job(job) -> Estimate:
+class PlayoutJob(NamedTuple):
+    """The playouts of one position, as a worker runs them (:func:`.evaluate.shares`)."""
+
+    state: State
+    posterior: Posterior
+    playouts: int
+    seed: str
+    first: LeanMove | None = None
+    given: Mapping[str, str] | None = None
+    policy: str | None = None
+
+
+class ShareJob(NamedTuple):
+    """The playouts of one option of a turning point, from the mover's ``seat``."""
+
+    seat: int
+    playouts: PlayoutJob
+
+
+def _estimate_job(job: PlayoutJob) -> Estimate:
     return estimate(*job)
 
 
-def _shares_job(job) -> list[float]:
+def _shares_job(job: ShareJob) -> list[float]:
     """One option of a turning point: the mover's share of the win in each playout."""
-    seat, *rest = job
-    return [row[seat] for row in shares(*rest)]
+    return [row[job.seat] for row in shares(*job.playouts)]
 
 
 def analyze_text(text: str, path: str = "<input>", settings: Settings = Settings(),
-                 mapper: Callable = map) -> dict:
+                 mapper: Mapper[Any, Any] = map) -> Json:
     """The analysis of the record ``text`` (see the module docstring). Raises DnError
     for a record that does not parse (P001), is not valid (its first error) or has
     no hands (U003)."""
@@ -126,7 +154,7 @@ def analyze_bytes(data: bytes, path: str, settings: Settings = Settings(), lang:
 
 
 def analyze_record(record: Record, path: str = "<input>", settings: Settings = Settings(),
-                   mapper: Callable = map) -> dict:
+                   mapper: Mapper[Any, Any] = map) -> Json:
     """The analysis of a parsed record (:func:`analyze_text`)."""
     if not any(isinstance(s, Hand) for s in record.setup):  # known from the parse: no replay to learn it
         raise fail("U003", _("the record has no hand lines: the analysis needs to know which moves each player "
@@ -135,10 +163,12 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
     if not t.valid:
         raise DnError(t.errors[0], path=path)
     players, expert = t.players, t.variant == "expert"
-    inf, ev, turns, positions, played, posteriors = walk(t, settings.model)
+    assert t.board is not None and t.ruleset is not None  # a valid replay has both
+    _inf, ev, turns, positions, played, posteriors = walk(t, settings.model)
     truth = None
     if record.reveal is not None:
-        truth = {e.player: e.chosen if not expert else key(sorted((e.chosen, e.other), key=GOALS.index))
+        truth = {e.player: e.chosen if not expert or e.other is None else key(sorted((e.chosen, e.other),
+                                                                                       key=GOALS.index))
                  for e in record.reveal.entries}
     out = {"file": path, "players": list(players), "variant": t.variant, "board": t.board.id,
            "rules": t.ruleset.id, "model": settings.model.as_json(), "turns": turns,
@@ -151,11 +181,11 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
             e["win"] = e["win_se"] = None
         return out
     policy = None if settings.policy == "inferred" else settings.policy
-    jobs = [(s, post, settings.playouts, f"{settings.seed}-{e['turn']}", None, None, policy)
-            for s, post, e in zip(positions, posteriors, turns)]
-    for e, est in zip(turns, mapper(_estimate_job, jobs)):
-        e["win"] = {p: round(x, 4) for p, x in zip(players, est.win)}
-        e["win_se"] = {p: round(x, 4) for p, x in zip(players, est.se)}
+    jobs = [PlayoutJob(s, post, settings.playouts, f"{settings.seed}-{e['turn']}", policy=policy)
+            for s, post, e in zip(positions, posteriors, turns, strict=True)]
+    for e, est in zip(turns, mapper(_estimate_job, jobs), strict=True):
+        e["win"] = {p: round(x, 4) for p, x in zip(players, est.win, strict=True)}
+        e["win_se"] = {p: round(x, 4) for p, x in zip(players, est.se, strict=True)}
     out["turning_points"], out["examined"] = _turning_points(turns, positions, played, posteriors, truth, settings,
                                                              mapper)
     return out
@@ -170,37 +200,40 @@ class Walk(NamedTuple):
 
     inference: Inference
     evidence: _Evidence
-    turns: list[dict]
-    positions: list
-    played: list[tuple | None]
+    turns: list[Json]
+    positions: list[State]
+    played: list[LeanMove | None]
     posteriors: list[Posterior]
 
 
-def _entry_beliefs(entry: dict, post: Posterior) -> None:
+def _entry_beliefs(entry: Json, post: Posterior) -> None:
     entry["beliefs"] = {p: post.card_marginal(p) for p in post.players}
     entry["styles"] = {p: post.style_marginal(p) for p in post.players}
 
 
-def walk(t: Timeline, model: Model, inference=None) -> Walk:
+def walk(t: Timeline, model: Model, inference: Inference | None = None) -> Walk:
     """Go through a valid replay with hands: the inference and the evidence after
     every turn (:class:`Walk`). ``inference`` (default a new :class:`Inference`)
     is told every observation and asked for its ``posterior()`` after every turn."""
     players = t.players
+    if t.ruleset is None or t.board is None or t.initial is None:
+        raise ValueError("walk needs a valid replay with its positions kept (keep_states=True)")
     inf = inference or Inference(players, hypotheses(t.variant, t.ruleset), model)
     ev = _Evidence(t.board)
-    turns = [{"turn": 0, "player": None, "move": None}]
+    turns: list[Json] = [{"turn": 0, "player": None, "move": None}]
     posteriors = [inf.posterior()]
     _entry_beliefs(turns[0], posteriors[0])
     positions = [t.initial]  # the position after each entry of ``turns``
-    played: list[tuple | None] = [None]  # the lean move of each entry, at the position before it
+    played: list[LeanMove | None] = [None]  # the lean move of each entry, at the position before it
     before = t.initial
     for step in t.steps:
         d, after = step.decision, step.state
+        assert after is not None  # kept, checked above
         if d is None:  # choose: no decision of one player's
             before = after
             positions[-1] = after
             continue
-        entry = {"turn": d.number, "player": d.player, "move": "pass" if d.move is None else str(d.move)}
+        entry: Json = {"turn": d.number, "player": d.player, "move": "pass" if d.move is None else str(d.move)}
         lean = None
         if d.move is not None:
             pl = Playout.from_state(before)
@@ -209,9 +242,10 @@ def walk(t: Timeline, model: Model, inference=None) -> Walk:
             chosen = moves.index(lean)
             inf.observe_move(d.player, pl, moves, chosen)
             ev.move(d.player, d.number, pl, moves, chosen)
-            if d.vote is not None:
+            placement = step.event.placement if isinstance(step.event, Turn) else None
+            if d.vote is not None and placement is not None and placement.vote is not None:
                 entry["vote"] = "accepted" if d.vote.accepted else "rejected"
-                for ballot in step.event.placement.vote.ballots:
+                for ballot in placement.vote.ballots:
                     if ballot.player == d.player:
                         continue
                     side, cards = _side(tally(Vote((ballot,))).cards)
@@ -226,8 +260,9 @@ def walk(t: Timeline, model: Model, inference=None) -> Walk:
     return Walk(inf, ev, turns, positions, played, posteriors)
 
 
-def _turning_points(turns, positions, played, posteriors, truth, settings: Settings,
-                    mapper) -> tuple[list[dict], int]:
+def _turning_points(turns: list[Json], positions: list[State], played: list[LeanMove | None],
+                    posteriors: list[Posterior], truth: dict[str, str] | None, settings: Settings,
+                    mapper: Mapper[Any, Any]) -> tuple[list[Json], int]:
     """The turning points and how many placements were examined.
 
     The placements whose mover's chance moved most in the table (``turning_points``
@@ -257,14 +292,16 @@ def _turning_points(turns, positions, played, posteriors, truth, settings: Setti
     chosen = sorted(s for s in swings if s[0] < 0)[:k] + sorted((s for s in swings if s[0] > 0), reverse=True)[:k]
     first, again = max(20, settings.playouts // 4), max(20, settings.playouts)
     looks = []
-    for _, i in chosen:
-        p = turns[i]["player"]
+    for _swing, i in chosen:
+        p, move_played = turns[i]["player"], played[i]
+        assert move_played is not None  # a swing is a placement's
         card = truth[p] if truth else max(turns[i - 1]["beliefs"][p].items(), key=lambda kv: kv[1])[0]
         given = {p: card} if truth else None
-        looks.append((i, players.index(p), given, [None, played[i]] + candidates(
-            positions[i - 1], card.split("+"), played[i], settings.alternatives)))
-    jobs = [(seat, positions[i - 1], posteriors[i - 1], first, f"{settings.seed}-{turns[i]['turn']}-try", move,
-             given, policy) for i, seat, given, options in looks for move in options]
+        looks.append((i, players.index(p), given, [None, move_played, *candidates(
+            positions[i - 1], card.split("+"), move_played, settings.alternatives)]))
+    jobs = [ShareJob(seat, PlayoutJob(positions[i - 1], posteriors[i - 1], first,
+                                      f"{settings.seed}-{turns[i]['turn']}-try", move, given, policy))
+            for i, seat, given, options in looks for move in options]
     tried = iter(list(mapper(_shares_job, jobs)))
     finals = []
     for i, seat, given, options in looks:
@@ -277,11 +314,11 @@ def _turning_points(turns, positions, played, posteriors, truth, settings: Setti
     jobs = []
     for i, seat, given, alt in finals:
         for move in (None, played[i]) + (() if alt is None else (alt,)):
-            jobs.append((seat, positions[i - 1], posteriors[i - 1], again, f"{settings.seed}-{turns[i]['turn']}-again",
-                         move, given, policy))
+            jobs.append(ShareJob(seat, PlayoutJob(positions[i - 1], posteriors[i - 1], again,
+                                                  f"{settings.seed}-{turns[i]['turn']}-again", move, given, policy)))
     results = iter(list(mapper(_shares_job, jobs)))
     out = []
-    for i, seat, given, alt in finals:
+    for i, _seat, _given, alt in finals:
         e = turns[i]
         before, after = next(results), next(results)
         change, change_se = difference(after, before)

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import random
 
-from drunter_notation.bots.player import Bot, Player, lean_move, play_game, play_out, play_turn
 from drunter_notation.bots.ismcts import IsmctsBot, spec
-from drunter_notation.bots.styles import BOTS as STYLES, CautiousBot, GreedyBot, RandomBot
+from drunter_notation.bots.player import Bot, Player, lean_move, play_game, play_out, play_turn
+from drunter_notation.bots.styles import BOTS as STYLES
+from drunter_notation.bots.styles import CautiousBot, GreedyBot, RandomBot
 from drunter_notation.errors import fail
 from drunter_notation.i18n import _, ngettext
 
 BOTS: dict[str, type[Bot]] = {**STYLES, IsmctsBot.name: IsmctsBot}
 
-__all__ = ["BOTS", "STYLES", "Bot", "CautiousBot", "GreedyBot", "IsmctsBot", "Player", "RandomBot", "lean_move", "make_bot",
-           "parse_bots", "play_game", "play_out", "play_turn"]
+__all__ = ["BOTS", "STYLES", "Bot", "CautiousBot", "GreedyBot", "IsmctsBot", "Player", "RandomBot", "lean_move",
+           "make_bot", "parse_bots", "play_game", "play_out", "play_turn"]
 
 
 def make_bot(name: str, seed: int | str | random.Random | None = None) -> Bot:

@@ -37,6 +37,7 @@ import math
 import random
 import time as clock
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from drunter_notation.bots.player import Bot, play_out, play_turn
 from drunter_notation.bots.styles import BOTS as STYLES
@@ -44,6 +45,9 @@ from drunter_notation.deal import deal_unseen
 from drunter_notation.errors import fail
 from drunter_notation.i18n import _, format_number
 from drunter_notation.rules.playout import ABSTAIN, Playout
+
+if TYPE_CHECKING:
+    from drunter_notation.rules.playout import LeanMove
 
 SIMS = 200  # default simulations per decision: 0.15 s of CPU on average, 0.33 s at most (bench/README.md)
 C = 0.7  # default UCT exploration constant (tuned on seeds apart from the reported ones: bench/ismcts.py)
@@ -56,13 +60,13 @@ class Node:
     """An information set of the player: per option, visits and reward sum; the
     children by (option, key of the next decision's information set)."""
 
-    __slots__ = ("n", "visits", "rewards", "children")
+    __slots__ = ("children", "n", "rewards", "visits")
 
     def __init__(self, options: int):
         self.n = 0
         self.visits = [0] * options
         self.rewards = [0.0] * options
-        self.children: dict[tuple, Node] = {}
+        self.children: dict[tuple[object, ...], Node] = {}  # by the decision's option, kind and position
 
     def select(self, c: float, rng: random.Random) -> int:
         """UCB1; an option never tried first (at random among them)."""
@@ -71,7 +75,7 @@ class Node:
             return untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
         log_n = math.log(self.n)
         best, top = 0, -1.0
-        for i, (v, w) in enumerate(zip(self.visits, self.rewards)):
+        for i, (v, w) in enumerate(zip(self.visits, self.rewards, strict=True)):
             u = w / v + c * math.sqrt(log_n / v)
             if u > top:
                 best, top = i, u
@@ -83,7 +87,7 @@ class Node:
 
 def ballots(held: Sequence[int]) -> list[tuple[int, ...]]:
     """The ballots the search considers: ``?`` alone, or one card of a kind held."""
-    return [(ABSTAIN,)] + [(c,) for c, n in enumerate(held) if n and c != ABSTAIN]
+    return [(ABSTAIN,), *((c,) for c, n in enumerate(held) if n and c != ABSTAIN)]
 
 
 class _Walker(Bot):
@@ -94,10 +98,10 @@ class _Walker(Bot):
         super().__init__(search.rng)
         self.seat, self.goals, self.search, self.policy = search.seat, policy.goals, search, policy
         self.at: Node | None = root  # the node of the next decision, when known (the root)
-        self.edge: tuple | None = None  # (node, option) the last decision took, while in the tree
+        self.edge: tuple[Node, int] | None = None  # (node, option) the last decision took, while in the tree
         self.path: list[tuple[Node, int]] = []
 
-    def _decide(self, pl: Playout, kind: str, extra, options: int) -> int | None:
+    def _decide(self, pl: Playout, kind: str, extra: object, options: int) -> int | None:
         """The option UCT takes, or None outside the tree."""
         new = False
         if self.at is not None:  # the root
@@ -105,13 +109,15 @@ class _Walker(Bot):
         elif self.edge is not None:
             parent, option = self.edge
             key = (option, kind, pl.number, bytes(pl.blocked), tuple(pl.gang), tuple(pl.cards[self.seat]), extra)
-            node = parent.children.get(key)
-            if node is None:
+            found = parent.children.get(key)
+            if found is None:
                 node = parent.children[key] = Node(options)
                 new = True
-            elif len(node.visits) != options:
+            elif len(found.visits) != options:
                 self.edge = None
                 return None
+            else:
+                node = found
         else:
             return None
         option = node.select(self.search.c, self.rng)
@@ -125,21 +131,21 @@ class _Walker(Bot):
             node.visits[option] += 1
             node.rewards[option] += reward
 
-    def pick(self, pl, moves):
+    def pick(self, pl: Playout, moves: list[LeanMove]) -> int:
         option = self._decide(pl, "pick", None, len(moves))
         return self.policy.pick(pl, moves) if option is None else option
 
-    def lay(self, pl, move):
+    def lay(self, pl: Playout, move: LeanMove) -> tuple[int, ...]:
         default = self.policy.lay(pl, move)  # also sets the policy's JEIN intent
         options = ballots(pl.cards[self.seat])
         option = self._decide(pl, "lay", move[3], len(options)) if len(options) > 1 else None
         return default if option is None else options[option]
 
-    def side(self, pl, move, laid):
+    def side(self, pl: Playout, move: LeanMove, laid: Sequence[tuple[int, ...]]) -> bool:
         option = self._decide(pl, "side", (move[3], tuple(laid)), 2)
         return self.policy.side(pl, move, laid) if option is None else YES_NO[option]
 
-    def keep(self, pl, goals):
+    def keep(self, pl: Playout, goals: Sequence[str]) -> str:
         option = self._decide(pl, "keep", tuple(goals), len(goals))
         return self.policy.keep(pl, goals) if option is None else goals[option]
 
@@ -152,12 +158,12 @@ class _Shown(Bot):
         super().__init__(bot.rng)
         self.bot, self.laid, self.policy = bot, laid, policy
 
-    def lay(self, pl, move):
+    def lay(self, pl: Playout, move: LeanMove) -> tuple[int, ...]:
         if self.policy:
             self.bot.lay(pl, move)
         return self.laid
 
-    def side(self, pl, move, laid):
+    def side(self, pl: Playout, move: LeanMove, laid: Sequence[tuple[int, ...]]) -> bool:
         return self.bot.side(pl, move, laid)
 
 
@@ -181,11 +187,12 @@ class IsmctsBot(Bot):
         self.sims, self.time, self.c, self.policy = sims, time, c, policy
         self.kept: str | None = None
         self.simulations = 0  # run for the last decision searched
+        self._bots: dict[tuple[int, tuple[str, ...]], Bot] = {}  # the rollout policy by seat and goals
 
-    def begin(self, seat, goals):
+    def begin(self, seat: int, goals: Sequence[str]) -> None:
         super().begin(seat, goals)
         self.kept = None
-        self._bots: dict[tuple, Bot] = {}
+        self._bots = {}
 
     def _bot(self, seat: int, goals: tuple[str, ...]) -> Bot:
         """The rollout policy at ``seat`` holding ``goals`` (kept across simulations: its
@@ -201,10 +208,11 @@ class IsmctsBot(Bot):
         kept card first once chosen)."""
         n = len(pl.players)
         dealt = iter(deal_unseen(self.goals, n - 1, "expert" if pl.expert else "base", pl.goal_deal, self.rng))
-        mine = self.goals if self.kept is None else (self.kept,) + tuple(g for g in self.goals if g != self.kept)
+        mine = self.goals if self.kept is None else (self.kept, *tuple(g for g in self.goals if g != self.kept))
         return [mine if k == self.seat else next(dealt) for k in range(n)]
 
-    def _search(self, pl: Playout, options: int, first: Callable[[Playout, list[Bot], list], None] | None) -> int:
+    def _search(self, pl: Playout, options: int,
+                first: Callable[[Playout, list[Bot], list[tuple[str, ...]]], None] | None) -> int:
         """The option of the decision at ``pl`` to take; ``first`` plays the decision's
         own turn in a simulation (None: the decision is the first ``play_out`` asks)."""
         if options == 1:
@@ -226,53 +234,54 @@ class IsmctsBot(Bot):
         return root.best()
 
     # -- the decisions -----------------------------------------------------------------------
-    def pick(self, pl, moves):
+    def pick(self, pl: Playout, moves: list[LeanMove]) -> int:
         return self._search(pl, len(moves), None)
 
-    def lay(self, pl, move):
+    def lay(self, pl: Playout, move: LeanMove) -> tuple[int, ...]:
         options = ballots(pl.cards[self.seat])
         return options[self._search(pl, len(options), lambda sim, bots, goals: play_turn(sim, bots, move))]
 
-    def side(self, pl, move, laid):
+    def side(self, pl: Playout, move: LeanMove, laid: Sequence[tuple[int, ...]]) -> bool:
         n, placer = len(pl.players), pl.seat
 
-        def turn(sim, bots, goals):
+        def turn(sim: Playout, bots: list[Bot], goals: list[tuple[str, ...]]) -> None:
             shown = [_Shown(bots[k], laid[(k - placer) % n], k != self.seat) for k in range(n)]
             play_turn(sim, shown, move)
         return YES_NO[self._search(pl, 2, turn)]
 
-    def keep(self, pl, goals):
-        goals = tuple(goals)
+    def keep(self, pl: Playout, goals: Sequence[str]) -> str:
         base = pl.copy()
         base.due = True  # the choice is made in the simulation's first step, not again by play_out
 
-        def choose(sim, bots, dealt):
+        def choose(sim: Playout, bots: list[Bot], dealt: list[tuple[str, ...]]) -> None:
             for k, bot in enumerate(bots):
                 kept = bot.keep(sim, dealt[k])
-                dealt[k] = (kept,) + tuple(g for g in dealt[k] if g != kept)
+                dealt[k] = (kept, *tuple(g for g in dealt[k] if g != kept))
         self.kept = goals[self._search(base, len(goals), choose)]
         return self.kept
 
 
-def spec(text: str) -> tuple[str, dict]:
+def spec(text: str) -> tuple[str, dict[str, int | float | str]]:
     """A bot as named on the command line: ``NAME`` or ``NAME:key=value:...``; only
     ``ismcts`` takes settings (``sims``, ``time``, ``c``, ``policy``). Raises DnError
     (U002)."""
     name, *settings = text.split(":")
-    params: dict = {}
+    params: dict[str, int | float | str] = {}
     if settings and name != IsmctsBot.name:
         raise fail("U002", _("bot {name} takes no settings ({text})").format(name=repr(name), text=repr(text)))
     kinds = {"sims": int, "time": float, "c": float, "policy": str}
     for item in settings:
         key, eq, value = item.partition("=")
         if not eq or key not in kinds:
-            raise fail("U002", _("ismcts: {item} is not a setting; give sims=N, time=SECONDS, c=X or policy=NAME").format(
-                item=repr(item)))
+            raise fail("U002", _("ismcts: {item} is not a setting; give sims=N, time=SECONDS, c=X or policy=NAME")
+                       .format(item=repr(item)))
+        parsed: int | float | str | None
         try:
-            params[key] = kinds[key](value) if len(value) <= 20 else None
+            parsed = kinds[key](value) if len(value) <= 20 else None
         except ValueError:
-            params[key] = None
-        if params[key] is None or (kinds[key] is float and not math.isfinite(params[key])):
+            parsed = None
+        if parsed is None or (isinstance(parsed, float) and not math.isfinite(parsed)):
             raise fail("U002", _("ismcts: {key}={value} is not a number").format(key=key, value=repr(value[:20])))
+        params[key] = parsed
     return name, params
 

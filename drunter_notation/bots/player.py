@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from drunter_notation.game import Game, Move
 from drunter_notation.notation.model import CARD_NAMES
 from drunter_notation.rules.playout import JEIN, Playout
 from drunter_notation.rules.votes import voting_order
+
+if TYPE_CHECKING:
+    from drunter_notation.rules.playout import LeanMove
 
 
 @runtime_checkable
@@ -64,18 +67,17 @@ class Bot:
     def begin(self, seat: int, goals: Sequence[str]) -> None:
         """A game begins: this bot sits at ``seat`` and holds ``goals``."""
         self.seat, self.goals = seat, tuple(goals)
-        self._static = (None, None)
 
     # -- the decisions, on the lean position -----------------------------------------------
-    def pick(self, pl: Playout, moves: list[tuple]) -> int:
+    def pick(self, pl: Playout, moves: list[LeanMove]) -> int:
         """The index in ``moves`` (:meth:`Playout.legal`) of the move to play."""
         raise NotImplementedError
 
-    def lay(self, pl: Playout, move: tuple) -> tuple[int, ...]:
+    def lay(self, pl: Playout, move: LeanMove) -> tuple[int, ...]:
         """The vote cards (indices in CARD_NAMES, held) laid on ``move`` of the player to move."""
         raise NotImplementedError
 
-    def side(self, pl: Playout, move: tuple, ballots: Sequence[Sequence[int]]) -> bool:
+    def side(self, pl: Playout, move: LeanMove, ballots: Sequence[tuple[int, ...]]) -> bool:
         """True when this bot's JEIN counts yes."""
         raise NotImplementedError
 
@@ -104,7 +106,7 @@ class Bot:
         return self.keep(Playout.from_state(game.state), cards)
 
 
-def lean_move(pl: Playout, move: Move) -> tuple:
+def lean_move(pl: Playout, move: Move) -> LeanMove:
     """The lean move of the player to move that is ``move``."""
     corner = list(pl.t.board.corners).index(move.corner)
     squares = tuple(pl.t.index(s) for s in move.squares)
@@ -118,11 +120,15 @@ def play_game(game: Game, players: Mapping[str, Player]) -> Game:
     """Play ``game`` to its end, each seat's decisions by ``players[name]``; returns
     the game. Hands and cards must be known (``Game.new(..., seed=...)``). A player
     whose answer is illegal raises the game's DnError."""
+    cards = game.cards
+    if cards is None:
+        raise ValueError("play_game needs a game whose cards are dealt (Game.new(..., seed=...))")
     for name in game.players:
-        players[name].start(game, name, tuple(game.cards[name]))
+        players[name].start(game, name, cards[name])
     while not game.is_over():
-        if game.choice_due:
-            game.push("choose", keep={p: players[p].choose_goal(game, tuple(game.cards[p])) for p in game.players})
+        if game.choice_due:  # expert: each holds two goal cards
+            kept = {p: players[p].choose_goal(game, (cards[p][0], cards[p][1])) for p in game.players}
+            game.push("choose", keep=kept)
             continue
         moves = game.legal_moves()
         if not moves:
@@ -139,14 +145,14 @@ def play_game(game: Game, players: Mapping[str, Player]) -> Game:
     return game
 
 
-def play_turn(pl: Playout, bots: Sequence[Bot], move: tuple) -> None:
+def play_turn(pl: Playout, bots: Sequence[Bot], move: LeanMove) -> None:
     """Play ``move`` for the player to move, the vote (if one is held) cast by ``bots``."""
     stands = True
     if pl.needs_vote(move):
         n, seat = len(bots), pl.seat
         order = [(seat + k) % n for k in range(n)]
         ballots = [bots[v].lay(pl, move) for v in order]
-        sides = [JEIN in laid and bots[v].side(pl, move, ballots) for v, laid in zip(order, ballots)]
+        sides = [JEIN in laid and bots[v].side(pl, move, ballots) for v, laid in zip(order, ballots, strict=True)]
         stands = pl.tally(ballots, sides)
     pl.play(move, stands)
 
@@ -155,12 +161,12 @@ def play_out(pl: Playout, bots: Sequence[Bot], goals: Sequence[Sequence[str]]) -
     """Play the lean position ``pl`` to its end with ``bots`` (one per seat, already
     begun) and return the winning seats; ``goals[seat]`` are the cards each holds
     (the first scores; in the expert game the kept card is asked for at the choice)."""
-    goals = [tuple(g) for g in goals]
+    held = [tuple(g) for g in goals]
     while True:
         if pl.expert and pl.choice_due():
             for seat, bot in enumerate(bots):
-                kept = bot.keep(pl, goals[seat])
-                goals[seat] = (kept,) + tuple(g for g in goals[seat] if g != kept)
+                kept = bot.keep(pl, held[seat])
+                held[seat] = (kept, *tuple(g for g in held[seat] if g != kept))
         moves = pl.legal()
         if (not moves or pl.dry) and pl.over():  # a mover with a move that counts: not over
             break
@@ -168,4 +174,4 @@ def play_out(pl: Playout, bots: Sequence[Bot], goals: Sequence[Sequence[str]]) -
             pl.pass_turn()
             continue
         play_turn(pl, bots, moves[bots[pl.seat].pick(pl, moves)])
-    return pl.winners(goals)
+    return pl.winners(held)

@@ -16,12 +16,17 @@ Ties between equally good moves are broken at random (the bot's own seed).
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from drunter_notation.bots.player import Bot
 from drunter_notation.notation.model import CARD_NAMES
-from drunter_notation.rules.playout import ABSTAIN, BUILDING_INDEX, Playout
+from drunter_notation.rules.playout import ABSTAIN, BUILDING_INDEX, Playout, Tables
 from drunter_notation.rules.scoring import goal_score
+
+if TYPE_CHECKING:
+    from drunter_notation.rules.playout import LeanMove
 
 # Cards by strength: the strongest no first; the weakest yes first.
 _NO = tuple(CARD_NAMES.index(c) for c in ("NEEE", "NEE", "NE", "JEIN"))
@@ -61,10 +66,10 @@ def goal_worth(pl: Playout, goal: str) -> list[int]:
 def worths(pl: Playout, goals: Sequence[str]) -> list[int]:
     """Per square, the points all ``goals`` together would lose if it were covered now."""
     per_goal = [goal_worth(pl, g) for g in goals]
-    return [sum(w) for w in zip(*per_goal)] if len(per_goal) > 1 else per_goal[0]
+    return [sum(w) for w in zip(*per_goal, strict=True)] if len(per_goal) > 1 else per_goal[0]
 
 
-def effect(pl: Playout, move: tuple, worth: Sequence[int]) -> tuple[int, int]:
+def effect(pl: Playout, move: LeanMove, worth: Sequence[int]) -> tuple[int, int]:
     """What ``move`` destroys: (points of the goals ``worth`` was made for, points
     of the other buildings)."""
     own = other = 0
@@ -90,10 +95,10 @@ def _cards(held: Sequence[int], order: Sequence[int]) -> tuple[int, ...]:
 class RandomBot(Bot):
     name = "random"
 
-    def pick(self, pl, moves):
+    def pick(self, pl: Playout, moves: list[LeanMove]) -> int:
         return self.rng.randrange(len(moves))
 
-    def lay(self, pl, move):
+    def lay(self, pl: Playout, move: LeanMove) -> tuple[int, ...]:
         held = [c for c, n in enumerate(pl.cards[self.seat]) if n > 0]
         rng = self.rng
         first = held.pop(rng.randrange(len(held)))
@@ -102,10 +107,10 @@ class RandomBot(Bot):
         second = held[rng.randrange(len(held))]
         return (first, second) if first < second else (second, first)
 
-    def side(self, pl, move, ballots):
+    def side(self, pl: Playout, move: LeanMove, ballots: Sequence[tuple[int, ...]]) -> bool:
         return self.rng.random() < 0.5
 
-    def keep(self, pl, goals):
+    def keep(self, pl: Playout, goals: Sequence[str]) -> str:
         return self.rng.choice(tuple(goals))
 
 
@@ -113,40 +118,47 @@ class _Purposeful(Bot):
     """What the greedy and cautious bots share: the worth of each move to them."""
 
     intent = True  # the side of the JEIN laid last
-    _static: tuple = (None, None)  # (tables, worth) for goals that are all buildings: the worth never changes
+
+    def __init__(self, seed: int | str | random.Random | None = None):
+        super().__init__(seed)
+        self._fixed: tuple[Tables, list[int]] | None = None  # (tables, worth) for goals that are all buildings
+
+    def begin(self, seat: int, goals: Sequence[str]) -> None:
+        super().begin(seat, goals)
+        self._fixed = None
 
     def worth(self, pl: Playout) -> list[int]:
         """Per square, what the bot's own goals would lose (:func:`worths`); the
         squares a move covers are free, so for building goals this is fixed."""
-        if self._static[0] is pl.t:
-            return self._static[1]
+        if self._fixed is not None and self._fixed[0] is pl.t:
+            return self._fixed[1]
         worth = worths(pl, self.goals)
         if all(g in BUILDING_INDEX for g in self.goals):
-            self._static = (pl.t, worth)
+            self._fixed = (pl.t, worth)
         return worth
 
-    def effect(self, pl: Playout, move: tuple) -> tuple[int, int]:
+    def effect(self, pl: Playout, move: LeanMove) -> tuple[int, int]:
         return effect(pl, move, self.worth(pl))
 
-    def best(self, scores: list) -> int:
+    def best(self, scores: list[int]) -> int:
         top = max(scores)
         if scores.count(top) == 1:
             return scores.index(top)
         best = [i for i, s in enumerate(scores) if s == top]
         return best[self.rng.randrange(len(best))]
 
-    def keep(self, pl, goals):
+    def keep(self, pl: Playout, goals: Sequence[str]) -> str:
         covered = {pl.t.square(i) for i, b in enumerate(pl.blocked) if b}
         return max(goals, key=lambda g: goal_score(pl.t.board, covered, g))
 
-    def side(self, pl, move, ballots):
+    def side(self, pl: Playout, move: LeanMove, ballots: Sequence[tuple[int, ...]]) -> bool:
         return self.intent  # a JEIN counts for the side the bot laid it for
 
 
 class GreedyBot(_Purposeful):
     name = "greedy"
 
-    def pick(self, pl, moves):
+    def pick(self, pl: Playout, moves: list[LeanMove]) -> int:
         worth, bvalue = self.worth(pl), pl.t.bvalue
         scores = []
         for m in moves:  # other - OWN_WEIGHT * own (:func:`effect`), inlined: this is most of a playout's time
@@ -159,7 +171,7 @@ class GreedyBot(_Purposeful):
             scores.append(score)
         return self.best(scores)
 
-    def lay(self, pl, move):
+    def lay(self, pl: Playout, move: LeanMove) -> tuple[int, ...]:
         held = pl.cards[self.seat]
         own, other = (0, 1) if self.seat == pl.seat else self.effect(pl, move)
         self.intent = not own
@@ -171,7 +183,7 @@ class GreedyBot(_Purposeful):
 class CautiousBot(_Purposeful):
     name = "cautious"
 
-    def pick(self, pl, moves):
+    def pick(self, pl: Playout, moves: list[LeanMove]) -> int:
         worth, bvalue = self.worth(pl), pl.t.bvalue
         scores = []
         for m in moves:  # -(OWN_WEIGHT * own + other) * 2, less one for a vote (:func:`effect`, inlined)
@@ -184,7 +196,7 @@ class CautiousBot(_Purposeful):
             scores.append(score - pl.needs_vote(m))
         return self.best(scores)
 
-    def lay(self, pl, move):
+    def lay(self, pl: Playout, move: LeanMove) -> tuple[int, ...]:
         self.intent = False
         if self.seat != pl.seat and self.effect(pl, move)[0]:
             return _cards(pl.cards[self.seat], _NO)

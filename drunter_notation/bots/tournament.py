@@ -9,10 +9,11 @@ through the Game API as a record (``drunter simulate --bots``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
-from drunter_notation.bots import Player, make_bot, play_game, play_out
+from drunter_notation.bots import Bot, Player, make_bot, play_game, play_out
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.deal import deal_goals, deal_hands, game_rng
@@ -52,11 +53,12 @@ class Match:
     seed: int
     board: str = "schilda"
     rules: str = "hig-1991"
-    variant: str = "base"
+    variant: Literal["base", "expert"] = "base"
     rotate: bool = True
 
 
-def lean_game(match: Match, i: int, make=make_bot) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def lean_game(match: Match, i: int,
+              make: Callable[[str, str], Bot] = make_bot) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Game ``i`` of ``match`` on the lean path: (entrant per seat, winning seats);
     ``make(name, seed)`` makes each seat's bot."""
     board, ruleset = load_board(match.board), load_ruleset(match.rules)
@@ -72,7 +74,8 @@ def lean_game(match: Match, i: int, make=make_bot) -> tuple[tuple[int, ...], tup
 
 
 def bot_game(players: Sequence[str], names: Sequence[str | Callable[[str], Player]], seed: int, i: int,
-             board: str = "schilda", rules: str = "hig-1991", variant: str = "base", tags: dict | None = None) -> Game:
+             board: str = "schilda", rules: str = "hig-1991", variant: Literal["base", "expert"] = "base",
+             tags: Mapping[str, str] | None = None) -> Game:
     """Game ``i`` with seed ``seed``, seat ``k`` played by bot ``names[k]`` (a shipped
     bot's name, or a function of the bot's seed that makes a Player), through the
     Game API (its record: ``.to_dn()``). Dealt as :func:`lean_game` deals."""
@@ -80,8 +83,10 @@ def bot_game(players: Sequence[str], names: Sequence[str | Callable[[str], Playe
     rng = game_rng(seed, i)
     hands, cards = deal_hands(loaded, tuple(players), rng), deal_goals(ruleset, tuple(players), variant, rng)
     g = Game.new(players, board=board, rules=rules, variant=variant, hands=hands, cards=cards, tags=tags)
-    return play_game(g, {p: make_bot(names[k], bot_seed(seed, i, k)) if isinstance(names[k], str)
-                         else names[k](bot_seed(seed, i, k)) for k, p in enumerate(players)})
+    def player(k: int) -> Player:
+        entrant, bot_seeded = names[k], bot_seed(seed, i, k)
+        return make_bot(entrant, bot_seeded) if isinstance(entrant, str) else entrant(bot_seeded)
+    return play_game(g, {p: player(k) for k, p in enumerate(players)})
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,8 @@ class Rate:
         return self.wins / self.games if self.games else 0.0
 
 
-def summarize(names: Sequence[str], results: Sequence[tuple[Sequence[int], Sequence[int]]]) -> tuple[list[Rate], list[Rate]]:
+def summarize(names: Sequence[str],
+              results: Sequence[tuple[Sequence[int], Sequence[int]]]) -> tuple[list[Rate], list[Rate]]:
     """Per entrant and per seat: games, wins and the 95 % interval of the win rate."""
     n = len(names)
     by_entrant, by_seat = [0.0] * n, [0.0] * n
@@ -106,6 +112,7 @@ def summarize(names: Sequence[str], results: Sequence[tuple[Sequence[int], Seque
             by_entrant[seats[w]] += 1 / len(winners)
             by_seat[w] += 1 / len(winners)
     games = len(results)
-    entrants = [Rate(f"{e + 1}. {names[e]}", games, by_entrant[e], *wilson(by_entrant[e], games)) for e in range(n)]
-    seats = [Rate(_("seat {k}").format(k=k + 1), games, by_seat[k], *wilson(by_seat[k], games)) for k in range(n)]
-    return entrants, seats
+    entrant_rates = [Rate(f"{e + 1}. {names[e]}", games, by_entrant[e], *wilson(by_entrant[e], games))
+                     for e in range(n)]
+    seat_rates = [Rate(_("seat {k}").format(k=k + 1), games, by_seat[k], *wilson(by_seat[k], games)) for k in range(n)]
+    return entrant_rates, seat_rates

@@ -20,6 +20,7 @@ from drunter_notation.files import write_atomic
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.rules.board import DEFAULT_BOARD
+from drunter_notation.rules.state import Variant  # click.Choice gives one of the two
 from drunter_notation.simulate import simulate_game
 
 MAX_COUNT = 100_000  # games per run: every file name is checked before the first is written
@@ -79,7 +80,7 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
     "random, greedy, cautious, or the search bot ismcts (ismcts:sims=N sets its budget per decision); see "
     "`drunter tournament`."))
 @dask_option
-def simulate(n_players: int, seed: int, count: int, out: str | None, board_ref: str, rules_id: str, variant: str,
+def simulate(n_players: int, seed: int, count: int, out: str | None, board_ref: str, rules_id: str, variant: Variant,
              force: bool, bots: str | None, dask_address: str | None) -> None:
     try:
         players = player_names(n_players)

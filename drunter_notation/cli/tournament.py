@@ -19,6 +19,7 @@ from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.errors import DnError, fail
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.rules.board import DEFAULT_BOARD
+from drunter_notation.rules.state import Variant  # click.Choice gives one of the two
 
 MAX_GAMES = 100_000  # games per run, as for simulate --count
 DEFAULT_BOTS = ("greedy", "cautious", "random")  # without --bots: the shipped styles against each other
@@ -53,7 +54,7 @@ def _game(match: Match, i: int) -> Any:
 @click.option("--variant", type=click.Choice(["base", "expert"]), default="base", show_default=True)
 @dask_option
 def tournament(bots: str | None, n_players: int | None, games: int, seed: int, jobs: int, board_ref: str,
-               rules_id: str, variant: str, dask_address: str | None) -> None:
+               rules_id: str, variant: Variant, dask_address: str | None) -> None:
     if bots is None:
         bots = ",".join((DEFAULT_BOTS + DEFAULT_BOTS)[:n_players or len(DEFAULT_BOTS)])
     try:

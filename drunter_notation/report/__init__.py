@@ -27,15 +27,15 @@ import jinja2
 from markupsafe import Markup
 
 from drunter_notation import i18n
-from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.boardtext import BUILDING_LETTER
 from drunter_notation.explain.words import and_list, building_name
+from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.replay import Timeline
 from drunter_notation.report import svg
 from drunter_notation.report.analysis import analysis_section, card_name
 from drunter_notation.report.diagram import flow_diagram
-from drunter_notation.report.index import IndexEntry, display_names, failed_entry, index_entry, summarize
+from drunter_notation.report.index import IndexEntry, JsonObject, display_names, failed_entry, index_entry, summarize
 from drunter_notation.report.view import build_view, outcome_text
 
 __all__ = ["IndexEntry", "failed_entry", "index_entry", "record_count", "render_error", "render_index",
@@ -65,7 +65,7 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def script_json(data) -> Markup:
+def script_json(data: object) -> Markup:
     """``data`` as JSON safe inside a ``<script>`` element: ``<``, ``>``, ``&`` and the
     two line separators JavaScript treats as line ends are written as escapes."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -74,7 +74,7 @@ def script_json(data) -> Markup:
     return Markup(text)
 
 
-def render_report(timeline: Timeline, source_text: str, analysis: dict | None = None) -> str:
+def render_report(timeline: Timeline, source_text: str, analysis: JsonObject | None = None) -> str:
     """The report page of one record. ``timeline`` must come from
     ``replay(..., keep_states=True)``; ``source_text`` is the record's text (shown
     at the bottom, with the erroneous lines marked). Never fails for an invalid
@@ -146,7 +146,8 @@ def render_index(entries: list[IndexEntry]) -> str:
     games = sorted((e for g in s.groups for e in g.games), key=lambda e: (e.date or "", names[e.record]))
     return environment().get_template("index.html.j2").render(
         s=s, plots=plots, games=games, names=names,
-        partial=sorted(s.partial, key=lambda e: names[e.record]), invalid=sorted(s.invalid, key=lambda e: names[e.record]))
+        partial=sorted(s.partial, key=lambda e: names[e.record]),
+        invalid=sorted(s.invalid, key=lambda e: names[e.record]))
 
 
 def seat_name(seat: int) -> str:

@@ -5,12 +5,16 @@ point on a chart that stands for a turn carries ``data-goto`` (the frame of that
 turn), which the report's script steps to when it is clicked."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from markupsafe import Markup
 
-from drunter_notation.i18n import N_, _, format_number, format_percent
 from drunter_notation.explain.evidence import percent
 from drunter_notation.explain.words import building_name
+from drunter_notation.i18n import N_, _, format_number, format_percent
+from drunter_notation.report.index import JsonObject
 from drunter_notation.report.svg import BUILDING_COLOUR, SEAT_COLOUR, esc
+from drunter_notation.report.view import Frame
 
 _PAIR_COLOURS = ("#7b52ab", "#a0672b", "#2471a3", "#c0392b", "#23875a", "#b7950b")
 KINDS = {"mistake": N_("mistake"), "gain": N_("gain")}  # a turning point's kind, as the reader reads it
@@ -21,7 +25,7 @@ def card_name(card: str) -> str:
     return "+".join(building_name(part) for part in card.split("+"))
 
 
-def frame_of_turns(frames) -> dict[int, int]:
+def frame_of_turns(frames: Iterable[Frame]) -> dict[int, int]:
     """Turn number -> the report frame that shows it (turn 0: the start)."""
     out = {0: 0}
     for f in frames:
@@ -44,7 +48,7 @@ def _axes(width: int, height: int, left: int, right: int, top: int, bottom: int,
     return out
 
 
-def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int = 360) -> Markup:
+def belief_chart(analysis: JsonObject, player: str, goto: dict[int, int], width: int = 360) -> Markup:
     """One player's probability of each card (expert: the six likeliest pairs at the
     end) over the turns; the card revealed, if known, drawn thick and starred. The
     legend sits under the plot (two columns in the base game, one for the longer
@@ -80,7 +84,7 @@ def belief_chart(analysis: dict, player: str, goto: dict[int, int], width: int =
     return Markup("".join(out))
 
 
-def win_chart(analysis: dict, goto: dict[int, int], width: int = 360, plot: int = 170) -> Markup:
+def win_chart(analysis: JsonObject, goto: dict[int, int], width: int = 360, plot: int = 170) -> Markup:
     """Each player's chance to win after every turn, the names in rows below the
     plot (drawn at a phone's width, so that the text stays legible), with the
     turning points as circles on the mover's line (red: a mistake, green: a gain),
@@ -134,7 +138,7 @@ def _kind(kind: str) -> str:
     return _(KINDS[kind]) if kind in KINDS else kind
 
 
-def turning_item(tp: dict, arrow: str = "→") -> str:
+def turning_item(tp: JsonObject, arrow: str = "→") -> str:
     """One turning point in words, as ``drunter analyze`` and the report give it;
     each change is the difference of the figures shown."""
     b = tp["better"]
@@ -152,7 +156,7 @@ def turning_item(tp: dict, arrow: str = "→") -> str:
                                     gain_error=format_number(_points(b["gain_se"])), **facts)
 
 
-def analysis_section(analysis: dict, frames) -> Markup:
+def analysis_section(analysis: JsonObject, frames: Iterable[Frame]) -> Markup:
     """The whole section: the belief charts, the win chart and the turning points as
     buttons (when the analysis has win chances), the evidence in words."""
     goto = frame_of_turns(frames)

@@ -13,6 +13,7 @@ HTML-like labels) and ``dot`` escapes them for XML, so user text stays text.
 """
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 import signal
@@ -55,13 +56,13 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
     chain: list[str] = []
     names = iter(f"n{i}" for i in range(10**9))
 
-    def node(label: str, **attrs) -> str:
+    def node(label: str, **attrs: str) -> str:
         name = next(names)
         g.node(name, graphviz.escape("\n".join(_clip(line, LABEL_LINE) for line in label.split("\n"))), **attrs)
         return name
 
     chain.append(node(_("start") + "\n" + ", ".join(t.players), shape="ellipse", fillcolor="#eef2f7"))
-    side: list[tuple[str, str, dict]] = []  # (from, to, edge attrs) hanging under a chain node
+    side: list[tuple[str, str, dict[str, str]]] = []  # (from, to, edge attrs) hanging under a chain node
     for step in t.steps:
         ev = step.event
         if isinstance(ev, Choose):
@@ -87,6 +88,7 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
                 pair.attr(rank="same")
                 pair.edge(stands, back, style="invis")
         for corner in step.removed:
+            assert step.state is not None  # a gang is removed in a position reached
             end = node(track_ends(step.state.track_kind[corner], corner), shape="octagon",
                        fillcolor="#fdecea", color="#c0392b", fontsize="9")
             side.append((here, end, {"color": "#c0392b"}))
@@ -100,7 +102,7 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
             d = t.errors[0]
             chain.append(node(_("reveal") + f"\n{d.code}: {_clip(d.message)}", shape="ellipse", fillcolor="#fdecea",
                               color="#c0392b"))
-        elif t.winners:
+        elif t.winners and t.scores is not None:  # winners are scored
             win = and_list(f"{w} {t.scores[w]}" for w in t.winners)
             chain.append(node(_("reveal") + "\n" + _("winner: {names}").format(names=win), shape="ellipse",
                               fillcolor="#e8f5ee", color="#2e8b57"))
@@ -108,7 +110,7 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
         row = chain[k:k + ROW]
         with g.subgraph() as s:
             s.attr(rank="same")
-            for a, b in zip(row, row[1:]):
+            for a, b in itertools.pairwise(row):
                 if (k // ROW) % 2:  # odd rows run right to left: a reversed edge keeps dot's order
                     s.edge(b, a, dir="back")
                 else:

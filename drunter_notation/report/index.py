@@ -15,14 +15,16 @@ import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import PurePath
+from typing import Any
 
 from drunter_notation.errors import Diagnostic
-from drunter_notation.notation.model import BUILDINGS, Square, Turn
+from drunter_notation.notation.model import BUILDINGS, Record, Square, Turn
 from drunter_notation.replay import Timeline
 from drunter_notation.rules.board import Board
 
 MANIFEST_VERSION = 1
 # Ties are told apart because the rulesets settle them differently.
+JsonObject = dict[str, Any]  # a JSON object as json.loads gives it
 VOTE_OUTCOMES = ("accepted, more yes", "accepted on a tie", "rejected on a tie", "rejected, more no")
 
 
@@ -69,33 +71,34 @@ def index_entry(t: Timeline, href: str, record: str) -> IndexEntry:
     s = t.summary()
     status = "invalid" if t.errors else "valid" if t.scores is not None else "partial"
     players = t.players or rec.players
-    cards = ()
+    cards: tuple[str, ...] = ()
     if t.winners and rec.reveal is not None:
         chosen = {e.player: e.chosen for e in rec.reveal.entries}
         cards = tuple(chosen[w] for w in t.winners)
     outcomes = Counter(_outcome(st.tally.yes, st.tally.no, bool(st.accepted)) for st in t.steps
                        if isinstance(st.event, Turn) and st.tally is not None)
     return IndexEntry(
-        href, os.path.abspath(record), status, _tag(rec, "Event"), _tag(rec, "Date"), _tag(rec, "Site"), players,
-        t.errors[0] if t.errors else None, s["turns"], s["votes"], s["rejected"], t.scores,
-        tuple(t.winners or ()), tuple(players.index(w) for w in t.winners or ()), cards,
-        tuple(outcomes[k] for k in range(len(VOTE_OUTCOMES))), t.board, s["ruleset"], t.variant,
-        frozenset(t.state.covered) if t.state is not None else frozenset())
+        href=href, record=os.path.abspath(record), status=status, title=_tag(rec, "Event"), date=_tag(rec, "Date"),
+        site=_tag(rec, "Site"), players=players, error=t.errors[0] if t.errors else None, turns=s["turns"],
+        votes=s["votes"], rejected=s["rejected"], scores=t.scores, winners=tuple(t.winners or ()),
+        winner_seats=tuple(players.index(w) for w in t.winners or ()), winning_cards=cards,
+        vote_outcomes=tuple(outcomes[k] for k in range(len(VOTE_OUTCOMES))), board=t.board, ruleset=s["ruleset"],
+        variant=t.variant, covered=frozenset(t.state.covered) if t.state is not None else frozenset())
 
 
 def failed_entry(href: str, record: str, error: Diagnostic) -> IndexEntry:
     """The index entry of a record that could not be parsed."""
-    return IndexEntry(href, os.path.abspath(record), "invalid", error=error)
+    return IndexEntry(href=href, record=os.path.abspath(record), status="invalid", error=error)
 
 
-def _tag(rec, key: str) -> str | None:
+def _tag(rec: Record, key: str) -> str | None:
     tag = rec.tag(key)
     return tag.value if tag else None
 
 
 # -- the manifest ------------------------------------------------------------
 
-def _board_to_json(b: Board) -> dict:
+def _board_to_json(b: Board) -> JsonObject:
     return {"id": b.id, "name": b.name, "width": b.width, "height": b.height,
             "corners": sorted([c, r, kind] for (c, r), kind in b.corners.items()),
             "buildings": sorted([c, r, t, v] for (c, r), (t, v) in b.buildings.items()),
@@ -103,13 +106,15 @@ def _board_to_json(b: Board) -> dict:
             "note": b.note, "path": b.path}
 
 
-def _board_from_json(d: dict) -> Board:
-    return Board(d["id"], d["name"], d["width"], d["height"], {(c, r): k for c, r, k in d["corners"]},
-                 {(c, r): (t, v) for c, r, t, v in d["buildings"]}, frozenset((c, r) for c, r in d["toilets"]),
-                 {k: tuple(v) for k, v in d["box"].items()}, d["note"], d["path"])
+def _board_from_json(d: JsonObject) -> Board:
+    return Board(id=d["id"], name=d["name"], width=d["width"], height=d["height"],
+                 corners={(c, r): k for c, r, k in d["corners"]},
+                 buildings={(c, r): (t, v) for c, r, t, v in d["buildings"]},
+                 toilets=frozenset((c, r) for c, r in d["toilets"]), box={k: tuple(v) for k, v in d["box"].items()},
+                 note=d["note"], path=d["path"])
 
 
-def entry_to_json(e: IndexEntry) -> dict:
+def entry_to_json(e: IndexEntry) -> JsonObject:
     """``e`` as plain JSON data (the manifest's form of it)."""
     d = asdict(e)
     d["error"] = None if e.error is None else asdict(e.error)
@@ -118,7 +123,7 @@ def entry_to_json(e: IndexEntry) -> dict:
     return d
 
 
-def entry_from_json(d: dict) -> IndexEntry:
+def entry_from_json(d: object) -> IndexEntry:
     """The entry :func:`entry_to_json` wrote. Raises KeyError, TypeError or
     ValueError for data that is not such an entry."""
     known = {f for f in IndexEntry.__dataclass_fields__}
@@ -144,7 +149,7 @@ def manifest_text(entries: list[IndexEntry]) -> str:
     return f'{{"version": {MANIFEST_VERSION}, "reports": [\n' + ",\n".join(lines) + "\n]}\n"
 
 
-def entries_from_manifest(data: dict) -> list[IndexEntry]:
+def entries_from_manifest(data: object) -> list[IndexEntry]:
     """The entries of a manifest's JSON data. Raises ValueError (or KeyError,
     TypeError) when it is not a manifest this version can read."""
     if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION or not isinstance(
@@ -183,28 +188,28 @@ class Group:
     ruleset: str
     variant: str
     games: list[IndexEntry] = field(default_factory=list)
-    player_counts: Counter = field(default_factory=Counter)
-    players: list[dict] = field(default_factory=list)  # name, games, wins, mean score
+    player_counts: Counter[int] = field(default_factory=Counter)  # games by number of players
+    players: list[JsonObject] = field(default_factory=list)  # name, games, wins, mean score
     seats: list[tuple[int, int, int]] = field(default_factory=list)  # seat (0-based), wins, games with that seat
     wins_by_card: list[tuple[str, int]] = field(default_factory=list)
     lengths: list[tuple[tuple[int, int], int]] = field(default_factory=list)  # a range of turns, games in it
     outcomes: list[tuple[str, int]] = field(default_factory=list)
-    scores: dict | None = None  # mean, spread (population standard deviation), min, max, mean winning score
+    scores: dict[str, float] | None = None  # mean, spread (population standard deviation), min, max, mean winning score
     votes: int = 0
     rejected: int = 0
-    heat: Counter = field(default_factory=Counter)
+    heat: Counter[Square] = field(default_factory=Counter)
 
 
 @dataclass
 class Summary:
     records: int
-    statuses: Counter
+    statuses: Counter[str]
     groups: list[Group]
     partial: list[IndexEntry]
     invalid: list[IndexEntry]
 
 
-def board_key(b: Board) -> tuple:
+def board_key(b: Board) -> tuple[object, ...]:
     # the same board read from different paths is one board
     return (b.id, b.width, b.height, frozenset(b.corners.items()), frozenset(b.buildings.items()), b.toilets)
 
@@ -220,8 +225,9 @@ def length_bins(turns: list[int], width: int = 10) -> list[tuple[tuple[int, int]
 
 def _group(g: Group) -> Group:
     done = g.games
-    per_player: dict[str, dict] = {}
+    per_player: dict[str, JsonObject] = {}
     for e in done:
+        assert e.scores is not None  # the groups hold complete games
         for p in e.players:
             row = per_player.setdefault(p, {"name": p, "games": 0, "wins": 0, "points": []})
             row["games"] += 1
@@ -242,16 +248,18 @@ def _group(g: Group) -> Group:
                                                                  if c not in BUILDINGS)
     g.lengths = length_bins([e.turns for e in done])
     g.outcomes = [(name, sum(e.vote_outcomes[k] for e in done)) for k, name in enumerate(VOTE_OUTCOMES)]
-    points = [v for e in done for v in e.scores.values()]
+    scores = [e.scores for e in done if e.scores is not None]  # all: the groups hold complete games
+    points = [v for s in scores for v in s.values()]
     g.scores = {"mean": statistics.fmean(points), "spread": statistics.pstdev(points), "min": min(points),
-                "max": max(points), "winning": statistics.fmean(e.scores[e.winners[0]] for e in done)}
+                "max": max(points),
+                "winning": statistics.fmean(s[e.winners[0]] for e, s in zip(done, scores, strict=True))}
     return g
 
 
 def summarize(entries: list[IndexEntry]) -> Summary:
     """The index's figures: one :class:`Group` per board, ruleset and variant over
     the valid complete games, and the partial and invalid records apart."""
-    groups: dict[tuple, Group] = {}
+    groups: dict[tuple[object, ...], Group] = {}
     for e in entries:
         if e.status == "valid" and e.board is not None and e.scores is not None:
             key = (board_key(e.board), e.ruleset, e.variant)

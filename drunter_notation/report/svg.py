@@ -16,18 +16,17 @@ name of its entry in the page's legend.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from collections.abc import Callable
-
 from markupsafe import Markup
 
-from drunter_notation.i18n import _, ngettext
-from drunter_notation.explain.words import building_name
-from drunter_notation.rules.board import Board
 from drunter_notation.explain.boardtext import BUILDING_LETTER, TRACK_LETTER, square_text
+from drunter_notation.explain.words import building_name
+from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.model import Square, square_name
+from drunter_notation.rules.board import Board
 
 BUILDING_COLOUR = {"museum": "#7b52ab", "tavern": "#a0672b", "school": "#2471a3",
                    "townhall": "#b03a48", "firehouse": "#e07b16", "church": "#23875a"}
@@ -87,7 +86,7 @@ class TileDrawing:
     toilets: tuple[Square, ...] = ()
 
 
-def _box(g: Geometry, squares, inset: float) -> tuple[float, float, float, float]:
+def _box(g: Geometry, squares: Iterable[Square], inset: float) -> tuple[float, float, float, float]:
     """x, y, width, height of the rectangle around ``squares``, ``inset`` pixels inside."""
     xs = [g.corner(s)[0] for s in squares]
     ys = [g.corner(s)[1] for s in squares]
@@ -95,7 +94,7 @@ def _box(g: Geometry, squares, inset: float) -> tuple[float, float, float, float
             max(xs) - min(xs) + g.cell - 2 * inset, max(ys) - min(ys) + g.cell - 2 * inset)
 
 
-def _rects(g: Geometry, squares, cls: str, sym: str) -> str:
+def _rects(g: Geometry, squares: Iterable[Square], cls: str, sym: str) -> str:
     return "".join(f'<rect class="{cls}" data-sym="{sym}" x="{x}" y="{y}" width="{g.cell}" height="{g.cell}"/>'
                    for x, y in (g.corner(s) for s in squares))
 
@@ -128,7 +127,8 @@ def static_board(board: Board, g: Geometry) -> str:
             elif sq in board.buildings:
                 btype, value = board.buildings[sq]
                 colour = BUILDING_COLOUR[btype]
-                out.append(f'<g class="sq bld" data-sym="building"><title>{name}: {esc(building_name(btype))} {value}</title>'
+                out.append(f'<g class="sq bld" data-sym="building">'
+                           f'<title>{name}: {esc(building_name(btype))} {value}</title>'
                            f'<rect x="{x}" y="{y}" width="{c}" height="{c}" fill="{colour}" fill-opacity="0.22"'
                            f' stroke="{colour}"/><text x="{cx}" y="{cy - c * 0.12}" class="big" fill="{colour}">'
                            f'{BUILDING_LETTER[btype]}</text><text x="{cx}" y="{cy + c * 0.28}" class="small"'
@@ -232,7 +232,8 @@ def owner_chip(at: tuple[float, float], cell: int, seat: int, tag: str) -> str:
             f'<text x="{x:.1f}" y="{y:.1f}">{esc(tag)}</text></g>')
 
 
-def marks_svg(g: Geometry, frame: int, covered=(), rejected=(), bad=()) -> str:
+def marks_svg(g: Geometry, frame: int, covered: Iterable[Square] = (), rejected: Iterable[Square] = (),
+              bad: Iterable[Square] = ()) -> str:
     """The marks of one frame: squares covered this turn, a rejected placement's
     squares (dashed), the squares of a violating placement (red)."""
     body = (_rects(g, covered, "hl", "covered-now") + _rects(g, rejected, "rej", "rejected")
@@ -244,7 +245,7 @@ def gang_svg(kind: str, corner: Square, g: Geometry, index: int, at: Square | No
              removed: bool = False) -> str:
     """A gang marker drawn on ``at`` (default its corner, where the report's script
     moves it from with ``transform``); ``removed`` greys it out with a cross."""
-    fill, line = KIND_COLOUR[kind]
+    line = KIND_COLOUR[kind][1]
     r = g.cell * 0.27
     x, y = g.centre(corner if at is None else at)
     return (f'<g class="gang{" removed" if removed else ""}" data-sym="gang" id="gang-{index}"'
@@ -276,7 +277,7 @@ def board_svg(board: Board, tiles: list[TileDrawing], marks: list[str], gangs: l
     ``targets``: the tap layer of :func:`targets_svg`."""
     g = Geometry.of(board)
     w, h = g.size
-    at = places or [(None, False)] * len(gangs)
+    at: Sequence[tuple[Square | None, bool]] = places or [(None, False)] * len(gangs)
     label = _("the board")
     return Markup(
         f'<svg id="board" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="{esc(label)}">'
@@ -377,7 +378,7 @@ def bar_chart(label: str, bars: list[tuple[str, int, str]], colours: dict[str, s
     scale = (width - left - right) / top
     out = [f'<svg class="bars" viewBox="0 0 {width} {row * len(bars) + 4}" width="{width}"'
            f' height="{row * len(bars) + 4}" role="img" aria-label="{esc(label)}">']
-    for i, ((key, value, note), name) in enumerate(zip(bars, names)):
+    for i, ((key, value, note), name) in enumerate(zip(bars, names, strict=True)):
         y = 2 + i * row
         colour = (colours or {}).get(key, "#0b62c4")
         out.append(f'<g><title>{esc(name)}: {value}{" " + esc(note) if note else ""}</title>'

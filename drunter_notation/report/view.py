@@ -9,22 +9,34 @@ templates and :mod:`.svg` turn it into HTML and SVG.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from markupsafe import Markup
 
 from drunter_notation.errors import Diagnostic
-from drunter_notation.i18n import N_, _
-from drunter_notation.notation.formatter import format_item
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KINDS, Choose, Square, Turn, square_name
 from drunter_notation.explain import steps
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.explain.words import spell
+from drunter_notation.i18n import N_, _
+from drunter_notation.notation.formatter import format_item
+from drunter_notation.notation.model import (
+    BUILDINGS,
+    CARD_NAMES,
+    KINDS,
+    Choose,
+    Reveal,
+    Square,
+    Tile,
+    Turn,
+    square_name,
+)
 from drunter_notation.replay import Step, Timeline
+from drunter_notation.report import svg
+from drunter_notation.report.index import JsonObject
+from drunter_notation.rules.board import Board
 from drunter_notation.rules.scoring import goal_score, votes_left
 from drunter_notation.rules.state import State
-from drunter_notation.report import svg
-
 
 # The ruleset's vote outcome option (B5) as the vote panel words it.
 VOTE_RULES = {"yes-at-least-no": N_("yes at least no"),
@@ -103,8 +115,8 @@ class ReportView:
     general: list[Diagnostic]  # findings not tied to a frame (header, setup, warnings)
     source: list[tuple[int, str, str]]  # (line number, text, css classes)
     tags: list[tuple[str, str]]
-    standings: list[dict] = field(default_factory=list)
-    seats: list[dict] = field(default_factory=list)  # per seat: its colour and the tag on its chips
+    standings: list[JsonObject] = field(default_factory=list)
+    seats: list[JsonObject] = field(default_factory=list)  # per seat: its colour and the tag on its chips
 
 
 def violation(t: Timeline) -> tuple[Turn | Choose, Diagnostic] | None:
@@ -140,11 +152,11 @@ def short_dn(event: Turn | Choose) -> str:
     return format_item(event)
 
 
-def attempted_squares(event: Turn | Choose, board) -> tuple[Square, ...]:
+def attempted_squares(event: Turn | Choose, board: Board | None) -> tuple[Square, ...]:
     """The on-board squares a violating placement names: the straight line from its
     anchor to its end, or just those two squares when they are not in line."""
     p = event.placement if isinstance(event, Turn) else None
-    if p is None:
+    if p is None or board is None:
         return ()
     (ac, ar), (ec, er) = p.anchor, p.last
     if ac == ec or ar == er:
@@ -165,14 +177,14 @@ def gang_square(state: State, corner: Square) -> Square:
     return next((t.end for t in reversed(state.tiles) if t.corner == corner), corner)
 
 
-def _tile_text(counter: Counter) -> str:
+def _tile_text(counter: Counter[Tile]) -> str:
     order = sorted(counter.items(), key=lambda kv: ("WSR".index(kv[0].kind), -kv[0].length))
     return " ".join(f"{t}×{n}" if n > 1 else str(t) for t, n in order if n > 0) or "–"
 
 
-def owner_tags(players) -> dict[str, str]:
+def owner_tags(players: Sequence[str]) -> dict[str, str]:
     """The shortest prefix (one or two characters) that tells each player apart on a tile's chip."""
-    tags = {}
+    tags: dict[str, str] = {}
     for p in players:
         others = [q for q in players if q != p]
         tags[p] = next((p[:k] for k in (1, 2) if not any(q[:k].casefold() == p[:k].casefold() for q in others)),
@@ -192,7 +204,7 @@ def hand_rows(state: State, marked: str | None = None) -> list[HandRow]:
     return rows
 
 
-def _comments(event) -> tuple[str, ...]:
+def _comments(event: Turn | Choose | Reveal) -> tuple[str, ...]:
     return tuple(event.comments) + ((event.note,) if event.note else ())
 
 
@@ -202,7 +214,7 @@ class _Builder:
     def __init__(self, t: Timeline, source_text: str):
         if t.state is not None and t.initial is None:
             raise ValueError("render_report needs a timeline replayed with keep_states=True")
-        self.t = t
+        self.timeline = t
         self.source_text = source_text
         self.geom = svg.Geometry.of(t.board) if t.board is not None else None
         self.frames: list[Frame] = []
@@ -213,15 +225,18 @@ class _Builder:
         self.tags = owner_tags(t.players)
 
     # -- frames ------------------------------------------------------------
-    def add(self, frame: Frame, state: State, covered=(), rejected=(), bad=(), marked: str | None = None):
+    def add(self, frame: Frame, state: State, covered: tuple[Square, ...] = (), rejected: tuple[Square, ...] = (),
+            bad: tuple[Square, ...] = (), marked: str | None = None) -> None:
+        geom = self.geom
+        assert geom is not None  # frames come with positions, so the board was loaded
         frame.tiles = len(state.tiles)
-        frame.gangs = [(*self.geom.centre(gang_square(state, c)), state.gangs[c] is not None) for c in state.gangs]
+        frame.gangs = [(*geom.centre(gang_square(state, c)), state.gangs[c] is not None) for c in state.gangs]
         frame.hands = hand_rows(state, marked)
         self.frames.append(frame)
-        self.marks.append(svg.marks_svg(self.geom, frame.index, covered, rejected, bad))
+        self.marks.append(svg.marks_svg(geom, frame.index, covered, rejected, bad))
 
     def build(self) -> ReportView:
-        t = self.t
+        t = self.timeline
         if t.initial is not None:
             self.add(Frame(0, "start", _("Before turn 1"), label="0",
                            marked=_("{player} moves first").format(player=t.players[0]),
@@ -232,7 +247,7 @@ class _Builder:
             prev = t.initial
             for step in t.steps:
                 self.step(step, prev)
-                prev = step.state
+                prev = _kept(step)
             stop = violation(t)
             if stop is not None:
                 self.stopped(*stop, prev)
@@ -241,8 +256,8 @@ class _Builder:
         self.not_judged()
         return self.view()
 
-    def step(self, step: Step, before: State):
-        ev, st = step.event, step.state
+    def step(self, step: Step, before: State) -> None:
+        ev, st = step.event, _kept(step)
         i = len(self.frames)
         self.states.append(st)
         if isinstance(ev, Choose):
@@ -253,7 +268,9 @@ class _Builder:
         frame = Frame(i, "turn", turn_title(ev.number, ev.player), format_item(ev), comments=_comments(ev),
                       label=str(ev.number), marked=_("{player} played this turn").format(player=ev.player))
         classes = ["turn"]
-        covered = rejected = ()
+        covered: tuple[Square, ...] = ()
+        rejected: tuple[Square, ...] = ()
+        assert step.decision is not None  # a turn is a decision
         frame.facts += steps.turn_facts(step.decision, before)
         if step.move is None:
             classes.append("pass")
@@ -268,7 +285,8 @@ class _Builder:
             else:
                 covered = m.squares
                 self.tiles.append(svg.TileDrawing(
-                    KINDS[m.tile.kind], m.squares, m.direction, tile_label(ev.number, ev.player, spell(m.tile, m.squares)),
+                    KINDS[m.tile.kind], m.squares, m.direction,
+                    tile_label(ev.number, ev.player, spell(m.tile, m.squares)),
                     before.players.index(ev.player), self.tags[ev.player], tuple(step.destroyed), tuple(m.toilets)))
         if step.removed:
             classes.append("ending")
@@ -276,15 +294,16 @@ class _Builder:
         self.items.append(ListItem(i, format_item(ev), " ".join(classes)))
 
     def vote_view(self, ev: Turn, step: Step) -> VoteView:
-        tally, o = step.tally, ev.placement.outcome
+        tally, placement, rs = step.tally, ev.placement, self.timeline.ruleset
+        assert tally is not None and placement is not None and rs is not None  # a vote was judged
+        o = placement.outcome
         claim = None if o is None else outcome_text(o.accepted, o.yes, o.no)
-        rs = self.t.ruleset
         how = rs.options.vote_outcome
         said = _(VOTE_RULES[how]) if how in VOTE_RULES else how.replace("-", " ")
         rule = f"{said} — {rs.cite('B5')}"
         return VoteView(card_lines(tally), arithmetic(tally), tally.yes, tally.no, bool(step.accepted), claim, rule)
 
-    def stopped(self, event, diag: Diagnostic, before: State):
+    def stopped(self, event: Turn | Choose, diag: Diagnostic, before: State) -> None:
         i = len(self.frames)
         title = turn_title(event.number, event.player) if isinstance(event, Turn) else _("choose")
         player = event.player if isinstance(event, Turn) else None
@@ -292,14 +311,15 @@ class _Builder:
                       diagnostics=[diag], label="✗",
                       marked=_("{player} tried this turn").format(player=player) if player else "",
                       facts=[steps.stopped()])
-        self.add(frame, before, bad=attempted_squares(event, self.t.board), marked=player)
+        self.add(frame, before, bad=attempted_squares(event, self.timeline.board), marked=player)
         self.items.append(ListItem(i, format_item(event), "violation", diag.code))
 
-    def end(self, final: State):
-        t, rec = self.t, self.t.record
-        i = len(self.frames)
-        lines = [format_item(rec.reveal)] + ([format_item(rec.score)] if rec.score is not None else [])
-        frame = Frame(i, "end", _("End of the game"), "\n".join(lines), comments=_comments(rec.reveal),
+    def end(self, final: State) -> None:
+        t, reveal = self.timeline, self.timeline.record.reveal
+        assert reveal is not None  # the end is shown for a record with a reveal
+        i, score = len(self.frames), t.record.score
+        lines = [format_item(reveal)] + ([format_item(score)] if score is not None else [])
+        frame = Frame(i, "end", _("End of the game"), "\n".join(lines), comments=_comments(reveal),
                       diagnostics=list(t.errors), label="end")
         if t.tie_break:
             frame.facts.append(t.tie_break)
@@ -307,9 +327,9 @@ class _Builder:
         self.items.append(ListItem(i, lines[0], "end" + (" violation" if t.errors else ""),
                                    t.errors[0].code if t.errors else None))
 
-    def not_judged(self):
-        rec = self.t.record
-        judged = len(self.t.steps) + (violation(self.t) is not None)
+    def not_judged(self) -> None:
+        rec = self.timeline.record
+        judged = len(self.timeline.steps) + (violation(self.timeline) is not None)
         for ev in rec.events[judged:]:
             self.items.append(ListItem(None, format_item(ev), "unjudged"))
         if rec.reveal is not None and not any(f.kind == "end" for f in self.frames):
@@ -317,7 +337,7 @@ class _Builder:
 
     # -- the page ----------------------------------------------------------
     def view(self) -> ReportView:
-        t = self.t
+        t = self.timeline
         rec = t.record
         in_frames = {id(d) for f in self.frames for d in f.diagnostics}
         general = [d for d in t.diagnostics if id(d) not in in_frames]
@@ -325,18 +345,20 @@ class _Builder:
         if t.board is not None:
             gangs = [(kind, corner) for corner, kind in t.board.corners.items()]
             board = svg.board_svg(t.board, self.tiles, self.marks, gangs)
-        if self.states:
+        if self.states and t.board is not None:
             series = {b: [goal_score(t.board, s.covered, b) for s in self.states] for b in BUILDINGS}
             chart = svg.points_chart(series, [f.label for f in self.frames[:len(self.states)]])
         event = rec.tag("Event")
         title = event.value if event else t.path.rsplit("/", 1)[-1]
         seats = [{"colour": svg.SEAT_COLOUR[i % len(svg.SEAT_COLOUR)], "tag": self.tags[p]}
                  for i, p in enumerate(t.players)]
-        return ReportView(title, t, self.frames, self.items, board, chart, *self.status(), general,
-                          self.source_lines(), [(tag.key, tag.value) for tag in rec.tags], self.standings(), seats)
+        status, status_text = self.status()
+        return ReportView(title=title, timeline=t, frames=self.frames, items=self.items, board=board, chart=chart,
+                          status=status, status_text=status_text, general=general, source=self.source_lines(),
+                          tags=[(tag.key, tag.value) for tag in rec.tags], standings=self.standings(), seats=seats)
 
     def status(self) -> tuple[str, str]:
-        t = self.t
+        t = self.timeline
         if t.errors:
             d = t.errors[0]
             if d.turn:
@@ -347,9 +369,9 @@ class _Builder:
             return "partial", _("Valid partial record (no reveal): every turn in it is legal.")
         return "valid", _("Valid complete game.")  # who won is one tap away (the header's Result), not here
 
-    def standings(self) -> list[dict]:
-        t, rec = self.t, self.t.record
-        if not t.standings:
+    def standings(self) -> list[JsonObject]:
+        t, rec = self.timeline, self.timeline.record
+        if not t.standings or rec.reveal is None:  # standings come from a reveal
             return []
         revealed = {e.player: e for e in rec.reveal.entries}
         claimed = {e.player: e.points for e in rec.score.entries} if rec.score is not None else {}
@@ -358,8 +380,15 @@ class _Builder:
                  "card": revealed[s.player].chosen, "other": revealed[s.player].other} for s in t.standings]
 
     def source_lines(self) -> list[tuple[int, str, str]]:
-        bad = {d.line for d in self.t.errors}
+        bad = {d.line for d in self.timeline.errors}
         return [(n, text, "bad" if n in bad else "") for n, text in enumerate(self.source_text.splitlines(), 1)]
+
+
+def _kept(step: Step) -> State:
+    """The position after ``step``, which a report's timeline keeps."""
+    if step.state is None:
+        raise ValueError("render_report needs a timeline replayed with keep_states=True")
+    return step.state
 
 
 def build_view(t: Timeline, source_text: str) -> ReportView:

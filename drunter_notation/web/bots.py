@@ -216,8 +216,7 @@ def hint_moves(job: HintJob) -> list[JSONObject]:
     if not pl.legal():
         win = estimate(t.state, post, HINT_PLAYOUTS, f"hint-{job.turn}", None, given).win[seat]
         return [{"move": "pass", "win": round(win, 3)}]
-    # no move played yet: the empty squares of a sentinel exclude none of the candidates
-    moves = candidates(t.state, job.cards, (None, None, None, ()), HINT_WIDTH)
+    moves = candidates(t.state, job.cards, None, HINT_WIDTH)
     game = Game.from_dn(job.text, job.path)
     names = {lean_move(pl, m): str(m) for m in game.legal_moves()}
     rated = [(estimate(t.state, post, HINT_PLAYOUTS, f"hint-{job.turn}", m, given).win[seat], names[m])
