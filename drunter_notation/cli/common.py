@@ -23,7 +23,7 @@ class DiagnosticError(click.ClickException):
         super().__init__(error.format(path))
         self.error = error
         # per instance: click declares exit_code a class variable, but reads it from the instance
-        self.exit_code = error.exit_code if exit_code is None else exit_code  # type: ignore[misc]
+        self.exit_code = error.exit_code if exit_code is None else exit_code  # type: ignore[misc]  # click declares exit_code on the class
 
     def show(self, file: IO[Any] | None = None) -> None:
         report_error(self.error, None, self.message)

@@ -54,7 +54,7 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("drunter_notation.report", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined, extensions=["jinja2.ext.i18n"])
-    env.install_gettext_callables(gettext=i18n._, ngettext=i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_callables(gettext=i18n._, ngettext=i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]  # added by the i18n extension
     # rounded first as "%.1f" rounds, so that English figures stay as they were
     env.filters["number"] = lambda x, digits=0: i18n.format_number(round(x, digits), digits)
     env.filters["percent"] = lambda x: i18n.format_percent(round(x * 100) / 100)

@@ -458,7 +458,7 @@ def reveal(store: Store, name: str | None, body: JSONObject) -> JSONObject:
         if g.variant == "expert" and g.state.chosen:
             kept = keep or {}
             dealt = g.cards  # set just above (mypy still sees the None checked before)
-            if set(kept) != set(g.players) or any(kept[p] not in dealt[p] for p in g.players):  # type: ignore[index]
+            if set(kept) != set(g.players) or any(kept[p] not in dealt[p] for p in g.players):  # type: ignore[index]  # dealt is known here: the reveal needs a dealt game
                 raise Refused(400, _("keep: the goal card each player kept at the choice, one of their two"))
             g.kept = dict(kept)
     return store.change(store.table(name), _turn(body), show, game_json, cards=True)
