@@ -100,5 +100,5 @@ def test_a_person_on_a_phone_against_three_bots(browser, expect, play_server, tm
         phone.screenshot(path=str(ARTIFACTS / "bots-phone-result.png"))
         host.screenshot(path=str(ARTIFACTS / "bots-host.png"))
         record = (tmp_path / "bots.dn").read_text(encoding="utf-8")
-        assert '[Bots "-, greedy, greedy, greedy"]' in record and '[Hints "Anna 1"]' in record
+        assert '[Bots "-, greedy, greedy, ismcts:sims=200"]' in record and '[Hints "Anna 1"]' in record
     assert not problems, problems
