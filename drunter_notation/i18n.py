@@ -66,11 +66,15 @@ def using(lang: str) -> Iterator[None]:
 
 
 def _(message: str) -> str:
-    """``message`` in the language in force."""
+    """``message`` in the language in force. A msgid that is also the singular of a
+    plural entry (``"player"``) has one entry in the catalog: its singular form."""
     lang = language()
     if lang == SOURCE:
         return message
-    return translations(lang).gettext(message)
+    catalog = translations(lang)
+    text = catalog.gettext(message)
+    # Python before 3.12 does not look in the plural entries (Debian 12's 3.11 among them)
+    return catalog.ngettext(message, message, 1) if text is message else text
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

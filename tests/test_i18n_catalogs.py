@@ -74,3 +74,17 @@ def test_a_request_language_does_not_leak():
     with i18n.using("cs"):
         assert i18n.language() == "cs"
     assert i18n.language() == before
+
+
+@pytest.mark.parametrize("lang", ["de", "cs"])
+def test_a_msgid_that_is_also_a_plural_singular_is_translated(lang):
+    """One msgid used alone and as a plural's singular ("player") has one catalog entry,
+    the plural one: ``_()`` finds its singular form on every Python (3.11 does not look)."""
+    from babel.messages.pofile import read_po
+
+    with open(ROOT / "drunter_notation" / "locale" / lang / "LC_MESSAGES" / "drunter.po", "rb") as f:
+        plurals = [m for m in read_po(f) if m.id and m.pluralizable and m.context is None]
+    assert plurals
+    with i18n.using(lang):
+        for m in plurals:
+            assert i18n._(m.id[0]) == i18n.ngettext(m.id[0], m.id[1], 1), m.id
