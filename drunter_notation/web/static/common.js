@@ -7,6 +7,7 @@ window.DP = (function () {
 
   function _(msgid) {
     const t = words.messages[msgid];
+    if (Array.isArray(t)) return t[plural(1)] || msgid;  // a msgid that is also a plural's singular
     return typeof t === "string" && t ? t : msgid;
   }
 
