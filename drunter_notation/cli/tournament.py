@@ -17,6 +17,7 @@ from drunter_notation.codes import Exit
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.errors import DnError, fail
+from drunter_notation.explain.words import variant_name
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.rules.board import DEFAULT_BOARD
 from drunter_notation.rules.state import Variant  # click.Choice gives one of the two
@@ -88,7 +89,7 @@ def tournament(bots: str | None, n_players: int | None, games: int, seed: int, j
                  "intervals (Wilson)").format(
         games=ngettext("{n} game", "{n} games", games).format(n=games),
         players=ngettext("{n} player", "{n} players", len(names)).format(n=len(names)),
-        board=board_ref, rules=rules_id, variant=variant, seed=seed))
+        board=board_ref, rules=rules_id, variant=variant_name(variant), seed=seed))
     entrant, seat = pgettext("column", "entrant"), pgettext("column", "seat")
     wins, rate = pgettext("column", "wins"), pgettext("column", "win rate")
     interval = pgettext("column", "95 % interval")

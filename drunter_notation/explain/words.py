@@ -96,3 +96,9 @@ def direction(name: str) -> str:
         "west": pgettext("a tile runs", "west"),
     }
     return words.get(name, name)
+
+
+def variant_name(variant: str) -> str:
+    """The record's Variant as a reader reads it (``base``: ``Grundspiel``); the DN value stays."""
+    words = {"base": _("base"), "expert": _("expert")}
+    return words.get(variant, variant)

@@ -29,7 +29,7 @@ from markupsafe import Markup
 from drunter_notation import i18n
 from drunter_notation.errors import Diagnostic
 from drunter_notation.explain.boardtext import BUILDING_LETTER
-from drunter_notation.explain.words import and_list, building_name
+from drunter_notation.explain.words import and_list, building_name, variant_name
 from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.replay import Timeline
 from drunter_notation.report import svg
@@ -105,13 +105,6 @@ def record_count(n: int) -> str:
 def game_count(n: int) -> str:
     """``1 game``, ``3 games`` in the language in force."""
     return ngettext("{n} game", "{n} games", n).format(n=i18n.format_number(n))
-
-
-VARIANT_NAMES = {"base": N_("base"), "expert": N_("expert")}  # the record's Variant, as the reader reads it
-
-
-def variant_name(variant: str) -> str:
-    return _(VARIANT_NAMES[variant]) if variant in VARIANT_NAMES else variant
 
 
 def player_counts(counts: dict[int, int]) -> str:
