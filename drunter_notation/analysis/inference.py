@@ -49,7 +49,7 @@ import itertools
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from drunter_notation.bots.styles import goal_worth
@@ -93,37 +93,74 @@ STYLES: dict[str, Style] = {s.name: s for s in (
 STYLE_NAMES = tuple(STYLES)
 
 
+# Which styles deceive (they protect a card that is not theirs); "random" is neither kind.
+DECEIVERS = ("bluffer", "decoy")
+HONEST = ("purposeful", "builder", "soft")
+
+
 @dataclass(frozen=True)
 class Model:
     """The model's grids and priors. The grids (``betas``, ``soft_betas``,
-    ``lapses``, ``noises``) are what is marginalised; the priors over them and over
-    the styles are the free parameters ``bench/inference.py`` fits (leave one
-    policy out), the rest is set by hand (``docs/analysis.md``)."""
+    ``lapses``, ``noises``) are what is marginalised per player; the table's make-up
+    is marginalised too: its share of random players (``random_shares``) and of
+    deceivers among the rest (``deceiver_shares``) are unknown, each with a prior
+    over its grid, and are learned from every player's evidence (:meth:`table_types`).
+    The priors are the free parameters ``bench/fit.py`` fits on its tuning tables;
+    the rest is set by hand (``docs/analysis.md``)."""
 
-    style_prior: tuple[float, ...] = (0.32, 0.21, 0.16, 0.11, 0.16, 0.04)  # in STYLE_NAMES order
-    betas: tuple[float, ...] = (1.0, 3.0, 10.0, 32.0)  # purposeful, decoy, builder: uniform over these
+    honest_mix: tuple[float, ...] = (0.289, 0.474, 0.237)  # purposeful, builder, soft: who the honest players are
+    deceiver_mix: tuple[float, ...] = (0.5, 0.5)  # bluffer, decoy: who the deceivers are
+    random_shares: tuple[float, ...] = (0.02, 0.3, 0.9)  # a table's share of random players: one of these
+    random_share_prior: tuple[float, ...] = (0.6, 0.3, 0.1)
+    deceiver_shares: tuple[float, ...] = (0.02, 0.2, 0.5, 0.9)  # the non-random players' share of deceivers
+    deceiver_share_prior: tuple[float, ...] = (0.4, 0.3, 0.2, 0.1)
+    betas: tuple[float, ...] = (1.0, 3.0, 10.0, 32.0)  # purposeful, bluffer, decoy, builder: how sharply
     soft_betas: tuple[float, ...] = (0.2, 0.5)
     lapses: tuple[float, ...] = (0.02, 0.25)  # share of moves made at random by a non-random style
-    lapse_prior: tuple[float, ...] = (0.5, 0.5)
+    # How sharply a table plays is unknown too: per kind of table (sharp, ordinary, loose), a prior over
+    # each player's beta and over their lapse, the kind itself learned as the share of deceivers is.
+    beta_priors: tuple[tuple[float, ...], ...] = ((0.02, 0.08, 0.3, 0.6), (0.25, 0.25, 0.25, 0.25),
+                                                  (0.5, 0.3, 0.15, 0.05))
+    lapse_priors: tuple[tuple[float, ...], ...] = ((0.97, 0.03), (0.75, 0.25), (0.4, 0.6))
+    sharpness_prior: tuple[float, ...] = (0.6, 0.2, 0.2)
     bluffs: tuple[float, ...] = (0.15, 0.35)  # a bluffer's share of moves made for its decoy card: uniform
     noises: tuple[float, ...] = (0.05, 0.3, 1.0)  # share of a style's ballots cast at random
-    noise_prior: tuple[float, ...] = (0.6, 0.2, 0.2)
+    noise_prior: tuple[float, ...] = (0.871, 0.032, 0.097)
     own_weight: float = 10.0  # a point of one's own goal against a point of someone else's
     vote_cost: float = 0.5  # a builder's reluctance, in points, to lay a tile that needs a vote
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
 
-    def with_priors(self, style_prior: Sequence[float] | None = None, lapse_prior: Sequence[float] | None = None,
-                    noise_prior: Sequence[float] | None = None) -> Model:
-        """The same grids with other priors (each normalised)."""
-        def norm(xs: Sequence[float] | None, old: tuple[float, ...]) -> tuple[float, ...]:
-            if xs is None:
-                return old
-            total = sum(xs)
-            return tuple(x / total for x in xs)
-        return replace(self, style_prior=norm(style_prior, self.style_prior),
-                       lapse_prior=norm(lapse_prior, self.lapse_prior), noise_prior=norm(noise_prior, self.noise_prior))
+    def table_types(self) -> list[tuple[float, tuple[float, ...], int]]:
+        """Every make-up of a table the model allows: (its prior probability, the
+        style prior of a player at such a table in STYLE_NAMES order, the index of
+        its sharpness in ``beta_priors`` and ``lapse_priors``)."""
+        out = []
+        for rho, p_rho in zip(self.random_shares, self.random_share_prior, strict=True):
+            for delta, p_delta in zip(self.deceiver_shares, self.deceiver_share_prior, strict=True):
+                share = {"random": rho}
+                share |= {s: (1 - rho) * (1 - delta) * w for s, w in zip(HONEST, self.honest_mix, strict=True)}
+                share |= {s: (1 - rho) * delta * w for s, w in zip(DECEIVERS, self.deceiver_mix, strict=True)}
+                prior = tuple(share[s] for s in STYLE_NAMES)
+                out += [(p_rho * p_delta * p_sharp, prior, k) for k, p_sharp in enumerate(self.sharpness_prior)]
+        return out
+
+    @property
+    def style_prior(self) -> tuple[float, ...]:
+        """A player's style prior before anything is seen, in STYLE_NAMES order."""
+        types = self.table_types()
+        return tuple(sum(w * prior[k] for w, prior, _ in types) for k in range(len(STYLE_NAMES)))
+
+    def with_priors(self, **priors: Sequence[float]) -> Model:
+        """The same grids with other priors (``honest_mix=...``, ``lapse_prior=...``:
+        any field named ``*_prior`` or ``*_mix``), each normalised."""
+        fields = dict(asdict(self))
+        for name, xs in priors.items():
+            if not name.endswith(("_prior", "_mix")) or name not in fields:
+                raise TypeError(f"Model has no prior named {name!r}")
+            fields[name] = tuple(x / sum(xs) for x in xs)
+        return Model(**fields)
 
 
 def hypotheses(variant: str, ruleset: Ruleset) -> tuple[tuple[str, ...], ...]:
@@ -230,8 +267,9 @@ class Posterior:
 
 class Reduced(NamedTuple):
     """What :meth:`Inference.loglik` needs of one player that no prior changes: per
-    set, per lapse, the attack and builder likelihoods summed over ``beta``; per
-    hypothesis the soft one; per (card, decoy) pair, per lapse, the bluffer's."""
+    set, per (beta, lapse), the attack and builder likelihoods; per hypothesis the
+    soft one; per (card, decoy) pair, per (beta, lapse), the bluffer's (summed over
+    the bluff share, uniform)."""
 
     attack: list[list[float]]
     build: list[list[float]]
@@ -345,35 +383,31 @@ class Inference:
                                                for e in m.noises])
 
     def _reduced(self, player: str) -> Reduced:
-        """What :meth:`loglik` needs that no prior changes (``beta`` is uniform over its
-        grid): per set, per lapse, the attack and builder likelihoods summed over
-        ``beta``; per hypothesis the soft one. Kept until the player's next action."""
+        """What :meth:`loglik` needs that no prior changes: the soft style summed over
+        its uniform ``beta``, the bluffer over its uniform bluff share. Kept until the
+        player's next action."""
         if player not in self._reduced_cache:
             m = self.model
-            nl, nb, lnb = len(m.lapses), len(m.bluffs), math.log(len(m.betas))
+            nb = len(m.bluffs)
 
-            def over_betas(row: list[float]) -> list[float]:
-                return [_lse(row[li::nl]) - lnb for li in range(nl)]
-
-            def over_betas_and_bluffs(row: list[float]) -> list[float]:  # theta-major, then the bluff share
-                return [_lse([row[t * nb + b] for t, (_, lapse) in enumerate(self.thetas) if lapse == li
-                              for b in range(nb)])
-                        - lnb - math.log(nb) for li in range(nl)]
+            def over_bluffs(row: list[float]) -> list[float]:  # theta-major, then the bluff share
+                return [_lse(row[t * nb:(t + 1) * nb]) - math.log(nb) for t in range(len(self.thetas))]
 
             self._reduced_cache[player] = Reduced(
-                attack=[over_betas(r) for r in self.attack[player]], build=[over_betas(r) for r in self.build[player]],
+                attack=self.attack[player], build=self.build[player],
                 soft=[_lse(r) - math.log(len(m.soft_betas)) for r in self.soft[player]],
-                bluff=[over_betas_and_bluffs(r) for r in self.bluff[player]])
+                bluff=[over_bluffs(r) for r in self.bluff[player]])
         return self._reduced_cache[player]
 
-    def loglik(self, player: str, model: Model | None = None) -> list[list[float]]:
+    def loglik(self, player: str, model: Model | None = None, sharpness: int = 1) -> list[list[float]]:
         """Per hypothesis, per style (STYLE_NAMES order): the log-likelihood of the
         player's actions, the grids marginalised by ``model``'s priors (default the
-        inference's own), plus the log prior of the style."""
+        inference's own) at the table sharpness ``sharpness``. No style prior:
+        :meth:`posterior` weighs the styles by the table."""
         m = model or self.model
-        ll = [_log(x) for x in m.lapse_prior]
+        ll = [_log(b) + _log(lapse) for b in m.beta_priors[sharpness]
+              for lapse in m.lapse_priors[sharpness]]  # thetas' order
         ln = [_log(x) for x in m.noise_prior]
-        prior = [_log(x) for x in m.style_prior]
 
         def mix(row: Sequence[float], logp: Sequence[float]) -> float:
             return _lse([a + b for a, b in zip(row, logp, strict=True)])
@@ -390,17 +424,46 @@ class Inference:
         out = []
         for j in range(nh):
             bluffs = [mix(bluff_b[j * nh + d], ll) for d in range(nh) if d != j] if self.decoy else [_NEG]
-            styles = (self.random[player], attack[j] + ballot[j], _lse(bluffs) - math.log(len(bluffs)) + ballot[j],
-                      _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
-                      mix(build_b[j], ll) + mix(self.bballot[player][j], ln), soft[j] + ballot[j])
-            out.append([x + p for x, p in zip(styles, prior, strict=True)])
+            out.append([self.random[player], attack[j] + ballot[j], _lse(bluffs) - math.log(len(bluffs)) + ballot[j],
+                        _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
+                        mix(build_b[j], ll) + mix(self.bballot[player][j], ln), soft[j] + ballot[j]])
+        return out
+
+    @staticmethod
+    def player_weights(logs: Sequence[Sequence[Sequence[Sequence[float]]]], model: Model) -> list[list[list[float]]]:
+        """Per player, per hypothesis, per style: the log of the likelihood times the
+        prior, the table's make-up marginalised given the *other* players' evidence.
+        ``logs[s][i]`` is player ``i``'s :meth:`loglik` at sharpness ``s``. Each
+        table type (:meth:`Model.table_types`) is weighed by how well it explains the
+        others; a player's own evidence is left out there, so that it counts once,
+        in their own likelihood. The deal's tie between the players' cards is left
+        out in this step only."""
+        types = model.table_types()
+        logpi = [[_log(x) for x in prior] for _, prior, _ in types]
+        # How well each table type explains each player: their likelihood summed over cards and styles.
+        fit = [[_lse([x + lp for row in logs[sh][i] for x, lp in zip(row, pi, strict=True)])
+                for pi, (_, _, sh) in zip(logpi, types, strict=True)] for i in range(len(logs[0]))]
+        out = []
+        for i, rows_i in enumerate(zip(*logs, strict=True)):  # rows_i[s]: player i at sharpness s
+            post = [_log(w) + sum(f[t] for o, f in enumerate(fit) if o != i) for t, (w, _, _) in enumerate(types)]
+            z = _lse(post)
+            # Per sharpness, the style prior averaged over the table types of that sharpness.
+            mixed = [[0.0] * len(STYLE_NAMES) for _ in logs]
+            for x, (_, prior, sh) in zip(post, types, strict=True):
+                share = math.exp(x - z)
+                for k, pk in enumerate(prior):
+                    mixed[sh][k] += share * pk
+            out.append([[_lse([rows[j][k] + _log(mixed[sh][k]) for sh, rows in enumerate(rows_i)])
+                         for k in range(len(STYLE_NAMES))] for j in range(len(rows_i[0]))])
         return out
 
     def posterior(self, model: Model | None = None) -> Posterior:
-        """The posterior over (card, style) per player, exact over the deals."""
-        logs = [self.loglik(p, model) for p in self.players]
+        """The posterior over (card, style) per player, exact over the deals given
+        each player's weights (:meth:`player_weights`)."""
+        m = model or self.model
+        logs = [[self.loglik(p, m, sh) for p in self.players] for sh in range(len(m.sharpness_prior))]
         weights = []
-        for rows in logs:
+        for rows in self.player_weights(logs, m):
             top = max(x for row in rows for x in row)
             weights.append(tuple(tuple(math.exp(x - top) for x in row) for row in rows))
         masks = _masks(self.hyps)
