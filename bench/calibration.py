@@ -76,7 +76,7 @@ DECEIVERS = tuple(p for p, kind in HELD_OUT.items() if kind == "deceiver")
 TURNS = (10, 20, 30)
 BUCKETS = ("10", "20", "30", "end")  # after turn 10, 20, 30, and the final beliefs
 Beliefs = dict[str, float]
-Case = tuple[tuple[int, int], Beliefs, str]  # (game, one player's beliefs, the card dealt)
+Case = tuple[int, Beliefs, str]  # (game, one player's beliefs, the card dealt)
 
 
 @dataclass(frozen=True)
@@ -137,17 +137,18 @@ def one_game(job: Job) -> dict[str, Any]:
               old.Inference(names, hypotheses("base", load_ruleset("hig-1991")))) if old else None
     w = walk(t, Model(), tap)  # type: ignore[arg-type]  # Tap stands in for the Inference
     index = {e["turn"]: k for k, e in enumerate(w.turns)}
-    at = {b: index.get(int(b)) if b != "end" else len(w.turns) - 1 for b in BUCKETS}
-    won = g.result().winners
+    at: dict[str, int | None] = {b: index.get(int(b)) if b != "end" else len(w.turns) - 1 for b in BUCKETS}
+    result, cards = g.result(), g.cards
+    assert result is not None and cards is not None  # a bot game is played to the end, its cards dealt
     win = {}
-    if job.playouts:
-        for b in BUCKETS[:-1]:
-            if at[b] is not None:
-                est = estimate(w.positions[at[b]], w.posteriors[at[b]], job.playouts,
-                               f"calibration-{job.seed}-{job.number}-{b}")
-                win[b] = est.win
+    for b in BUCKETS[:-1] if job.playouts else ():
+        a = at[b]
+        if a is not None:
+            win[b] = estimate(w.positions[a], w.posteriors[a], job.playouts,
+                              f"calibration-{job.seed}-{job.number}-{b}").win
+    won = result.winners
     return {"n": job.n, "k": job.k, "game": job.number, "seats": table, "kinds": [HELD_OUT[s] for s in table],
-            "truth": [g.cards[p][0] for p in names],
+            "truth": [cards[p][0] for p in names],
             "beliefs": {b: None if a is None else [w.turns[a]["beliefs"][p] for p in names] for b, a in at.items()},
             "today": None if tap is None else {b: None if a is None else [tap.old_beliefs[a][p] for p in names]
                                                for b, a in at.items()},
@@ -162,7 +163,7 @@ def cases(results: Iterable[dict[str, Any]], bucket: str, which: str = "beliefs"
         per_seat = r[which] and r[which][bucket]
         for b, truth, k in zip(per_seat or [], r["truth"], r["kinds"], strict=False):
             if kind is None or k == kind:
-                out.append(((r["k"], r["game"]), b, truth))
+                out.append((r["game"], b, truth))
     return out
 
 
@@ -196,7 +197,7 @@ def win_figures(results: Iterable[dict[str, Any]], bucket: str) -> dict[str, Any
 def groups(n: int) -> list[tuple[str, tuple[int, ...]]]:
     """The rows of a table of ``n`` players: each composition, and the mixed ones pooled."""
     label = {0: "0 deceivers (all honest)", n: f"all {n} deceivers"}
-    out = [(label.get(k, f"{k} deceiver" + ("s" if k > 1 else "")), (k,)) for k in range(n + 1)]
+    out: list[tuple[str, tuple[int, ...]]] = [(label.get(k, f"{k} deceiver" + ("s" if k > 1 else "")), (k,)) for k in range(n + 1)]
     if n > 2:  # with 2 players the one mixed composition is its own row
         out.insert(n, (f"mixed (1-{n - 1} deceivers)", tuple(range(1, n))))
     return out
@@ -264,12 +265,12 @@ def diagrams(results: list[dict[str, Any]], fig: dict[str, dict[str, Any]], svg_
         if new:
             bench.svg(svg_dir / f"reliability-4p-{when(b).replace(' ', '')}.svg",
                       f"4 players, {'at the end' if b == 'end' else 'after ' + when(b)}, every table", new,
-                      belief_figures(cases(four, b, "today")) if today else None)
+                      (belief_figures(cases(four, b, "today")) if today else None) or {})
     for name, ks in groups(4):
         row = fig[name]["end"]
         if row["beliefs"] and len(ks) == 1:
             bench.svg(svg_dir / f"reliability-4p-end-{ks[0]}-deceivers.svg", f"4 players, end, {name}",
-                      row["beliefs"], row["today"])
+                      row["beliefs"], row["today"] or {})
 
 
 def main(argv: Sequence[str] | None = None) -> None:
