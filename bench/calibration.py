@@ -75,6 +75,7 @@ HONEST = tuple(p for p, kind in HELD_OUT.items() if kind == "honest")
 DECEIVERS = tuple(p for p, kind in HELD_OUT.items() if kind == "deceiver")
 TURNS = (10, 20, 30)
 BUCKETS = ("10", "20", "30", "end")  # after turn 10, 20, 30, and the final beliefs
+EVERY = "every composition"
 Beliefs = dict[str, float]
 Case = tuple[int, Beliefs, str]  # (game, one player's beliefs, the card dealt)
 
@@ -195,12 +196,12 @@ def win_figures(results: Iterable[dict[str, Any]], bucket: str) -> dict[str, Any
 
 
 def groups(n: int) -> list[tuple[str, tuple[int, ...]]]:
-    """The rows of a table of ``n`` players: each composition, and the mixed ones pooled."""
+    """The rows of a table of ``n`` players: each composition, the mixed ones pooled, all pooled."""
     label = {0: "0 deceivers (all honest)", n: f"all {n} deceivers"}
     out: list[tuple[str, tuple[int, ...]]] = [(label.get(k, f"{k} deceiver" + ("s" if k > 1 else "")), (k,)) for k in range(n + 1)]
     if n > 2:  # with 2 players the one mixed composition is its own row
         out.insert(n, (f"mixed (1-{n - 1} deceivers)", tuple(range(1, n))))
-    return out
+    return [*out, (EVERY, tuple(range(n + 1)))]
 
 
 def figures(results: list[dict[str, Any]], n: int, today: bool) -> dict[str, dict[str, Any]]:
@@ -256,16 +257,15 @@ def win_table(fig: dict[str, dict[str, Any]]) -> list[str]:
     return lines
 
 
-def diagrams(results: list[dict[str, Any]], fig: dict[str, dict[str, Any]], svg_dir: Path, today: bool) -> None:
+def diagrams(fig: dict[str, dict[str, Any]], svg_dir: Path) -> None:
     """4 players: one diagram per bucket over every composition, one per composition at the end."""
     svg_dir.mkdir(parents=True, exist_ok=True)
-    four = [r for r in results if r["n"] == 4]
     for b in BUCKETS:
-        new = belief_figures(cases(four, b))
-        if new:
+        row = fig[EVERY][b]
+        if row["beliefs"]:
             bench.svg(svg_dir / f"reliability-4p-{when(b).replace(' ', '')}.svg",
-                      f"4 players, {'at the end' if b == 'end' else 'after ' + when(b)}, every table", new,
-                      (belief_figures(cases(four, b, "today")) if today else None) or {})
+                      f"4 players, {'at the end' if b == 'end' else 'after ' + when(b)}, every table",
+                      row["beliefs"], row["today"] or {})
     for name, ks in groups(4):
         row = fig[name]["end"]
         if row["beliefs"] and len(ks) == 1:
@@ -333,7 +333,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"\n### {n} players: win chances, {args.win_playouts} playouts a forecast\n")
         print("\n".join(win_table(fig)))
         if n == 4:
-            diagrams(results, fig, Path(args.svg_dir), today)
+            diagrams(fig, Path(args.svg_dir))
     if args.json:
         Path(args.json).write_text(json.dumps(everything, indent=1) + "\n")
     with open("/proc/loadavg") as f:
