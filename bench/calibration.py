@@ -276,7 +276,7 @@ def diagrams(fig: dict[str, dict[str, Any]], svg_dir: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", default="4,3,2", help="player counts, comma-separated (2 to 4)")
-    ap.add_argument("--games", type=int, default=150, help="games per composition with 4 players")
+    ap.add_argument("--games", type=int, default=200, help="games per composition with 4 players")
     ap.add_argument("--small-games", type=int, default=80, help="games per composition with 2 or 3 players")
     ap.add_argument("--win-games", type=int, default=60,
                     help="of those, how many get win chances (4 players; 2 and 3: half as many)")
