@@ -156,14 +156,15 @@ def one_game(job: Job) -> dict[str, Any]:
             "win": win, "outcome": [1 / len(won) if p in won else 0.0 for p in names]}
 
 
-def cases(results: Iterable[dict[str, Any]], bucket: str, which: str = "beliefs", kind: str | None = None
+def cases(results: Iterable[dict[str, Any]], bucket: str, which: str = "beliefs", only: str | None = None
           ) -> list[Case]:
-    """Per player-game that reached ``bucket``: (game, beliefs, card dealt); ``kind``: those seats alone."""
+    """Per player-game that reached ``bucket``: (game, beliefs, card dealt); ``only`` (a kind or a
+    policy): those seats alone."""
     out = []
     for r in results:
         per_seat = r[which] and r[which][bucket]
-        for b, truth, k in zip(per_seat or [], r["truth"], r["kinds"], strict=False):
-            if kind is None or k == kind:
+        for b, truth, kind, policy in zip(per_seat or [], r["truth"], r["kinds"], r["seats"], strict=False):
+            if only in (None, kind, policy):
                 out.append((r["game"], b, truth))
     return out
 
@@ -212,8 +213,8 @@ def figures(results: list[dict[str, Any]], n: int, today: bool) -> dict[str, dic
         out[name] = {}
         for b in BUCKETS:
             out[name][b] = {"beliefs": belief_figures(cases(rs, b)),
-                            "honest": belief_figures(cases(rs, b, kind="honest")),
-                            "deceivers": belief_figures(cases(rs, b, kind="deceiver")),
+                            "honest": belief_figures(cases(rs, b, only="honest")),
+                            "deceivers": belief_figures(cases(rs, b, only="deceiver")),
                             "today": belief_figures(cases(rs, b, "today")) if today else None,
                             "win": win_figures(rs, b) if b != "end" else None}
     return out
@@ -221,6 +222,23 @@ def figures(results: list[dict[str, Any]], n: int, today: bool) -> dict[str, dic
 
 def pc(x: float) -> str:
     return f"{100 * x:.1f} %"
+
+
+def by_policy(results: list[dict[str, Any]], n: int) -> dict[str, dict[str, Any] | None]:
+    """The final beliefs about each held-out policy's seats, over every composition of ``n`` players."""
+    rs = [r for r in results if r["n"] == n]
+    return {p: belief_figures(cases(rs, "end", only=p)) for p in HELD_OUT}
+
+
+def policy_table(fig: dict[str, dict[str, Any] | None]) -> list[str]:
+    lines = ["| policy | kind | seats | top-1 | wrong at p ≥ 0.9 | mean top p | log-loss − ln 6 |",
+             "|---|---|---|---|---|---|---|"]
+    for p, m in fig.items():
+        if m is not None:
+            lines.append(f"| {p} | {HELD_OUT[p]} | {m['n']} | {pc(m['top1'])} ±{100 * m['top1_se']:.1f} | "
+                         f"{pc(m['wrong90'])} of {m['sure']} | {m['mean_top']:.3f} | "
+                         f"{m['logloss_vs_uniform']:+.3f} ±{m['logloss_se']:.3f} |")
+    return lines
 
 
 def when(bucket: str) -> str:
@@ -321,15 +339,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         results = [one_game(job) for job in todo]
     played = time.perf_counter() - start
     everything: dict[str, Any] = {"seed": args.seed, "command": " ".join(sys.argv), "baseline": args.baseline_rev,
-                                  "pools": {"honest": HONEST, "deceiver": DECEIVERS}, "figures": {}}
+                                  "pools": {"honest": HONEST, "deceiver": DECEIVERS}, "figures": {},
+                                  "by_policy": {}}
     for n in counts:
         fig = figures(results, n, today)
+        policies = by_policy(results, n)
         everything["figures"][n] = fig
+        everything["by_policy"][n] = policies
         print(f"\n### {n} players: beliefs (a game that ended before a turn does not count for it)\n")
         print("\n".join(belief_table(fig)))
         if today:
             print(f"\n{n} players, the model at {args.baseline_rev} on the same games:\n")
             print("\n".join(belief_table(fig, "today")))
+        print(f"\n### {n} players: the final beliefs per policy, over every composition\n")
+        print("\n".join(policy_table(policies)))
         print(f"\n### {n} players: win chances, {args.win_playouts} playouts a forecast\n")
         print("\n".join(win_table(fig)))
         if n == 4:
