@@ -73,7 +73,6 @@ from drunter_notation.load import judge
 
 HONEST = tuple(p for p, kind in HELD_OUT.items() if kind == "honest")
 DECEIVERS = tuple(p for p, kind in HELD_OUT.items() if kind == "deceiver")
-TURNS = (10, 20, 30)
 BUCKETS = ("10", "20", "30", "end")  # after turn 10, 20, 30, and the final beliefs
 EVERY = "every composition"
 Beliefs = dict[str, float]
@@ -134,13 +133,14 @@ def one_game(job: Job) -> dict[str, Any]:
     g = bot_game(names, [POLICIES[s] for s in table], job.seed, job.number)
     t = judge(g.to_record(), keep_states=True)
     old = bench.baseline(job.rev)
-    tap = Tap(Inference(names, hypotheses("base", load_ruleset("hig-1991")), Model()),
-              old.Inference(names, hypotheses("base", load_ruleset("hig-1991")))) if old else None
+    hyps = hypotheses("base", load_ruleset("hig-1991"))
+    tap = Tap(Inference(names, hyps, Model()), old.Inference(names, hyps)) if old else None
     w = walk(t, Model(), tap)  # type: ignore[arg-type]  # Tap stands in for the Inference
     index = {e["turn"]: k for k, e in enumerate(w.turns)}
     at: dict[str, int | None] = {b: index.get(int(b)) if b != "end" else len(w.turns) - 1 for b in BUCKETS}
     result, cards = g.result(), g.cards
-    assert result is not None and cards is not None  # a bot game is played to the end, its cards dealt
+    if result is None or cards is None:  # a bot game is played to the end, its cards dealt
+        raise RuntimeError(f"game {job.number} did not end")
     win = {}
     for b in BUCKETS[:-1] if job.playouts else ():
         a = at[b]
@@ -198,8 +198,8 @@ def win_figures(results: Iterable[dict[str, Any]], bucket: str) -> dict[str, Any
 
 def groups(n: int) -> list[tuple[str, tuple[int, ...]]]:
     """The rows of a table of ``n`` players: each composition, the mixed ones pooled, all pooled."""
-    label = {0: "0 deceivers (all honest)", n: f"all {n} deceivers"}
-    out: list[tuple[str, tuple[int, ...]]] = [(label.get(k, f"{k} deceiver" + ("s" if k > 1 else "")), (k,)) for k in range(n + 1)]
+    label = {0: "0 deceivers (all honest)", 1: "1 deceiver", n: f"all {n} deceivers"}
+    out: list[tuple[str, tuple[int, ...]]] = [(label.get(k, f"{k} deceivers"), (k,)) for k in range(n + 1)]
     if n > 2:  # with 2 players the one mixed composition is its own row
         out.insert(n, (f"mixed (1-{n - 1} deceivers)", tuple(range(1, n))))
     return [*out, (EVERY, tuple(range(n + 1)))]
