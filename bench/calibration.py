@@ -216,6 +216,7 @@ def figures(results: list[dict[str, Any]], n: int, today: bool) -> dict[str, dic
                             "honest": belief_figures(cases(rs, b, only="honest")),
                             "deceivers": belief_figures(cases(rs, b, only="deceiver")),
                             "today": belief_figures(cases(rs, b, "today")) if today else None,
+                            "today_honest": belief_figures(cases(rs, b, "today", "honest")) if today else None,
                             "win": win_figures(rs, b) if b != "end" else None}
     return out
 
@@ -250,7 +251,7 @@ def belief_table(fig: dict[str, dict[str, Any]], which: str = "beliefs") -> list
              "| log-loss − ln 6 | honest seats' top-1 |", "|---|---|---|---|---|---|---|---|---|"]
     for name, row in fig.items():
         for b in BUCKETS:
-            m, h = row[b][which], row[b]["honest"]
+            m, h = row[b][which], row[b]["honest" if which == "beliefs" else "today_honest"]
             if m is None:
                 lines.append(f"| {name} | {when(b)} | 0 | | | | | | |")
                 continue
