@@ -189,9 +189,79 @@ class VoteLiar(Honest):
         return "yes" if own else "no" if other >= 2 else None
 
 
+# Written on 2026-11-25 for bench/calibration.py, after the model was frozen: never fitted on. Each has
+# its own weights, thresholds or noise, unlike the model's and the eight fitted policies'.
+
+def best_other(pl, move, types) -> int:
+    """The value of the most valuable building not of ``types`` that the move destroys (0: none)."""
+    return max((pl.t.bvalue[s] for s in move[3] if pl.t.bvalue[s] and pl.t.btype[s] not in types), default=0)
+
+
+class Steady(Honest):
+    """Honest; its own buildings weigh 3, and it goes for the single most valuable building of the others."""
+
+    own_weight = 3
+
+    def score(self, pl, move, types) -> float:
+        own, other = points(pl, move, types)
+        return best_other(pl, move, types) + 0.5 * other - self.own_weight * own
+
+    def intent(self, pl, move):
+        own = points(pl, move, self.types)[0]
+        return "no" if own else "yes" if best_other(pl, move, self.types) >= 4 else None
+
+
+class CoinVoter(Steady):
+    """Steady's moves; every ballot one card held at random (its own tiles' too)."""
+
+    def lay(self, pl, move):
+        return random_ballot(self, pl)
+
+
+class Sloppy(Honest):
+    """Honest (own weight 4) but careless: any move within 2 points of the best, at random."""
+
+    def choose(self, pl, moves, types) -> int:
+        scores = [self.score(pl, m, types) for m in moves]
+        near = [i for i, s in enumerate(scores) if s >= max(scores) - 2]
+        return near[self.rng.randrange(len(near))]
+
+
+class Shield(Steady):
+    """Protects its card (weight 3) and, harder, one fixed second type (weight 6) all game; votes no for both."""
+
+    def score(self, pl, move, types) -> float:
+        mine, _ = points(pl, move, self.types)
+        shielded, _ = points(pl, move, self.decoy)
+        return best_other(pl, move, self.types | self.decoy) - 3 * mine - 6 * shielded
+
+    def intent(self, pl, move):
+        own, other = points(pl, move, self.types | self.decoy)
+        return "no" if own else "yes" if other >= 3 else None
+
+
+class Feint(Steady):
+    """Steady, but 25 % of its moves and ballots are made for one fixed decoy type instead of its card."""
+
+    def pick(self, pl, moves):
+        return self.choose(pl, moves, self.decoy if self.rng.random() < 0.25 else self.types)
+
+    def intent(self, pl, move):
+        types = self.decoy if self.rng.random() < 0.25 else self.types
+        own = points(pl, move, types)[0]
+        return "no" if own else "yes" if best_other(pl, move, types) >= 4 else None
+
+
 POLICIES: dict[str, type[Bench]] = {
     "honest": Honest, "bluffer": Bluffer, "decoy": Decoy, "random-votes": RandomVotes, "soft": Soft,
     "builder": Builder, "random": Random, "hider": Hider,
-    "attacker": Attacker, "switcher": Switcher, "vote-liar": VoteLiar}
+    "attacker": Attacker, "switcher": Switcher, "vote-liar": VoteLiar,
+    "steady": Steady, "coin-voter": CoinVoter, "sloppy": Sloppy, "shield": Shield, "feint": Feint}
 FITTED = ("honest", "bluffer", "decoy", "random-votes", "soft", "builder", "random", "hider")  # the model's priors
 LATER = tuple(p for p in POLICIES if p not in FITTED)  # written after the model was frozen: never fitted on
+
+# The held-out policies of bench/calibration.py by kind: honest ones play for their own card all game
+# (their style may be odd); deceivers' moves or ballots point at another card for some or all of the game.
+HELD_OUT: dict[str, str] = {
+    "attacker": "honest", "steady": "honest", "coin-voter": "honest", "sloppy": "honest",
+    "switcher": "deceiver", "vote-liar": "deceiver", "shield": "deceiver", "feint": "deceiver"}
