@@ -2,10 +2,10 @@
 
 The tuning tables seat only the policies the model is *fitted* on (``policies.FITTED``):
 never one of the held-out policies ``bench/calibration.py`` judges it on. Each game
-draws its table's make-up at random -- how many deceivers (``bluffer``, ``decoy``),
-from none to all, each other seat an honest kind (``honest``, ``random-votes``,
-``soft``, ``builder``, ``hider``) or, one time in ten, ``random`` -- and seats them in
-random order. The beliefs are taken after turn 10, 20, 30 and at the end, and the
+draws its table's make-up at random -- how many deceivers (``bluffer``, ``decoy``,
+``hider``), from none to all, each other seat an honest kind (``honest``,
+``random-votes``, ``soft``, ``builder``) or, one time in ten, ``random`` -- and seats
+them in random order. The beliefs are taken after turn 10, 20, 30 and at the end, and the
 priors (``Model``'s fields named ``*_prior`` and ``*_mix``) are fitted by
 coordinate search on the mean log-loss of the true card over all of them, so that
 mid-game beliefs weigh as much as final ones. Prints the fitted priors as Python.
@@ -38,8 +38,8 @@ from drunter_notation.load import judge
 
 NAMES = ("Anna", "Ben", "Cleo", "Dora")
 BUCKETS = (10, 20, 30)  # turns after which beliefs are judged, besides the end
-HONEST_POOL = ("honest", "random-votes", "soft", "builder", "hider")
-DECEIVER_POOL = ("bluffer", "decoy")
+HONEST_POOL = ("honest", "random-votes", "soft", "builder")
+DECEIVER_POOL = ("bluffer", "decoy", "hider")  # hider: hides its game for eight moves
 RANDOM_SHARE = 0.1  # the chance that an honest seat is taken by the random policy instead
 
 

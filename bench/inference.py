@@ -212,7 +212,7 @@ def cases(results, when: str, model: Model | None) -> list:
 # Where every fit starts: the hand-set priors of ``Model``'s own defaults would be the shipped ones (fitted by
 # bench/fit.py on the tuning tables), so the leave-one-out fits start from flat priors instead.
 START = Model().with_priors(honest_mix=(1, 1, 1), deceiver_mix=(1, 1), random_share_prior=(1, 1, 1),
-                            deceiver_share_prior=(1, 1, 1, 1), lapse_prior=(1, 1), noise_prior=(1, 1, 1))
+                            deceiver_share_prior=(1, 1, 1, 1), sharpness_prior=(1, 1, 1), noise_prior=(1, 1, 1))
 
 
 def fit(tuning: list[dict], rounds: int = 2) -> tuple[Model, float]:

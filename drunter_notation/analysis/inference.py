@@ -108,12 +108,12 @@ class Model:
     The priors are the free parameters ``bench/fit.py`` fits on its tuning tables;
     the rest is set by hand (``docs/analysis.md``)."""
 
-    honest_mix: tuple[float, ...] = (0.289, 0.474, 0.237)  # purposeful, builder, soft: who the honest players are
+    honest_mix: tuple[float, ...] = (0.549, 0.3, 0.151)  # purposeful, builder, soft: who the honest players are
     deceiver_mix: tuple[float, ...] = (0.5, 0.5)  # bluffer, decoy: who the deceivers are
     random_shares: tuple[float, ...] = (0.02, 0.3, 0.9)  # a table's share of random players: one of these
     random_share_prior: tuple[float, ...] = (0.6, 0.3, 0.1)
     deceiver_shares: tuple[float, ...] = (0.02, 0.2, 0.5, 0.9)  # the non-random players' share of deceivers
-    deceiver_share_prior: tuple[float, ...] = (0.4, 0.3, 0.2, 0.1)
+    deceiver_share_prior: tuple[float, ...] = (0.333, 0.25, 0.167, 0.25)
     betas: tuple[float, ...] = (1.0, 3.0, 10.0, 32.0)  # purposeful, bluffer, decoy, builder: how sharply
     soft_betas: tuple[float, ...] = (0.2, 0.5)
     lapses: tuple[float, ...] = (0.02, 0.25)  # share of moves made at random by a non-random style
