@@ -2,6 +2,7 @@
 free loopback port; for the browser tests one Chromium per test process."""
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import select
@@ -28,6 +29,15 @@ CHROMIUM = "/usr/bin/chromium"
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = ROOT / "test-artifacts"  # the browser tests' screenshots
+
+
+def load_bench(name: str):
+    """``bench/NAME.py`` as a module (the benchmarks are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 @contextmanager

@@ -1,12 +1,12 @@
 """bench/calibration.py: who sits at a table, what one game yields, which beliefs count where."""
 from __future__ import annotations
 
-import importlib.util
 import math
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_bench
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "bench" / "calibration.py"
@@ -14,11 +14,7 @@ SCRIPT = ROOT / "bench" / "calibration.py"
 
 @pytest.fixture(scope="module")
 def calib():
-    spec = importlib.util.spec_from_file_location("bench_calibration", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("calibration")
 
 
 def test_a_composition_seats_that_many_deceivers_in_random_order(calib):

@@ -1,13 +1,13 @@
 """bench/inference.py: what a table is, and that its figures are computed right."""
 from __future__ import annotations
 
-import importlib.util
 import math
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_bench
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "bench" / "inference.py"
@@ -15,11 +15,7 @@ SCRIPT = ROOT / "bench" / "inference.py"
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_inference", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("inference")
 
 
 def test_a_mixed_table_is_one_table_and_a_list_of_policies_is_many(bench):
