@@ -3,14 +3,9 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
 
 import pytest
 from conftest import load_bench
-
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "bench" / "calibration.py"
-
 
 @pytest.fixture(scope="module")
 def calib():
