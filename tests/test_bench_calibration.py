@@ -7,6 +7,7 @@ import sys
 import pytest
 from conftest import load_bench
 
+
 @pytest.fixture(scope="module")
 def calib():
     return load_bench("calibration")
