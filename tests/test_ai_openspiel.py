@@ -183,4 +183,6 @@ def test_openspiels_ismcts_bot_plays_a_game_to_the_end():
             searched += 1
         else:
             s.apply_action(int(rs.choice(s.legal_actions())))
-    assert searched > 20 and sorted(s.returns()) == [-1.0, 1.0]
+    # OpenSpiel's sampler advances with every search in the process, so who wins depends on the tests run
+    # before: the game is played out either way, won by one (or shared by both: 0 each)
+    assert searched > 20 and sorted(s.returns()) in ([-1.0, 1.0], [0.0, 0.0])
