@@ -376,7 +376,8 @@ class Playout:
                 kind = BUILDING_INDEX.get(g)
                 if kind is None:  # a special goal card (X4): scored by the engine's own rule
                     if covered is None:
-                        covered = {self.t.square(i) for i, b in enumerate(self.blocked) if b}
+                        blocked = self.blocked  # by index: mypyc cannot enumerate a bytearray
+                        covered = {self.t.square(i) for i in range(len(blocked)) if blocked[i]}
                     points.append(goal_score(self.t.board, covered, g))
                 else:
                     points.append(sums[kind])
