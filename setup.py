@@ -18,6 +18,10 @@ COMPILED = [
     "drunter_notation/rules/game.py",
     "drunter_notation/rules/scoring.py",
     "drunter_notation/rules/playout.py",
+    "drunter_notation/game/position.py",
+    "drunter_notation/game/history.py",
+    "drunter_notation/game/records.py",
+    "drunter_notation/game/inputs.py",
 ]
 
 if os.environ.get("DRUNTER_COMPILE") == "1":
