@@ -25,7 +25,7 @@ length and the squares it covers, anchor first. Its tile is
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KIND_LETTER, Square, Tile
 from drunter_notation.rules.board import DIRECTIONS, Board
@@ -102,6 +102,10 @@ class Tables:
             self.start_blocked[i] = 1
         self.edge = bytearray(1 if i % w in (0, w - 1) or i // w in (0, h - 1) else 0 for i in range(w * h))
 
+    def __reduce__(self) -> tuple[Callable[[Board], Tables], tuple[Board]]:
+        """Pickled as its board: the receiving process builds (or has) the board's tables."""
+        return tables, (self.board,)
+
     def square(self, i: int) -> Square:
         return (i % self.width, i // self.width)
 
@@ -131,8 +135,12 @@ class Playout:
     __slots__ = ("blocked", "bridge", "cards", "cells", "dry", "due", "edge_traps", "expert", "gang", "goal_deal",
                  "hands", "limit", "number", "offers", "players", "reach", "runs", "seat", "t", "ties_stand", "voting")
 
-    def __init__(self, state: State) -> None:
-        """The lean copy of ``state`` (which it does not change)."""
+    def __init__(self, state: State | None = None) -> None:
+        """The lean copy of ``state`` (which it does not change); without one, an empty
+        position for :meth:`copy` and unpickling to fill (a compiled class is made by
+        its ``__init__`` even then)."""
+        if state is None:
+            return
         hands = state.hands
         if hands is None:
             raise ValueError("a playout needs the players' hands")
@@ -172,10 +180,11 @@ class Playout:
         return cls(state)
 
     def copy(self) -> Playout:
-        p = Playout.__new__(Playout)  # not __init__: a copy per search step, so its fields are copied, not rebuilt
-        for name in ("t", "players", "seat", "number", "limit", "voting", "ties_stand", "dry", "edge_traps",
-                     "expert", "due", "goal_deal"):
-            setattr(p, name, getattr(self, name))
+        p = Playout()  # empty: a copy per search step, so its fields are copied, not rebuilt
+        p.t, p.players, p.seat, p.number, p.limit, p.voting = self.t, self.players, self.seat, self.number, \
+            self.limit, self.voting
+        p.ties_stand, p.dry, p.edge_traps, p.expert, p.due, p.goal_deal = self.ties_stand, self.dry, \
+            self.edge_traps, self.expert, self.due, self.goal_deal
         p.blocked, p.bridge, p.gang = bytearray(self.blocked), bytearray(self.bridge), self.gang.copy()
         p.runs, p.reach, p.cells, p.offers = self.runs.copy(), self.reach.copy(), self.cells.copy(), self.offers.copy()
         p.hands = [h.copy() for h in self.hands]
