@@ -22,6 +22,10 @@ COMPILED = [
     "drunter_notation/game/history.py",
     "drunter_notation/game/records.py",
     "drunter_notation/game/inputs.py",
+    "drunter_notation/notation/lines.py",
+    "drunter_notation/notation/values.py",
+    "drunter_notation/replay.py",
+    "drunter_notation/load.py",
 ]
 
 if os.environ.get("DRUNTER_COMPILE") == "1":
