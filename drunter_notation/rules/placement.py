@@ -225,37 +225,56 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     for corner in lanes:
         kind = track_kind[corner]
         live[kind] = live.get(kind, 0) + 1
-    singles: list[tuple[Tile, tuple[Square, ...], int]] = []  # (tile, square, index in moves) on shared kinds
+    # A006: a single's square may fit two tracks of a kind; looked for only when two lanes share a first square
+    firsts: dict[str, frozenset[tuple[Square, ...]]] = {}
+    shared: list[tuple[int, list[tuple[Tile, tuple[Square, ...], int]]]] = []  # (index in moves, singles)
+    clash = False
     for corner, lane in lanes.items():
         kind = track_kind[corner]
         lengths = by_kind.get(kind)
         if not lengths:
             continue
-        single = lengths[0] == 1 and live[kind] > 1
-        every = len(lengths) == 3
-        for protos, run in lane.ways:  # protos by length; run >= 1
-            if single:
-                singles.append((protos[0].tile, protos[0].squares, len(moves)))
-            if every:
-                moves += protos[:run]
-            else:
-                for n in lengths:
-                    if n > run:
-                        break
-                    moves.append(protos[n - 1])
-    if singles:
-        _mark_twins(moves, singles)
+        picked = lane.picks.get(lengths)
+        if picked is None:
+            picked = lane.picks[lengths] = _pick(lane, lengths)
+        if live[kind] > 1 and picked[1]:
+            earlier = firsts.get(kind)
+            if earlier is not None and not clash:
+                clash = not earlier.isdisjoint(lane.firsts)
+            firsts[kind] = lane.firsts if earlier is None else earlier | lane.firsts
+            shared.append((len(moves), picked[1]))
+        moves += picked[0]
+    if clash:
+        _mark_twins(moves, [(t, square, base + i) for base, singles in shared for t, square, i in singles])
     return moves
+
+
+def _pick(lane: Lane, lengths: tuple[int, ...]) -> tuple[list[Move], list[tuple[Tile, tuple[Square, ...], int]]]:
+    """The placements of ``lane`` with tiles of ``lengths`` (shortest first), in
+    direction order, and its singles as (tile, square, index among them)."""
+    moves: list[Move] = []
+    singles: list[tuple[Tile, tuple[Square, ...], int]] = []
+    for protos, run in lane.ways:
+        for n in lengths:
+            if n > run:
+                break
+            if n == 1:
+                singles.append((protos[0].tile, protos[0].squares, len(moves)))
+            moves.append(protos[n - 1])
+    return moves, singles
 
 
 class Lane(NamedTuple):
     """A live track's ways on, as :func:`legal_moves` reads them: where its gang stands,
-    every square whose being covered or a bridge field the ways depend on, and per way
-    (in direction order) its placements by length and how many squares are free (up to 3)."""
+    every square whose being covered or a bridge field the ways depend on, per way (in
+    direction order) its placements by length and how many squares are free (up to 3),
+    and ``picks``: the placements for each set of tile lengths asked for, kept (:func:`_pick`)."""
 
     gang: Square
     cells: frozenset[Square]
     ways: tuple[tuple[list[Move], int], ...]
+    picks: dict[tuple[int, ...], tuple[list[Move], list[tuple[Tile, tuple[Square, ...], int]]]]
+    firsts: frozenset[tuple[Square, ...]]  # the square next to the gang (or past bridges) of each way
 
 
 def _lanes(state: State) -> dict[Square, Lane]:
@@ -320,7 +339,7 @@ def _lane(state: State, corner: Square, kind: str, gang: Square) -> Lane:
             run += 1
         if run:
             out.append((protos, run))
-    return Lane(gang, frozenset(cells), tuple(out))
+    return Lane(gang, frozenset(cells), tuple(out), {}, frozenset([protos[0].squares for protos, _ in out]))
 
 
 def _mark_twins(moves: list[Move], singles: list[tuple[Tile, tuple[Square, ...], int]]) -> None:
