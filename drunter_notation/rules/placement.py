@@ -212,134 +212,57 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     single reachable from two wall gangs appears once per track, both with
     ``needs_corner``. Does not check whose turn it is.
 
-    The hot path of every playout: each live track's ways on (:func:`_lanes`: the
-    bridge walk and free run of :mod:`.geometry`, fused) are kept from one position to
-    the next and walked again only where the last tile laid could have changed them;
-    the placements from each gang square (and past each run of bridge fields) are
-    built once per board."""
-    by_kind = _lengths_to_try(state, player, tiles)
-    lanes = _lanes(state)
-    moves: list[Move] = []
-    live: dict[str, int] = {}
-    track_kind = state.track_kind
-    for corner in lanes:
-        kind = track_kind[corner]
-        live[kind] = live.get(kind, 0) + 1
-    # A006: a single's square may fit two tracks of a kind; looked for only when two lanes share a first square
-    firsts: dict[str, frozenset[tuple[Square, ...]]] = {}
-    shared: list[tuple[int, list[tuple[Tile, tuple[Square, ...], int]]]] = []  # (index in moves, singles)
-    clash = False
-    for corner, lane in lanes.items():
-        kind = track_kind[corner]
-        lengths = by_kind.get(kind)
-        if not lengths:
-            continue
-        picked = lane.picks.get(lengths)
-        if picked is None:
-            picked = lane.picks[lengths] = _pick(lane, lengths)
-        if live[kind] > 1 and picked[1]:
-            earlier = firsts.get(kind)
-            if earlier is not None and not clash:
-                clash = not earlier.isdisjoint(lane.firsts)
-            firsts[kind] = lane.firsts if earlier is None else earlier | lane.firsts
-            shared.append((len(moves), picked[1]))
-        moves += picked[0]
-    if clash:
-        _mark_twins(moves, [(t, square, base + i) for base, singles in shared for t, square, i in singles])
-    return moves
-
-
-def _pick(lane: Lane, lengths: tuple[int, ...]) -> tuple[list[Move], list[tuple[Tile, tuple[Square, ...], int]]]:
-    """The placements of ``lane`` with tiles of ``lengths`` (shortest first), in
-    direction order, and its singles as (tile, square, index among them)."""
-    moves: list[Move] = []
-    singles: list[tuple[Tile, tuple[Square, ...], int]] = []
-    for protos, run in lane.ways:
-        for n in lengths:
-            if n > run:
-                break
-            if n == 1:
-                singles.append((protos[0].tile, protos[0].squares, len(moves)))
-            moves.append(protos[n - 1])
-    return moves, singles
-
-
-class Lane(NamedTuple):
-    """A live track's ways on, as :func:`legal_moves` reads them: where its gang stands,
-    every square whose being covered or a bridge field the ways depend on, per way (in
-    direction order) its placements by length and how many squares are free (up to 3),
-    and ``picks``: the placements for each set of tile lengths asked for, kept (:func:`_pick`)."""
-
-    gang: Square
-    cells: frozenset[Square]
-    ways: tuple[tuple[list[Move], int], ...]
-    picks: dict[tuple[int, ...], tuple[list[Move], list[tuple[Tile, tuple[Square, ...], int]]]]
-    firsts: frozenset[tuple[Square, ...]]  # the square next to the gang (or past bridges) of each way
-
-
-def _lanes(state: State) -> dict[Square, Lane]:
-    """The :class:`Lane` of each live track in board corner order, kept on the state
-    (``State.lanes``, with the count of tiles laid and the last one): when one tile was
-    laid since, only the tracks whose gang moved or whose cells it covers are walked again."""
-    tiles = state.tiles
-    count = len(tiles)
-    last = tiles[-1] if count else None
-    kept = state.lanes
-    old: dict[Square, Lane] | None = None
-    laid: tuple[Square, ...] = ()
-    if kept is not None:
-        if kept[0] == count and kept[1] is last:
-            old = kept[2]
-        elif kept[0] == count - 1 and last is not None and (tiles[-2] if count > 1 else None) is kept[1]:
-            old, laid = kept[2], last.squares
-    lanes: dict[Square, Lane] = {}
-    gangs = state.gangs
-    for corner, kind in state.track_kind.items():
-        gang = gangs[corner]
-        if gang is None:
-            continue
-        lane = None if old is None else old.get(corner)
-        if lane is None or lane.gang != gang or not lane.cells.isdisjoint(laid):
-            lane = _lane(state, corner, kind, gang)
-        lanes[corner] = lane
-    state.lanes = (count, last, lanes)
-    return lanes
-
-
-def _lane(state: State, corner: Square, kind: str, gang: Square) -> Lane:
-    """Walk the ways on of the track from ``corner`` with its gang on ``gang``: the A6
-    bridge walk (:func:`.geometry.past_bridges`) and the free run
-    (:func:`.geometry.free_length`, inlined and uncapped up to a triple)."""
+    The hot path of every playout: the bridge walk and free run of :mod:`.geometry`
+    are fused into one loop here, with no call per track or direction; the placements
+    from each gang square (and past each run of bridge fields) are built once per board."""
+    by_kind = _tiles_to_try(state, player, tiles)
     rays, memo = state.board.rays, state.board.memo
-    bridges, covered = state.bridges, state.covered
+    bridges, gangs, covered = state.bridges, state.gangs, state.covered
     votes = state.toilet_votes
-    ways = memo.get((corner, gang, votes))
-    if ways is None:
-        ways = _gang_ways(state, corner, kind, gang, votes=votes)
-    cells: list[Square] = []
-    out: list[tuple[list[Move], int]] = []
-    for d, start, ray, protos in ways:
-        if start in bridges:  # A6: the track may pass under, up to the ruleset's limit
-            square, passed = past_bridges(state, start, d)
-            cells += bridges_between(gang, d, passed + 1)  # the bridge fields and the square past them
-            ray = rays.get((square, d))
-            if ray is None:
-                continue
-            key = (corner, gang, d, passed, votes)  # the placements past these bridge fields, kept too
-            protos = memo.get(key)
-            if protos is None:
-                protos = memo[key] = _placements(kind, ray, corner, d, passed, gang, votes=votes)
-        elif ray is None:  # the edge or a corner: nothing laid changes that
+    moves: list[Move] = []
+    append = moves.append
+    live: dict[str, int] = {}
+    for corner, kind in state.track_kind.items():
+        if gangs[corner] is not None:
+            live[kind] = live.get(kind, 0) + 1
+    singles: list[tuple[Tile, tuple[Square, ...], int]] = []  # (tile, square, index in moves) on shared kinds
+    for corner, kind in state.track_kind.items():
+        mine = by_kind.get(kind)
+        gang = gangs[corner]
+        if not mine or gang is None:
             continue
-        cells += ray[-1][0]  # the ray's squares: a tile laid on any of them ends the run or starts a bridge
-        run = 0
-        for squares, _ in ray:
-            if squares[-1] in covered:
-                break
-            run += 1
-        if run:
-            out.append((protos, run))
-    return Lane(gang, frozenset(cells), tuple(out), {}, frozenset([protos[0].squares for protos, _ in out]))
+        most = mine[-1].length  # shortest first within a kind
+        shared = live[kind] > 1
+        ways = memo.get((corner, gang, votes))
+        if ways is None:
+            ways = _gang_ways(state, corner, kind, gang, votes=votes)
+        for d, start, ray, protos in ways:
+            if start in bridges:  # A6: the track may pass under, up to the ruleset's limit
+                square, passed = past_bridges(state, start, d)
+                ray = rays.get((square, d))
+                if ray is None:
+                    continue
+                key = (corner, gang, d, passed, votes)  # the placements past these bridge fields, kept too
+                protos = memo.get(key)
+                if protos is None:
+                    protos = memo[key] = _placements(kind, ray, corner, d, passed, gang, votes=votes)
+            elif ray is None:
+                continue
+            run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
+            for squares, _ in ray:
+                if run == most or squares[-1] in covered:
+                    break
+                run += 1
+            for t in mine:
+                n = t.length
+                if n > run:
+                    break
+                if n == 1 and shared:
+                    singles.append((t, ray[0][0], len(moves)))
+                append(protos[n - 1])
+    if singles:
+        _mark_twins(moves, singles)
+    return moves
 
 
 def _mark_twins(moves: list[Move], singles: list[tuple[Tile, tuple[Square, ...], int]]) -> None:
@@ -357,24 +280,20 @@ def _mark_twins(moves: list[Move], singles: list[tuple[Tile, tuple[Square, ...],
         moves[i] = moves[i]._replace(needs_corner=True)
 
 
-def _lengths_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None) -> dict[str, tuple[int, ...]]:
-    """Track kind -> the tile lengths :func:`legal_moves` tries, shortest first: those
-    in ``player``'s hand when hands are known and ``tiles`` is None, else of ``tiles``
-    (default: every tile type); kinds with none are left out."""
-    by_kind: dict[str, tuple[int, ...]] = {}
+def _tiles_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None) -> dict[str, list[Tile]]:
+    """Track kind -> the tile types :func:`legal_moves` tries, shortest first: those
+    in ``player``'s hand when hands are known and ``tiles`` is None, else ``tiles``
+    (default: every tile type)."""
     if tiles is None and state.hands is not None:
         hand = state.hands[player or state.to_move]
+        by_kind = {}
         for kind, group in _BY_KIND:
-            lengths = tuple([t.length for t in group if hand.get(t, 0) > 0])
-            if lengths:
-                by_kind[kind] = lengths
+            held = [t for t in group if hand.get(t, 0) > 0]
+            if held:
+                by_kind[kind] = held
         return by_kind
     chosen = ALL_TILES if tiles is None else set(tiles)
-    for kind, group in _BY_KIND:
-        lengths = tuple([t.length for t in group if t in chosen])
-        if lengths:
-            by_kind[kind] = lengths
-    return by_kind
+    return {kind: [t for t in group if t in chosen] for kind, group in _BY_KIND}
 
 
 # The placements a gang could make in one direction when no bridge is in the way: the

@@ -16,8 +16,8 @@ from drunter_notation.notation.model import CARD_NAMES, KIND_LETTER, Square, Til
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import Options
 
-if TYPE_CHECKING:  # placement imports this module: its Move and Lane are named here for the checker only
-    from drunter_notation.rules.placement import Lane, Move
+if TYPE_CHECKING:  # placement imports this module: its Move is named here for the checker only
+    from drunter_notation.rules.placement import Move
 
 K = TypeVar("K")
 Variant = Literal["base", "expert"]  # the base game, or the expert variant (rules X)
@@ -85,9 +85,8 @@ class State:
       ``chosen``: the choice was made.
     """
 
-    __slots__ = ("board", "bridges", "cards", "chosen", "covered", "due", "example", "gangs", "hands", "lanes",
-                 "number", "options", "over", "players", "removed_on", "seat", "spent_on", "tiles", "track_kind",
-                 "variant")
+    __slots__ = ("board", "bridges", "cards", "chosen", "covered", "due", "example", "gangs", "hands", "number",
+                 "options", "over", "players", "removed_on", "seat", "spent_on", "tiles", "track_kind", "variant")
 
     def __init__(self, board: Board, options: Options, players: tuple[str, ...], variant: Variant,
                  tiles: list[LaidTile], covered: dict[Square, int], bridges: set[Square],
@@ -115,20 +114,16 @@ class State:
         # (a placement some tile could make,), kept while no tile is laid or taken back
         self.example: tuple[Move | None] | None = None
         self.over: bool | None = None  # E1 (game.game_over), kept as long as example
-        # placement.legal_moves' ways per live track, for the tiles laid up to the one named (count, last tile)
-        self.lanes: tuple[int, LaidTile | None, dict[Square, Lane]] | None = None
 
     def copy(self) -> State:
         """An independent snapshot: shallow copies of every mutable container
         (laid tiles are immutable, so the list shares them)."""
         hands = None if self.hands is None else {p: _copy_counter(h) for p, h in self.hands.items()}
         # positional, in __init__'s order: a copy per step of a kept replay or a search, keywords cost 1.8x
-        new = State(self.board, self.options, self.players, self.variant, self.tiles.copy(),
-                    self.covered.copy(), self.bridges.copy(), self.gangs.copy(), self.track_kind,
-                    hands, {p: _copy_counter(c) for p, c in self.cards.items()}, self.seat,
-                    self.removed_on.copy(), self.spent_on.copy(), self.number, self.due, self.chosen)
-        new.lanes = self.lanes  # never changed in place: shared until either position moves on
-        return new
+        return State(self.board, self.options, self.players, self.variant, self.tiles.copy(),
+                     self.covered.copy(), self.bridges.copy(), self.gangs.copy(), self.track_kind,
+                     hands, {p: _copy_counter(c) for p, c in self.cards.items()}, self.seat,
+                     self.removed_on.copy(), self.spent_on.copy(), self.number, self.due, self.chosen)
 
     def __reduce__(self) -> tuple[type[State], tuple[Any, ...]]:
         """Pickled by its fields (not the kept answers), so the compiled class, which
