@@ -1,7 +1,7 @@
 """The compiled build (setup.py with DRUNTER_COMPILE=1: the engine's hot modules built by
 mypyc) plays and judges exactly as the pure Python package: the same games move by move,
 the same decisions, playouts, verdicts and messages. Skipped unless the engine here is
-compiled; README.md ("Developing") has the command that runs it with the compiled build."""
+compiled; README.md ("A compiled engine, opt-in") has the command that runs it with that build."""
 from __future__ import annotations
 
 import json
