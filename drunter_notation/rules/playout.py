@@ -9,7 +9,8 @@ made for speed:
 
 * squares are integers (``row * width + column``); per board, tables built once
   hold every square's neighbours in each direction, its building and its toilet;
-* covered squares (corners count as covered) and bridge fields are bytearrays;
+* covered squares (corners count as covered) and bridge fields are lists of 0 and 1
+  (not bytearrays: compiled, a list is indexed in C, a bytearray through the generic protocol);
 * per track, the free run from its gang in each direction (up to three squares,
   the anchor first) is kept, and after a placement only the tracks whose runs it
   touched are walked again.
@@ -63,12 +64,12 @@ class Tables:
     kinds: tuple[int, ...]
     ahead: list[tuple[tuple[int, ...], ...]]
     ahead3: list[tuple[tuple[int, ...], ...]]
-    toilet: bytearray
+    toilet: list[int]
     btype: list[int]
     bvalue: list[int]
     buildings: list[tuple[int, int, int]]
-    start_blocked: bytearray
-    edge: bytearray
+    start_blocked: list[int]
+    edge: list[int]
 
     def __init__(self, board: Board):
         w, h = board.width, board.height
@@ -88,7 +89,7 @@ class Tables:
                 rays.append(tuple(ray))
             self.ahead.append(tuple(rays))
         self.ahead3 = [tuple(ray[:3] for ray in rays) for rays in self.ahead]
-        self.toilet = bytearray(w * h)
+        self.toilet = [0] * (w * h)
         for c, r in board.toilets:
             self.toilet[r * w + c] = 1
         self.btype, self.bvalue = [-1] * (w * h), [0] * (w * h)
@@ -97,10 +98,10 @@ class Tables:
             i = r * w + c
             self.btype[i], self.bvalue[i] = BUILDING_INDEX.get(kind, -1), value
             self.buildings.append((i, self.btype[i], value))
-        self.start_blocked = bytearray(w * h)
+        self.start_blocked = [0] * (w * h)
         for i in self.corners:
             self.start_blocked[i] = 1
-        self.edge = bytearray(1 if i % w in (0, w - 1) or i // w in (0, h - 1) else 0 for i in range(w * h))
+        self.edge = [1 if i % w in (0, w - 1) or i // w in (0, h - 1) else 0 for i in range(w * h)]
 
     def __reduce__(self) -> tuple[Callable[[Board], Tables], tuple[Board]]:
         """Pickled as its board: the receiving process builds (or has) the board's tables."""
@@ -146,10 +147,10 @@ class Playout:
             raise ValueError("a playout needs the players' hands")
         t = tables(state.board)
         self.t, self.players = t, state.players
-        self.blocked = bytearray(t.start_blocked)
+        self.blocked = t.start_blocked.copy()
         for sq in state.covered:
             self.blocked[t.index(sq)] = 1
-        self.bridge = bytearray(len(self.blocked))
+        self.bridge = [0] * len(self.blocked)
         for sq in state.bridges:
             self.bridge[t.index(sq)] = 1
         corner_order = list(state.board.corners)
@@ -185,7 +186,7 @@ class Playout:
             self.limit, self.voting
         p.ties_stand, p.dry, p.edge_traps, p.expert, p.due, p.goal_deal = self.ties_stand, self.dry, \
             self.edge_traps, self.expert, self.due, self.goal_deal
-        p.blocked, p.bridge, p.gang = bytearray(self.blocked), bytearray(self.bridge), self.gang.copy()
+        p.blocked, p.bridge, p.gang = self.blocked.copy(), self.bridge.copy(), self.gang.copy()
         p.runs, p.reach, p.cells, p.offers = self.runs.copy(), self.reach.copy(), self.cells.copy(), self.offers.copy()
         p.hands = [h.copy() for h in self.hands]
         p.cards = [c.copy() for c in self.cards]
@@ -385,8 +386,7 @@ class Playout:
                 kind = BUILDING_INDEX.get(g)
                 if kind is None:  # a special goal card (X4): scored by the engine's own rule
                     if covered is None:
-                        blocked = self.blocked  # by index: mypyc cannot enumerate a bytearray
-                        covered = {self.t.square(i) for i in range(len(blocked)) if blocked[i]}
+                        covered = {self.t.square(i) for i, b in enumerate(self.blocked) if b}
                     points.append(goal_score(self.t.board, covered, g))
                 else:
                     points.append(sums[kind])
