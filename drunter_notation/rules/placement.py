@@ -220,7 +220,6 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     bridges, gangs, covered = state.bridges, state.gangs, state.covered
     votes = state.toilet_votes
     moves: list[Move] = []
-    append = moves.append
     live: dict[str, int] = {}
     for corner, kind in state.track_kind.items():
         if gangs[corner] is not None:
@@ -261,7 +260,7 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
                     break
                 if n == 1 and shared:
                     singles.append((t, ray[0][0], len(moves)))
-                append(protos[n - 1])
+                moves.append(protos[n - 1])
     if singles:
         _mark_twins(moves, singles)
     return moves
