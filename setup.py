@@ -1,5 +1,5 @@
 """Opt-in compiled build: ``DRUNTER_COMPILE=1 pip install --no-build-isolation .``
-compiles the rules engine's hot modules with mypyc (docs in README.md, "Developing").
+compiles the engine's hot modules with mypyc (README.md, "A compiled engine, opt-in").
 Without the variable this is a plain setuptools build: pyproject.toml holds the metadata."""
 from __future__ import annotations
 
