@@ -59,8 +59,9 @@ import chess
 import chess.pgn
 
 # Run as a script (python bench/validate.py), sys.path[0] is bench/: put the repository
-# root first so that the working tree's package is measured, not some installed copy.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# root first so that the working tree's package is measured, not some installed copy --
+# unless --installed asks for the copy installed in this interpreter (the compiled build).
+sys.path.insert(0, sys.path[0] if "--installed" in sys.argv[1:] else str(Path(__file__).resolve().parent.parent))
 
 from drunter_notation import __version__ as dn_version
 from drunter_notation.cli.common import record_paths
@@ -78,6 +79,7 @@ CHESS_PLIES = 80
 MEMORY_FILES = 10_000
 MEMORY_CHECKPOINT = 1_000
 ROOT = Path(__file__).resolve().parent.parent
+INSTALLED = "--installed" in sys.argv[1:]
 
 
 def simulate_records(n: int, seed: int) -> list[str]:
@@ -229,12 +231,21 @@ def write_folder(texts: list[str], folder: Path, n: int) -> None:
         (folder / f"game-{i:05d}.dn").write_text(texts[i % len(texts)], encoding="utf-8")
 
 
+def where(source: Path) -> tuple[dict[str, str], Path]:
+    """The environment and working folder a command measuring ``source`` runs with: the
+    checkout on PYTHONPATH and as cwd (-m and -c look in cwd first), or with --installed
+    for this tree, the interpreter's own copy from a folder holding no package."""
+    if INSTALLED and source == ROOT:
+        return dict(os.environ), Path(tempfile.gettempdir())
+    return {**os.environ, "PYTHONPATH": str(source)}, source
+
+
 def run_validate(folder: Path, jobs: int) -> tuple[float, bytes, float]:
     """Seconds, stdout and the peak RSS (MB) of the largest process of one ``drunter validate`` run."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env, cwd = where(ROOT)
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "drunter_notation.cli", "validate", "--jobs", str(jobs),
-                             str(folder)], stdout=subprocess.PIPE, env=env, cwd=ROOT)
+                             str(folder)], stdout=subprocess.PIPE, env=env, cwd=cwd)
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)  # ru_maxrss: the largest of the process and its waited-for workers
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -263,10 +274,10 @@ def load_average() -> str:
 
 def timed(argv: list[str], source: Path = ROOT) -> tuple[float, float]:
     """Wall and CPU seconds (user + system, the process and its children) of one command."""
-    env = {**os.environ, "PYTHONPATH": str(source)}
+    env, cwd = where(source)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, env=env, cwd=source)  # -m and -c look in cwd first
+    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -339,9 +350,9 @@ def per_turn_check(records: Path, repeat: int, before: Path) -> None:
     figures: dict[Path, list[list[float]]] = {before: [], ROOT: []}
     for _ in range(3):
         for source in figures:
+            env, cwd = where(source)
             out = subprocess.run([sys.executable, "-c", PER_TURN_COMMAND, str(records), str(repeat)],
-                                 capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(source)},
-                                 cwd=source)
+                                 capture_output=True, text=True, env=env, cwd=cwd)
             if out.returncode != 0:
                 raise SystemExit(f"the per-turn run of {source} failed: {out.stderr.strip()[-500:]}")
             figures[source].append([float(x) for x in out.stdout.split()])
@@ -387,6 +398,8 @@ def main(argv=None) -> None:
                          "figures and its drunter validate --jobs 1 run beside this tree's")
     ap.add_argument("--batch-files", type=int, default=2000, help="files of the --jobs 1 / --jobs 2 run (default 2000)")
     ap.add_argument("--skip-batch", action="store_true", help="skip the --jobs 1 / --jobs 2 run")
+    ap.add_argument("--installed", action="store_true",
+                    help="measure the package installed in this interpreter (e.g. the compiled build), not the checkout")
     args = ap.parse_args(argv)
     n = args.games
 

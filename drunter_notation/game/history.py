@@ -63,8 +63,7 @@ class GameHistory(GamePosition):
             self._raise(decision)
         event = Turn(decision.number, decision.player,
                      None if decision.move is None else _placement(decision.move, ballots, decision))
-        self._log.append(LogEntry(event=event, ballots=ballots, decision=decision, snapshot=None, due=due,
-                                  chosen=chosen))
+        self._log.append(LogEntry(event, ballots, decision, None, due, chosen))  # positional: one a push
         self._legal = None
         return decision
 

@@ -3,7 +3,7 @@ position string, a copy) and a game as a record and as DN text."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from drunter_notation.data.boardfile import load_board
@@ -34,7 +34,8 @@ from drunter_notation.notation.model import (
 from drunter_notation.notation.parser import parse_text
 from drunter_notation.position import board_ref, parse_position
 from drunter_notation.rules import turn
-from drunter_notation.rules.board import DEFAULT_BOARD
+from drunter_notation.rules.board import DEFAULT_BOARD, Board
+from drunter_notation.rules.options import Ruleset
 from drunter_notation.rules.state import State
 
 
@@ -133,6 +134,12 @@ class Game(GameHistory):
         g._log = list(self._log)
         return g
 
+    def __reduce__(self) -> tuple[Callable[..., Game], tuple[object, ...]]:
+        """Pickled by its fields, remade as :meth:`copy` makes it (a compiled class is
+        made by its ``__init__`` even when unpickled)."""
+        return _unpickle, (self.board, self.board_ref, self.ruleset, self.state, self.dealt, self.cards, self.tags,
+                           self.kept, self.board_tag, self._log)
+
     # -- the record ------------------------------------------------------------------------
     def to_record(self, *, reveal: bool = True) -> Record:
         """The game as a record: tags, hands, goals, every turn, and (when over and the
@@ -176,3 +183,11 @@ def _bare(event: Turn | Choose) -> Turn | Choose:
     if isinstance(event, Choose):
         return Choose()
     return Turn(event.number, event.player, event.placement)
+
+
+def _unpickle(board: Board, board_ref: str, ruleset: Ruleset, state: State, dealt: dict[str, Counter[Tile]] | None,
+              cards: dict[str, tuple[str, ...]] | None, tags: tuple[Tag, ...], kept: dict[str, str], board_tag: str,
+              log: list[LogEntry]) -> Game:
+    g = Game(board, board_ref, ruleset, state, hands=dealt, cards=cards, tags=tags)
+    g.kept, g.board_tag, g._log = kept, board_tag, log
+    return g

@@ -220,7 +220,6 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     bridges, gangs, covered = state.bridges, state.gangs, state.covered
     votes = state.toilet_votes
     moves: list[Move] = []
-    append = moves.append
     live: dict[str, int] = {}
     for corner, kind in state.track_kind.items():
         if gangs[corner] is not None:
@@ -233,7 +232,8 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
             continue
         most = mine[-1].length  # shortest first within a kind
         shared = live[kind] > 1
-        ways = memo.get((corner, gang, votes))
+        # typed as kept (the memo holds Any): compiled, the loop below then runs on lists, not generic objects
+        ways: list[_Way] | None = memo.get((corner, gang, votes))
         if ways is None:
             ways = _gang_ways(state, corner, kind, gang, votes=votes)
         for d, start, ray, protos in ways:
@@ -243,9 +243,10 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
                 if ray is None:
                     continue
                 key = (corner, gang, d, passed, votes)  # the placements past these bridge fields, kept too
-                protos = memo.get(key)
-                if protos is None:
-                    protos = memo[key] = _placements(kind, ray, corner, d, passed, gang, votes=votes)
+                past: list[Move] | None = memo.get(key)
+                if past is None:
+                    past = memo[key] = _placements(kind, ray, corner, d, passed, gang, votes=votes)
+                protos = past
             elif ray is None:
                 continue
             run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
@@ -259,7 +260,7 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
                     break
                 if n == 1 and shared:
                     singles.append((t, ray[0][0], len(moves)))
-                append(protos[n - 1])
+                moves.append(protos[n - 1])
     if singles:
         _mark_twins(moves, singles)
     return moves

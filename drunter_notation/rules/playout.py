@@ -9,7 +9,8 @@ made for speed:
 
 * squares are integers (``row * width + column``); per board, tables built once
   hold every square's neighbours in each direction, its building and its toilet;
-* covered squares (corners count as covered) and bridge fields are bytearrays;
+* covered squares (corners count as covered) and bridge fields are lists of 0 and 1
+  (not bytearrays: compiled, a list is indexed in C, a bytearray through the generic protocol);
 * per track, the free run from its gang in each direction (up to three squares,
   the anchor first) is kept, and after a placement only the tracks whose runs it
   touched are walked again.
@@ -25,7 +26,7 @@ length and the squares it covers, anchor first. Its tile is
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KIND_LETTER, Square, Tile
 from drunter_notation.rules.board import DIRECTIONS, Board
@@ -63,12 +64,12 @@ class Tables:
     kinds: tuple[int, ...]
     ahead: list[tuple[tuple[int, ...], ...]]
     ahead3: list[tuple[tuple[int, ...], ...]]
-    toilet: bytearray
+    toilet: list[int]
     btype: list[int]
     bvalue: list[int]
     buildings: list[tuple[int, int, int]]
-    start_blocked: bytearray
-    edge: bytearray
+    start_blocked: list[int]
+    edge: list[int]
 
     def __init__(self, board: Board):
         w, h = board.width, board.height
@@ -88,7 +89,7 @@ class Tables:
                 rays.append(tuple(ray))
             self.ahead.append(tuple(rays))
         self.ahead3 = [tuple(ray[:3] for ray in rays) for rays in self.ahead]
-        self.toilet = bytearray(w * h)
+        self.toilet = [0] * (w * h)
         for c, r in board.toilets:
             self.toilet[r * w + c] = 1
         self.btype, self.bvalue = [-1] * (w * h), [0] * (w * h)
@@ -97,10 +98,14 @@ class Tables:
             i = r * w + c
             self.btype[i], self.bvalue[i] = BUILDING_INDEX.get(kind, -1), value
             self.buildings.append((i, self.btype[i], value))
-        self.start_blocked = bytearray(w * h)
+        self.start_blocked = [0] * (w * h)
         for i in self.corners:
             self.start_blocked[i] = 1
-        self.edge = bytearray(1 if i % w in (0, w - 1) or i // w in (0, h - 1) else 0 for i in range(w * h))
+        self.edge = [1 if i % w in (0, w - 1) or i // w in (0, h - 1) else 0 for i in range(w * h)]
+
+    def __reduce__(self) -> tuple[Callable[[Board], Tables], tuple[Board]]:
+        """Pickled as its board: the receiving process builds (or has) the board's tables."""
+        return tables, (self.board,)
 
     def square(self, i: int) -> Square:
         return (i % self.width, i // self.width)
@@ -131,17 +136,21 @@ class Playout:
     __slots__ = ("blocked", "bridge", "cards", "cells", "dry", "due", "edge_traps", "expert", "gang", "goal_deal",
                  "hands", "limit", "number", "offers", "players", "reach", "runs", "seat", "t", "ties_stand", "voting")
 
-    def __init__(self, state: State) -> None:
-        """The lean copy of ``state`` (which it does not change)."""
+    def __init__(self, state: State | None = None) -> None:
+        """The lean copy of ``state`` (which it does not change); without one, an empty
+        position for :meth:`copy` and unpickling to fill (a compiled class is made by
+        its ``__init__`` even then)."""
+        if state is None:
+            return
         hands = state.hands
         if hands is None:
             raise ValueError("a playout needs the players' hands")
         t = tables(state.board)
         self.t, self.players = t, state.players
-        self.blocked = bytearray(t.start_blocked)
+        self.blocked = t.start_blocked.copy()
         for sq in state.covered:
             self.blocked[t.index(sq)] = 1
-        self.bridge = bytearray(len(self.blocked))
+        self.bridge = [0] * len(self.blocked)
         for sq in state.bridges:
             self.bridge[t.index(sq)] = 1
         corner_order = list(state.board.corners)
@@ -172,11 +181,12 @@ class Playout:
         return cls(state)
 
     def copy(self) -> Playout:
-        p = Playout.__new__(Playout)  # not __init__: a copy per search step, so its fields are copied, not rebuilt
-        for name in ("t", "players", "seat", "number", "limit", "voting", "ties_stand", "dry", "edge_traps",
-                     "expert", "due", "goal_deal"):
-            setattr(p, name, getattr(self, name))
-        p.blocked, p.bridge, p.gang = bytearray(self.blocked), bytearray(self.bridge), self.gang.copy()
+        p = Playout()  # empty: a copy per search step, so its fields are copied, not rebuilt
+        p.t, p.players, p.seat, p.number, p.limit, p.voting = self.t, self.players, self.seat, self.number, \
+            self.limit, self.voting
+        p.ties_stand, p.dry, p.edge_traps, p.expert, p.due, p.goal_deal = self.ties_stand, self.dry, \
+            self.edge_traps, self.expert, self.due, self.goal_deal
+        p.blocked, p.bridge, p.gang = self.blocked.copy(), self.bridge.copy(), self.gang.copy()
         p.runs, p.reach, p.cells, p.offers = self.runs.copy(), self.reach.copy(), self.cells.copy(), self.offers.copy()
         p.hands = [h.copy() for h in self.hands]
         p.cards = [c.copy() for c in self.cards]

@@ -125,6 +125,13 @@ class State:
                      hands, {p: _copy_counter(c) for p, c in self.cards.items()}, self.seat,
                      self.removed_on.copy(), self.spent_on.copy(), self.number, self.due, self.chosen)
 
+    def __reduce__(self) -> tuple[type[State], tuple[Any, ...]]:
+        """Pickled by its fields (not the kept answers), so the compiled class, which
+        cannot be made without its ``__init__``, pickles as the pure one does."""
+        return State, (self.board, self.options, self.players, self.variant, self.tiles, self.covered, self.bridges,
+                       self.gangs, self.track_kind, self.hands, self.cards, self.seat, self.removed_on, self.spent_on,
+                       self.number, self.due, self.chosen)
+
     @property
     def to_move(self) -> str:
         """The name of the player whose turn it is."""
