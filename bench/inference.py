@@ -100,7 +100,7 @@ def baseline(rev: str) -> types.ModuleType | None:
                          capture_output=True, text=True) if rev != "none" else None
     if run is None or run.returncode:
         return None
-    src = run.stdout
+    src = run.stdout.replace("pl.t.", "pl.tables.")  # the lean position's tables were called ``t`` then
     mod = types.ModuleType("baseline_inference")
     sys.modules[mod.__name__] = mod
     exec(compile(src, f"{rev}:inference.py", "exec"), mod.__dict__)

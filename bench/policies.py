@@ -20,9 +20,9 @@ def points(pl, move, types) -> tuple[int, int]:
     """(points of the building ``types`` the move destroys, points of the others)."""
     own = other = 0
     for s in move[3]:
-        v = pl.t.bvalue[s]
+        v = pl.tables.bvalue[s]
         if v:
-            if pl.t.btype[s] in types:
+            if pl.tables.btype[s] in types:
                 own += v
             else:
                 other += v
@@ -194,7 +194,7 @@ class VoteLiar(Honest):
 
 def best_other(pl, move, types) -> int:
     """The value of the most valuable building not of ``types`` that the move destroys (0: none)."""
-    return max((pl.t.bvalue[s] for s in move[3] if pl.t.bvalue[s] and pl.t.btype[s] not in types), default=0)
+    return max((pl.tables.bvalue[s] for s in move[3] if pl.tables.bvalue[s] and pl.tables.btype[s] not in types), default=0)
 
 
 class Steady(Honest):

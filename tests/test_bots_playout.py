@@ -42,7 +42,7 @@ def test_lean_path_plays_the_same_game_as_the_game_api(seed, styles, variant, ru
     g, pl, winners = _both_ways(seed, styles, variant, rules)
     assert pl.number == g.turn - 1
     assert tuple(g.players[w] for w in winners) == g.result().winners
-    covered = {pl.t.square(i) for i, b in enumerate(pl.blocked) if b} - set(g.board.corners)
+    covered = {pl.tables.square(i) for i, b in enumerate(pl.blocked) if b} - set(g.board.corners)
     assert covered == set(g.state.covered)
 
 

@@ -306,11 +306,13 @@ class Inference:
         self.bluff = {p: [[0.0] * (len(self.thetas) * len(m.bluffs)) for _ in range(n_h * n_h if self.decoy else 0)]
                       for p in self.players}
         self._reduced_cache: dict[str, Reduced] = {}
+        # Per player, per (sharpness, the priors it uses): loglik's table, until the player's next action.
+        self._loglik_cache: dict[str, dict[tuple[tuple[float, ...], ...], list[list[float]]]] = {}
 
     def _effects(self, pl: Playout, squares_list: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
         """Per protected set, per list of squares: (own points, other points) destroyed."""
         worth = {g: goal_worth(pl, g) for g in self.goals}
-        bvalue = pl.t.bvalue
+        bvalue = pl.tables.bvalue
         out = []
         for s_goals in self.sets:
             ws = [worth[g] for g in s_goals]
@@ -332,7 +334,7 @@ class Inference:
         (a single legal move is no choice, and no evidence)."""
         if len(moves) < 2:
             return
-        bvalue = pl.t.bvalue
+        bvalue = pl.tables.bvalue
         # Moves that destroy the same buildings and need a vote alike are alike to every style: one class each.
         classes: dict[tuple[tuple[int, ...], bool], int] = {}  # (buildings destroyed, needs a vote) -> moves
         for mv in moves:
@@ -345,6 +347,7 @@ class Inference:
         effects = self._effects(pl, [k[0] for k in keys])
         m, n = self.model, len(moves)
         self._reduced_cache.pop(player, None)
+        self._loglik_cache.pop(player, None)
         self.random[player] -= math.log(n)
         lapses = [(math.log(1 - e), math.log(e / n)) for e in m.lapses]
         nh = len(self.hyps)
@@ -371,6 +374,7 @@ class Inference:
         of the player to move at ``pl``."""
         m = self.model
         self._reduced_cache.pop(voter, None)
+        self._loglik_cache.pop(voter, None)
         self.random[voter] += math.log(RANDOM_SIDES[side])
         nh = len(self.hyps)
         for si, ((own, other),) in enumerate(self._effects(pl, [move[3]])):
@@ -405,6 +409,13 @@ class Inference:
         inference's own) at the table sharpness ``sharpness``. No style prior:
         :meth:`posterior` weighs the styles by the table."""
         m = model or self.model
+        key = (m.beta_priors[sharpness], m.lapse_priors[sharpness], m.noise_prior)
+        cache = self._loglik_cache.setdefault(player, {})
+        if key not in cache:
+            cache[key] = self._loglik(player, m, sharpness)
+        return cache[key]
+
+    def _loglik(self, player: str, m: Model, sharpness: int) -> list[list[float]]:
         ll = [_log(b) + _log(lapse) for b in m.beta_priors[sharpness]
               for lapse in m.lapse_priors[sharpness]]  # thetas' order
         ln = [_log(x) for x in m.noise_prior]

@@ -71,7 +71,7 @@ class _Evidence:
         self.items: dict[str, list[tuple[float, str]]] = defaultdict(list)
 
     def move(self, player: str, turn: int, pl: Playout, moves: Sequence[LeanMove], chosen: int) -> None:
-        t = pl.t
+        t = pl.tables
         reach = {s for m in moves for s in m[3] if t.bvalue[s]}
         hit = {s for s in moves[chosen][3] if t.bvalue[s]}
         for s in sorted(reach - hit):

@@ -108,8 +108,8 @@ class Bot:
 
 def lean_move(pl: Playout, move: Move) -> LeanMove:
     """The lean move of the player to move that is ``move``."""
-    corner = list(pl.t.board.corners).index(move.corner)
-    squares = tuple(pl.t.index(s) for s in move.squares)
+    corner = list(pl.tables.board.corners).index(move.corner)
+    squares = tuple(pl.tables.index(s) for s in move.squares)
     for m in pl.legal():
         if m[0] == corner and m[3] == squares:
             return m

@@ -39,7 +39,7 @@ def goal_worth(pl: Playout, goal: str) -> list[int]:
     where nothing of its stands): a building goal its type's values; the specials by
     their rule (X4; ``lowest-of-each`` counts a building while it is the lowest of
     its type still standing)."""
-    t = pl.t
+    t = pl.tables
     worth = [0] * len(t.btype)
     kind = BUILDING_INDEX.get(goal)
     lowest: dict[int, tuple[int, int]] = {}
@@ -73,7 +73,7 @@ def effect(pl: Playout, move: LeanMove, worth: Sequence[int]) -> tuple[int, int]
     """What ``move`` destroys: (points of the goals ``worth`` was made for, points
     of the other buildings)."""
     own = other = 0
-    bvalue = pl.t.bvalue
+    bvalue = pl.tables.bvalue
     for s in move[3]:
         v = bvalue[s]
         if v:
@@ -130,11 +130,11 @@ class _Purposeful(Bot):
     def worth(self, pl: Playout) -> list[int]:
         """Per square, what the bot's own goals would lose (:func:`worths`); the
         squares a move covers are free, so for building goals this is fixed."""
-        if self._fixed is not None and self._fixed[0] is pl.t:
+        if self._fixed is not None and self._fixed[0] is pl.tables:
             return self._fixed[1]
         worth = worths(pl, self.goals)
         if all(g in BUILDING_INDEX for g in self.goals):
-            self._fixed = (pl.t, worth)
+            self._fixed = (pl.tables, worth)
         return worth
 
     def effect(self, pl: Playout, move: LeanMove) -> tuple[int, int]:
@@ -148,8 +148,8 @@ class _Purposeful(Bot):
         return best[self.rng.randrange(len(best))]
 
     def keep(self, pl: Playout, goals: Sequence[str]) -> str:
-        covered = {pl.t.square(i) for i, b in enumerate(pl.blocked) if b}
-        return max(goals, key=lambda g: goal_score(pl.t.board, covered, g))
+        covered = {pl.tables.square(i) for i, b in enumerate(pl.blocked) if b}
+        return max(goals, key=lambda g: goal_score(pl.tables.board, covered, g))
 
     def side(self, pl: Playout, move: LeanMove, ballots: Sequence[tuple[int, ...]]) -> bool:
         return self.intent  # a JEIN counts for the side the bot laid it for
@@ -159,7 +159,7 @@ class GreedyBot(_Purposeful):
     name = "greedy"
 
     def pick(self, pl: Playout, moves: list[LeanMove]) -> int:
-        worth, bvalue = self.worth(pl), pl.t.bvalue
+        worth, bvalue = self.worth(pl), pl.tables.bvalue
         scores = []
         for m in moves:  # other - OWN_WEIGHT * own (:func:`effect`), inlined: this is most of a playout's time
             score = 0
@@ -184,7 +184,7 @@ class CautiousBot(_Purposeful):
     name = "cautious"
 
     def pick(self, pl: Playout, moves: list[LeanMove]) -> int:
-        worth, bvalue = self.worth(pl), pl.t.bvalue
+        worth, bvalue = self.worth(pl), pl.tables.bvalue
         scores = []
         for m in moves:  # -(OWN_WEIGHT * own + other) * 2, less one for a vote (:func:`effect`, inlined)
             score = 0

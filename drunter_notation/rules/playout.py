@@ -134,7 +134,8 @@ class Playout:
     index in CARD_NAMES; ``seat`` is the player to move, ``number`` the turns played."""
 
     __slots__ = ("blocked", "bridge", "cards", "cells", "dry", "due", "edge_traps", "expert", "gang", "goal_deal",
-                 "hands", "limit", "number", "offers", "players", "reach", "runs", "seat", "t", "ties_stand", "voting")
+                 "hands", "limit", "number", "offers", "players", "reach", "runs", "seat", "tables", "ties_stand",
+                 "voting")
 
     def __init__(self, state: State | None = None) -> None:
         """The lean copy of ``state`` (which it does not change); without one, an empty
@@ -146,7 +147,7 @@ class Playout:
         if hands is None:
             raise ValueError("a playout needs the players' hands")
         t = tables(state.board)
-        self.t, self.players = t, state.players
+        self.tables, self.players = t, state.players
         self.blocked = t.start_blocked.copy()
         for sq in state.covered:
             self.blocked[t.index(sq)] = 1
@@ -182,7 +183,7 @@ class Playout:
 
     def copy(self) -> Playout:
         p = Playout()  # empty: a copy per search step, so its fields are copied, not rebuilt
-        p.t, p.players, p.seat, p.number, p.limit, p.voting = self.t, self.players, self.seat, self.number, \
+        p.tables, p.players, p.seat, p.number, p.limit, p.voting = self.tables, self.players, self.seat, self.number, \
             self.limit, self.voting
         p.ties_stand, p.dry, p.edge_traps, p.expert, p.due, p.goal_deal = self.ties_stand, self.dry, \
             self.edge_traps, self.expert, self.due, self.goal_deal
@@ -205,9 +206,9 @@ class Playout:
         cells: list[int] = []
         offers: list[LeanMove] = []
         best = 0
-        for d, ray in enumerate(self.t.ahead3[g]):
+        for d, ray in enumerate(self.tables.ahead3[g]):
             if ray and bridge[ray[0]]:  # under a bridge field: on from its far side (rare)
-                full, passed, limit = self.t.ahead[g][d], 0, self.limit
+                full, passed, limit = self.tables.ahead[g][d], 0, self.limit
                 while passed < limit and passed < len(full) and bridge[full[passed]]:
                     passed += 1
                 ray = full[passed:passed + 3]
@@ -232,7 +233,7 @@ class Playout:
         self.runs[ci], self.reach[ci], self.cells[ci], self.offers[ci] = runs, best, frozenset(cells), offers
 
     def _dry_reach(self, ci: int) -> int:
-        toilet = self.t.toilet
+        toilet = self.tables.toilet
         best = 0
         for _, line in self.runs[ci]:
             n = 0
@@ -248,7 +249,7 @@ class Playout:
         """The legal placements of the player at ``seat`` (default: to move), in the
         order of :func:`.placement.legal_moves`."""
         hand = self.hands[self.seat if seat is None else seat]
-        kinds, offers = self.t.kinds, self.offers
+        kinds, offers = self.tables.kinds, self.offers
         moves = []
         for ci, g in enumerate(self.gang):
             if g < 0:
@@ -265,18 +266,18 @@ class Playout:
         """B1/X5: the move covers a toilet and toilet placements are voted on."""
         if not self.voting:
             return False
-        toilet = self.t.toilet
+        toilet = self.tables.toilet
         for s in move[3]:
             if toilet[s]:
                 return True
         return False
 
     def tile(self, move: LeanMove) -> Tile:
-        return TILES[self.t.kinds[move[0]] * 3 + move[2] - 1]
+        return TILES[self.tables.kinds[move[0]] * 3 + move[2] - 1]
 
     def can_place(self, seat: int) -> bool:
         """T2: the player at ``seat`` has a placement that counts (Legezwang)."""
-        hand, kinds, reach = self.hands[seat], self.t.kinds, self.reach
+        hand, kinds, reach = self.hands[seat], self.tables.kinds, self.reach
         for ci, g in enumerate(self.gang):
             if g < 0:
                 continue
@@ -329,11 +330,11 @@ class Playout:
                 self.bridge[squares[1]] = 1
             gang = self.gang
             gang[ci] = squares[-1]
-            self.hands[self.seat][self.t.kinds[ci] * 3 + length - 1] -= 1
+            self.hands[self.seat][self.tables.kinds[ci] * 3 + length - 1] -= 1
             for cj, cells in enumerate(self.cells):  # the runs this tile cut short (and its own track)
                 if cj == ci or (gang[cj] >= 0 and not cells.isdisjoint(squares)):
                     self._walk(cj)
-                    if not self.reach[cj] and (self.edge_traps or not self.t.edge[self.gang[cj]]):
+                    if not self.reach[cj] and (self.edge_traps or not self.tables.edge[self.gang[cj]]):
                         self.gang[cj] = -1  # A5: trapped
                         self._walk(cj)
         self.number += 1
@@ -349,7 +350,7 @@ class Playout:
         the choice as made, so it is True once per game."""
         if not self.expert or self.due:
             return False
-        kinds = self.t.kinds
+        kinds = self.tables.kinds
         for ci, g in enumerate(self.gang):
             if g < 0:
                 self.due = True
@@ -367,7 +368,7 @@ class Playout:
         """Per building type (BUILDINGS order), the points of its uncovered buildings."""
         sums = [0] * len(BUILDINGS)
         blocked = self.blocked
-        for i, kind, value in self.t.buildings:
+        for i, kind, value in self.tables.buildings:
             if not blocked[i] and kind >= 0:
                 sums[kind] += value
         return tuple(sums)
@@ -386,8 +387,8 @@ class Playout:
                 kind = BUILDING_INDEX.get(g)
                 if kind is None:  # a special goal card (X4): scored by the engine's own rule
                     if covered is None:
-                        covered = {self.t.square(i) for i, b in enumerate(self.blocked) if b}
-                    points.append(goal_score(self.t.board, covered, g))
+                        covered = {self.tables.square(i) for i, b in enumerate(self.blocked) if b}
+                    points.append(goal_score(self.tables.board, covered, g))
                 else:
                     points.append(sums[kind])
             keys.append((*points, votes))
@@ -397,7 +398,7 @@ class Playout:
     # -- back to the engine's terms -----------------------------------------------------------
     def to_move(self, move: LeanMove) -> Move:
         """The engine's :class:`Move` for a lean ``move`` of the player to move."""
-        t = self.t
+        t = self.tables
         ci, d, length, squares = move
         passed = self.runs[ci][d][0]
         direction = DIRECTIONS[d]
