@@ -58,6 +58,7 @@ def test_metrics_of_uniform_and_of_sure_beliefs(bench):
 def test_a_small_run_reports_one_mixed_table_beside_today(tmp_path):
     run = subprocess.run([sys.executable, str(SCRIPT), "--policies", "honest", "--table",
                           "honest,random,bluffer,builder", "--games", "2", "--tune-games", "2", "--players", "4",
+                          "--tune-policies", "soft,decoy",  # two tuning tables: a fit for each table, quickly
                           "--svg-dir", str(tmp_path)], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     out = run.stdout
