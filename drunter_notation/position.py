@@ -23,6 +23,7 @@ from drunter_notation.errors import DnError, fail
 from drunter_notation.explain.words import kind_of
 from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.model import CARD_NAMES, KINDS, Square, Tile, square_name
+from drunter_notation.notation.values import TILES
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import Ruleset
 from drunter_notation.rules.state import LaidTile, State, Variant
@@ -162,7 +163,7 @@ def _hands(r: _Reader, text: str, players: tuple[str, ...]) -> dict[str, Counter
             for m in _HAND.finditer(h):
                 if m.start() != pos:
                     break
-                c[Tile(m[1][0], int(m[1][1]))] += int(m[2] or 1)
+                c[TILES[m[1]]] += int(m[2] or 1)
                 pos = m.end()
             if pos != len(h) or any(n > MAX_COUNT for n in c.values()):
                 raise r.bad(8, _("'{item}' is not a hand like W3x2W1S2 (or '.' for none)").format(item=h[:20]))
@@ -179,7 +180,7 @@ def _lay_tiles(r: _Reader, text: str, st: State) -> None:
             raise r.bad(6, _("'{item}' is not a tile like S2b1-c1@a1:1").format(item=item[:20]))
         matches.append((int(m[6]), item, m))
     for _number, item, m in sorted(matches, key=lambda x: x[0]):  # laid in turn order: the last one holds the gang
-        tile = Tile(m[1], int(m[2]))
+        tile = TILES[m[1] + m[2]]
         anchor, end, corner, turn = _square(m[3]), _square(m[4]) if m[4] else None, _square(m[5]), int(m[6])
         end = end or anchor
         d = (end[0] - anchor[0], end[1] - anchor[1])

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from drunter_notation.errors import fail
 from drunter_notation.i18n import _
 from drunter_notation.notation.model import BUILDINGS, GOALS, Tile
+from drunter_notation.notation.values import TILES
 
 
 def hand(counts: object) -> Counter[Tile]:
@@ -17,9 +18,9 @@ def hand(counts: object) -> Counter[Tile]:
     out: Counter[Tile] = Counter()
     for tile, n in counts.items():
         if isinstance(tile, str):
-            if len(tile) != 2 or tile[0] not in "WSR" or tile[1] not in "123":
+            if tile not in TILES:
                 raise fail("D001", _("'{tile}' is not a tile type like W3, S2 or R1").format(tile=tile))
-            tile = Tile(tile[0], int(tile[1]))
+            tile = TILES[tile]
         if not isinstance(n, int) or not 0 <= n <= 999:
             raise fail("D001", _("{tile} x{count}: a count is a whole number from 0 to 999").format(
                 tile=tile, count=repr(n)))

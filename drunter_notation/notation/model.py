@@ -12,15 +12,16 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
-from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast, dataclass_transform
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar, cast, dataclass_transform
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 Square = tuple[int, int]  # (column, row), both 0-based: a1 == (0, 0)
 
-KINDS = {"W": "wall", "S": "street", "R": "river"}
-KIND_LETTER = {v: k for k, v in KINDS.items()}
+TileKind = Literal["W", "S", "R"]  # wall, street, river: the letter DN writes
+KINDS: dict[TileKind, str] = {"W": "wall", "S": "street", "R": "river"}
+KIND_LETTER: dict[str, TileKind] = {v: k for k, v in KINDS.items()}
 BUILDINGS = ("museum", "tavern", "school", "townhall", "firehouse", "church")
 BUILDING_ALIASES = {
     "wirtshaus": "tavern",
@@ -59,7 +60,7 @@ def parse_square(text: str) -> Square:
 class Tile(NamedTuple):
     """A tile type: kind letter ``W``/``S``/``R`` and length 1..3."""
 
-    kind: str
+    kind: TileKind
     length: int
 
     def __str__(self) -> str:

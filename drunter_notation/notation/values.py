@@ -5,7 +5,16 @@ Both readers of DN text (the line reader in :mod:`lines`, Lark's builder in
 """
 from __future__ import annotations
 
-from drunter_notation.notation.model import BUILDING_ALIASES, CARD_NAMES, Card, HandTile, Square, Tile, parse_square
+from drunter_notation.notation.model import (
+    BUILDING_ALIASES,
+    CARD_NAMES,
+    KINDS,
+    Card,
+    HandTile,
+    Square,
+    Tile,
+    parse_square,
+)
 
 
 def unquote(text: str) -> str:
@@ -14,7 +23,7 @@ def unquote(text: str) -> str:
 
 # Tiles, squares and cards repeat in every record: each text is turned into its value
 # once and the (immutable) value shared, which spares a NamedTuple or tuple per token.
-TILES = {f"{kind}{length}": Tile(kind, length) for kind in "WSR" for length in (1, 2, 3)}
+TILES = {f"{kind}{length}": Tile(kind, length) for kind in KINDS for length in (1, 2, 3)}
 _CARDS = {**{name: Card(name) for name in CARD_NAMES}, "JEIN=yes": Card("JEIN", "yes"), "JEIN=no": Card("JEIN", "no")}
 _SQUARES: dict[str, tuple[int, int]] = {}  # at most 26 x 99 entries: the SQUARE terminal allows no more
 HAND_TILES: dict[str, HandTile] = {}  # a hand line's TILE text -> its value (HandTile has no position)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from drunter_notation.notation.model import KIND_LETTER, Square, Tile
+from drunter_notation.notation.model import KIND_LETTER, Square, Tile, TileKind
 from drunter_notation.rules.geometry import longest
 from drunter_notation.rules.state import State
 
@@ -20,7 +20,7 @@ def toilets_count_for_legezwang(state: State) -> bool:
     return state.options.toilet_counts_for_legezwang or not state.toilet_votes
 
 
-def _shortest(hands: Iterable[Mapping[Tile, int]] | None, letter: str) -> int | None:
+def _shortest(hands: Iterable[Mapping[Tile, int]] | None, letter: TileKind) -> int | None:
     """The length of the shortest tile of kind ``letter`` in any of ``hands``, None when
     none holds one; 1 when ``hands`` is None (not recorded: any tile may be held)."""
     if hands is None:

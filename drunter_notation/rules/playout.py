@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KIND_LETTER, Square, Tile
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KIND_LETTER, Square, Tile, TileKind
 from drunter_notation.rules.board import DIRECTIONS, Board
 from drunter_notation.rules.options import VoteOutcome
 from drunter_notation.rules.placement import Move
@@ -36,7 +36,7 @@ from drunter_notation.rules.scoring import goal_score
 from drunter_notation.rules.state import State
 from drunter_notation.rules.votes import CARD_VALUES
 
-KIND_ORDER = "WSR"
+KIND_ORDER: tuple[TileKind, ...] = ("W", "S", "R")
 TILES = tuple(Tile(k, n) for k in KIND_ORDER for n in (1, 2, 3))  # index: kind * 3 + length - 1
 CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 # Per vote card (CARD_NAMES order): +votes for yes, -votes for no, 0 for ``?``; JEIN is declared (None).
