@@ -146,14 +146,8 @@ class Model:
                 out += [(p_rho * p_delta * p_sharp, prior, k) for k, p_sharp in enumerate(self.sharpness_prior)]
         return out
 
-    @property
-    def style_prior(self) -> tuple[float, ...]:
-        """A player's style prior before anything is seen, in STYLE_NAMES order."""
-        types = self.table_types()
-        return tuple(sum(w * prior[k] for w, prior, _ in types) for k in range(len(STYLE_NAMES)))
-
     def with_priors(self, **priors: Sequence[float]) -> Model:
-        """The same grids with other priors (``honest_mix=...``, ``lapse_prior=...``:
+        """The same grids with other priors (``honest_mix=...``, ``noise_prior=...``:
         any field named ``*_prior`` or ``*_mix``), each normalised."""
         fields = dict(asdict(self))
         for name, xs in priors.items():
