@@ -108,8 +108,11 @@ class Model:
     The priors are the free parameters ``bench/fit.py`` fits on its tuning tables;
     the rest is set by hand (``docs/analysis.md``)."""
 
-    honest_mix: tuple[float, ...] = (0.549, 0.3, 0.151)  # purposeful, builder, soft: who the honest players are
-    deceiver_mix: tuple[float, ...] = (0.5, 0.5)  # bluffer, decoy: who the deceivers are
+    # Who a table's honest players are (purposeful, builder, soft) is unknown too: one of these mixes.
+    honest_mixes: tuple[tuple[float, ...], ...] = ((0.9, 0.05, 0.05), (0.5, 0.3, 0.2), (0.15, 0.7, 0.15),
+                                                   (0.15, 0.15, 0.7))
+    honest_mix_prior: tuple[float, ...] = (0.167, 0.5, 0.167, 0.167)
+    deceiver_mix: tuple[float, ...] = (0.75, 0.25)  # bluffer, decoy: who the deceivers are
     random_shares: tuple[float, ...] = (0.02, 0.3, 0.9)  # a table's share of random players: one of these
     random_share_prior: tuple[float, ...] = (0.6, 0.3, 0.1)
     deceiver_shares: tuple[float, ...] = (0.02, 0.2, 0.5, 0.9)  # the non-random players' share of deceivers
@@ -122,7 +125,7 @@ class Model:
     beta_priors: tuple[tuple[float, ...], ...] = ((0.02, 0.08, 0.3, 0.6), (0.25, 0.25, 0.25, 0.25),
                                                   (0.5, 0.3, 0.15, 0.05))
     lapse_priors: tuple[tuple[float, ...], ...] = ((0.97, 0.03), (0.75, 0.25), (0.4, 0.6))
-    sharpness_prior: tuple[float, ...] = (0.6, 0.2, 0.2)
+    sharpness_prior: tuple[float, ...] = (0.818, 0.091, 0.091)
     bluffs: tuple[float, ...] = (0.15, 0.35)  # a bluffer's share of moves made for its decoy card: uniform
     noises: tuple[float, ...] = (0.05, 0.3, 1.0)  # share of a style's ballots cast at random
     noise_prior: tuple[float, ...] = (0.871, 0.032, 0.097)
@@ -137,17 +140,19 @@ class Model:
         style prior of a player at such a table in STYLE_NAMES order, the index of
         its sharpness in ``beta_priors`` and ``lapse_priors``)."""
         out = []
-        for rho, p_rho in zip(self.random_shares, self.random_share_prior, strict=True):
-            for delta, p_delta in zip(self.deceiver_shares, self.deceiver_share_prior, strict=True):
-                share = {"random": rho}
-                share |= {s: (1 - rho) * (1 - delta) * w for s, w in zip(HONEST, self.honest_mix, strict=True)}
-                share |= {s: (1 - rho) * delta * w for s, w in zip(DECEIVERS, self.deceiver_mix, strict=True)}
-                prior = tuple(share[s] for s in STYLE_NAMES)
-                out += [(p_rho * p_delta * p_sharp, prior, k) for k, p_sharp in enumerate(self.sharpness_prior)]
+        grids = itertools.product(zip(self.random_shares, self.random_share_prior, strict=True),
+                                  zip(self.deceiver_shares, self.deceiver_share_prior, strict=True),
+                                  zip(self.honest_mixes, self.honest_mix_prior, strict=True))
+        for (rho, p_rho), (delta, p_delta), (mix, p_mix) in grids:
+            share = {"random": rho}
+            share |= {s: (1 - rho) * (1 - delta) * w for s, w in zip(HONEST, mix, strict=True)}
+            share |= {s: (1 - rho) * delta * w for s, w in zip(DECEIVERS, self.deceiver_mix, strict=True)}
+            prior = tuple(share[s] for s in STYLE_NAMES)
+            out += [(p_rho * p_delta * p_mix * p_sharp, prior, k) for k, p_sharp in enumerate(self.sharpness_prior)]
         return out
 
     def with_priors(self, **priors: Sequence[float]) -> Model:
-        """The same grids with other priors (``honest_mix=...``, ``noise_prior=...``:
+        """The same grids with other priors (``honest_mix_prior=...``, ``noise_prior=...``:
         any field named ``*_prior`` or ``*_mix``), each normalised."""
         fields = dict(asdict(self))
         for name, xs in priors.items():
@@ -446,8 +451,10 @@ class Inference:
         types = model.table_types()
         logpi = [[_log(x) for x in prior] for _, prior, _ in types]
         # How well each table type explains each player: their likelihood summed over cards and styles.
-        fit = [[_lse([x + lp for row in logs[sh][i] for x, lp in zip(row, pi, strict=True)])
-                for pi, (_, _, sh) in zip(logpi, types, strict=True)] for i in range(len(logs[0]))]
+        per_style = [[[_lse(col) for col in zip(*logs[sh][i], strict=True)] for sh in range(len(logs))]
+                     for i in range(len(logs[0]))]  # per player, per sharpness: per style, summed over cards
+        fit = [[_lse([x + lp for x, lp in zip(styles[sh], pi, strict=True)])
+                for pi, (_, _, sh) in zip(logpi, types, strict=True)] for styles in per_style]
         out = []
         for i, rows_i in enumerate(zip(*logs, strict=True)):  # rows_i[s]: player i at sharpness s
             post = [_log(w) + sum(f[t] for o, f in enumerate(fit) if o != i) for t, (w, _, _) in enumerate(types)]
