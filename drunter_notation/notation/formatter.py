@@ -39,14 +39,9 @@ def quote(text: str) -> str:
 @lru_cache(maxsize=4096)
 def needs_quotes(name: str) -> bool:
     """True unless ``name`` reads back as exactly one bare player name."""
-    from lark.exceptions import LarkError
+    from drunter_notation.notation.parser import reads_as_bare_name  # the grammar decides what a bare name is
 
-    from drunter_notation.notation.parser import _parser  # the grammar decides what a bare name is
-    try:
-        tokens = list(_parser().lark.lex(name))
-    except LarkError:
-        return True
-    return not (len(tokens) == 1 and tokens[0].type == "NAME" and str(tokens[0]) == name)
+    return not reads_as_bare_name(name)
 
 
 def player(name: str) -> str:

@@ -12,8 +12,6 @@ from collections.abc import Callable, Iterator
 from functools import cached_property
 from typing import Any, TypeGuard, cast
 
-from lark import Lark
-
 from drunter_notation.notation.model import (
     Ballot,
     Card,
@@ -35,6 +33,7 @@ from drunter_notation.notation.model import (
     Vote,
 )
 from drunter_notation.notation.slots import Slots
+from drunter_notation.notation.terminals import REGEX_FLAGS, TERMINALS, Terminal
 from drunter_notation.notation.values import (
     HAND_TILES,
     KEPT_ITEMS,
@@ -72,8 +71,8 @@ class LineReader:
     limit, items out of order -- raises :class:`NotRead`.
     """
 
-    def __init__(self, lark: Lark) -> None:
-        s = Slots(lark)
+    def __init__(self, terminals: tuple[Terminal, ...] = TERMINALS, flags: int = REGEX_FLAGS) -> None:
+        s = Slots(terminals, flags)
         g, end, word, name, slot, lit, compiled = s.gap, s.end, s.word, s.name, s.slot, s.lit, s.compiled
         self.words, self.keywords = s.words, s.keywords
         # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
