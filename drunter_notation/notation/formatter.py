@@ -87,10 +87,23 @@ def format_item(item: Item) -> str:
     raise TypeError(f"not a record item: {item!r}")
 
 
-@lru_cache(maxsize=4096)  # a live game's record is written anew after every move: its turns once each
+# A live game's record is written anew after every move, its turns the same values each time:
+# each turn's line is kept by the value's identity (hashing a turn, its placement and its vote
+# cost more than formatting it again), with the value itself so that a reused id never matches.
+_TURN_LINES: dict[int, tuple[Turn, str]] = {}
+_KEPT_TURN_LINES = 4096
+
+
 def _format_turn(item: Turn) -> str:
+    kept = _TURN_LINES.get(id(item))
+    if kept is not None and kept[0] is item:
+        return kept[1]
     action = "pass" if item.placement is None else format_placement(item.placement)
-    return f"{item.number}. {player(item.player)} {action}"
+    line = f"{item.number}. {player(item.player)} {action}"
+    if len(_TURN_LINES) >= _KEPT_TURN_LINES:
+        _TURN_LINES.clear()
+    _TURN_LINES[id(item)] = (item, line)
+    return line
 
 
 def _comment(text: str) -> str:
