@@ -68,13 +68,10 @@ def format_ballot(b: Ballot) -> str:
 
 def format_item(item: Item) -> str:
     """One top-level item on one line, without its comments."""
-    if isinstance(item, Turn):
-        return _format_turn(item)
+    if isinstance(item, Turn | Hand):
+        return _kept_line(item)
     if isinstance(item, Tag):
         return f"[{item.key} {quote(item.value)}]"
-    if isinstance(item, Hand):
-        tiles = " ".join(f"{t.tile}x{t.count}" if t.count != 1 else str(t.tile) for t in item.tiles)
-        return f"hand {player(item.player)}: {tiles}"
     if isinstance(item, Goals):
         return f"goals {player(item.player)}: {item.goals[0]}, {item.goals[1]}"
     if isinstance(item, Choose):
@@ -87,22 +84,27 @@ def format_item(item: Item) -> str:
     raise TypeError(f"not a record item: {item!r}")
 
 
-# A live game's record is written anew after every move, its turns the same values each time:
-# each turn's line is kept by the value's identity (hashing a turn, its placement and its vote
-# cost more than formatting it again), with the value itself so that a reused id never matches.
-_TURN_LINES: dict[int, tuple[Turn, str]] = {}
-_KEPT_TURN_LINES = 4096
+# A live game's record is written anew after every move, its turns and hand lines the same
+# values each time: each one's line is kept by the value's identity (hashing a turn, its
+# placement and its vote cost more than formatting it again), with the value itself so that
+# a reused id never matches.
+_LINES: dict[int, tuple[Turn | Hand, str]] = {}
+_KEPT_LINES = 4096
 
 
-def _format_turn(item: Turn) -> str:
-    kept = _TURN_LINES.get(id(item))
+def _kept_line(item: Turn | Hand) -> str:
+    kept = _LINES.get(id(item))
     if kept is not None and kept[0] is item:
         return kept[1]
-    action = "pass" if item.placement is None else format_placement(item.placement)
-    line = f"{item.number}. {player(item.player)} {action}"
-    if len(_TURN_LINES) >= _KEPT_TURN_LINES:
-        _TURN_LINES.clear()
-    _TURN_LINES[id(item)] = (item, line)
+    if isinstance(item, Turn):
+        action = "pass" if item.placement is None else format_placement(item.placement)
+        line = f"{item.number}. {player(item.player)} {action}"
+    else:
+        tiles = " ".join(f"{t.tile}x{t.count}" if t.count != 1 else str(t.tile) for t in item.tiles)
+        line = f"hand {player(item.player)}: {tiles}"
+    if len(_LINES) >= _KEPT_LINES:
+        _LINES.clear()
+    _LINES[id(item)] = (item, line)
     return line
 
 

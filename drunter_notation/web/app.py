@@ -40,6 +40,7 @@ from drunter_notation.notation.parser import parse_move
 from drunter_notation.report import svg
 from drunter_notation.report.view import owner_tags, position_board
 from drunter_notation.rules import votes
+from drunter_notation.rules.placement import Move
 from drunter_notation.rules.scoring import votes_left
 from drunter_notation.rules.state import Violation
 from drunter_notation.rules.turn import Decision, judge_turn
@@ -239,8 +240,7 @@ def _game_json(table: Table) -> JSONObject:
         "turn": g.turn, "to_move": None if over else g.to_move, "over": over, "choice_due": g.choice_due,
         "can_pass": not over and not g.choice_due and _can_pass(g), "can_undo": bool(g.events),
         "hands_known": st.hands is not None, "cards_known": g.cards is not None,
-        "legal": [{"move": str(m), "needs_vote": m.needs_vote, "tile": str(m.tile),
-                   "squares": [square_name(s) for s in m.squares]} for m in g.legal_moves()],
+        "legal": [_move_json(m) for m in g.legal_moves()],
         "vote_order": list(votes.voting_order(st, st.to_move)),
         "players": [{"name": p, "seat": i, "tag": tags[p], "colour": svg.SEAT_COLOUR[i % len(svg.SEAT_COLOUR)],
                      "tiles": None if st.hands is None else [[str(t), n] for t, n in sorted(
@@ -258,6 +258,25 @@ def _game_json(table: Table) -> JSONObject:
         {"turn": last.number, "dn": format_item(g.events[-1])}
         | seats.count_json(g, last.vote.tally, last.vote.accepted),
     }
+
+
+# The engine hands out the same Move values position after position (kept per board): each
+# one's JSON is kept by the value's identity, with the value so that a reused id never matches.
+# Shared by every answer: never changed.
+_MOVES_JSON: dict[int, tuple[Move, JSONObject]] = {}
+_KEPT_MOVES_JSON = 4096
+
+
+def _move_json(m: Move) -> JSONObject:
+    kept = _MOVES_JSON.get(id(m))
+    if kept is not None and kept[0] is m:
+        return kept[1]
+    out: JSONObject = {"move": str(m), "needs_vote": m.needs_vote, "tile": str(m.tile),
+                       "squares": [square_name(s) for s in m.squares]}
+    if len(_MOVES_JSON) >= _KEPT_MOVES_JSON:
+        _MOVES_JSON.clear()
+    _MOVES_JSON[id(m)] = (m, out)
+    return out
 
 
 def public_rev(table: Table) -> str:
