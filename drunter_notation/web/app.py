@@ -298,7 +298,7 @@ def board_svg(table: Table) -> str:
 
 def _can_pass(g: Game) -> bool:
     """Whether the engine lets the player to move pass now: the turn judged as ``push("pass")``
-    judges it, without playing it (a copy of the game for the try cost a tenth of a move's work)."""
+    judges it, without playing it on a copy of the game."""
     st = g.state
     return not isinstance(judge_turn(st, st.number + 1, st.to_move, None), Violation)
 

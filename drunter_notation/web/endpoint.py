@@ -72,7 +72,7 @@ class Endpoint:
     def _answer(self, work: Work, name: str | None, body: JSONObject, change: bool) -> tuple[Response, bool]:
         """The work's response and, after a change, whether no bot decision is due now: asked here,
         in the worker thread, so that a change with none costs the event loop no second trip to a
-        thread (that trip was about a third of a move's CPU time under load, bench/README.md)."""
+        thread (a task, a thread hop and the table's lock once more per move)."""
         response = _answer(work, self.store, name, body)
         return response, change and response.status_code < 400 and name is not None and self.pilot.idle(name)
 
