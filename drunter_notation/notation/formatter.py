@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from drunter_notation.kept import KeptByIdentity
 from drunter_notation.notation.model import (
     Ballot,
     Choose,
@@ -84,28 +85,15 @@ def format_item(item: Item) -> str:
     raise TypeError(f"not a record item: {item!r}")
 
 
-# A live game's record is written anew after every move, its turns and hand lines the same
-# values each time: each one's line is kept by the value's identity (hashing a turn, its
-# placement and its vote cost more than formatting it again), with the value itself so that
-# a reused id never matches.
-_LINES: dict[int, tuple[Turn | Hand, str]] = {}
-_KEPT_LINES = 4096
-
-
-def _kept_line(item: Turn | Hand) -> str:
-    kept = _LINES.get(id(item))
-    if kept is not None and kept[0] is item:
-        return kept[1]
+def _line(item: Turn | Hand) -> str:
     if isinstance(item, Turn):
         action = "pass" if item.placement is None else format_placement(item.placement)
-        line = f"{item.number}. {player(item.player)} {action}"
-    else:
-        tiles = " ".join(f"{t.tile}x{t.count}" if t.count != 1 else str(t.tile) for t in item.tiles)
-        line = f"hand {player(item.player)}: {tiles}"
-    if len(_LINES) >= _KEPT_LINES:
-        _LINES.clear()
-    _LINES[id(item)] = (item, line)
-    return line
+        return f"{item.number}. {player(item.player)} {action}"
+    tiles = " ".join(f"{t.tile}x{t.count}" if t.count != 1 else str(t.tile) for t in item.tiles)
+    return f"hand {player(item.player)}: {tiles}"
+
+
+_kept_line = KeptByIdentity(_line)  # a live game's record is written anew after every move
 
 
 def _comment(text: str) -> str:

@@ -34,6 +34,7 @@ from drunter_notation.data.rulesets import catalogue, list_rulesets
 from drunter_notation.errors import DnError
 from drunter_notation.game import Game
 from drunter_notation.i18n import _
+from drunter_notation.kept import KeptByIdentity
 from drunter_notation.notation.formatter import format_item, format_placement
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Choose, Turn, square_name
 from drunter_notation.notation.parser import parse_move
@@ -260,23 +261,14 @@ def _game_json(table: Table) -> JSONObject:
     }
 
 
-# The engine hands out the same Move values position after position (kept per board): each
-# one's JSON is kept by the value's identity, with the value so that a reused id never matches.
-# Shared by every answer: never changed.
-_MOVES_JSON: dict[int, tuple[Move, JSONObject]] = {}
-_KEPT_MOVES_JSON = 4096
+def _make_move_json(m: Move) -> JSONObject:
+    return {"move": str(m), "needs_vote": m.needs_vote, "tile": str(m.tile),
+            "squares": [square_name(s) for s in m.squares]}
 
 
-def _move_json(m: Move) -> JSONObject:
-    kept = _MOVES_JSON.get(id(m))
-    if kept is not None and kept[0] is m:
-        return kept[1]
-    out: JSONObject = {"move": str(m), "needs_vote": m.needs_vote, "tile": str(m.tile),
-                       "squares": [square_name(s) for s in m.squares]}
-    if len(_MOVES_JSON) >= _KEPT_MOVES_JSON:
-        _MOVES_JSON.clear()
-    _MOVES_JSON[id(m)] = (m, out)
-    return out
+# The engine hands out the same Move values position after position (kept per board); the
+# JSON is shared by every answer: never changed.
+_move_json = KeptByIdentity(_make_move_json)
 
 
 def public_rev(table: Table) -> str:
