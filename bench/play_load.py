@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import random
 import re
 import statistics
@@ -115,6 +116,12 @@ def disk_costs(folder: Path, rounds: int = 40) -> str:
             f"{statistics.median(line) * 1000:.1f} ms (p50 of {rounds} each, taking turns)")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` so far (Linux: /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def bounded(kind, low, high):
     """An argparse type: ``kind`` between ``low`` and ``high``, else a usage error."""
     def read(text: str):
@@ -148,12 +155,14 @@ def main() -> int:
         host, port = re.search(r"http://([\d.]+):(\d+)/", server.stdout.readline()).groups()
         share = [args.moves // args.games + (i < args.moves % args.games) for i in range(args.games)]
         players = [Player(host, int(port), i, share[i], args.think) for i in range(args.games)]
+        server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
         start = time.perf_counter()
         for p in players:
             p.start()
         for p in players:
             p.join(600)
         wall = time.perf_counter() - start
+        server_cpu, client_cpu = cpu_seconds(server.pid) - server_cpu, time.process_time() - client_cpu
     finally:
         server.terminate()  # a clean stop: the server writes every journal into its record
         server.wait(30)
@@ -171,6 +180,8 @@ def main() -> int:
     print(f"{len(players)} games at once{pace}, {len(latencies)} moves in {wall:.1f} s "
           f"({len(latencies) / wall:.0f} moves/s), {sum(len(p.acknowledged) for p in players)} games started")
     print(f"move latency: p50 {q[49] * 1000:.1f} ms, p95 {q[94] * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms")
+    print(f"CPU per move: the server {server_cpu / len(latencies) * 1000:.2f} ms, the clients (this process) "
+          f"{client_cpu / len(latencies) * 1000:.2f} ms")
     print(f"errors: {len(errors)}; moves lost: {len(lost)}; load average {open('/proc/loadavg').read().split()[0]}")
     for line in (errors + lost)[:10]:
         print("  " + line)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
@@ -220,6 +219,8 @@ def write_atomic(path: str | Path, text: str, *, durable: bool = False, replaces
     device, socket) is never replaced: :class:`NotRegularFile`."""
     path = Path(os.path.realpath(path))
     _refuse_special(path)
+    import tempfile  # here: the commands that only read (validate) do not load it
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:

@@ -22,6 +22,7 @@ from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain.words import kind_of
 from drunter_notation.i18n import _, ngettext
+from drunter_notation.kept import KeptByIdentity
 from drunter_notation.notation.model import CARD_NAMES, KINDS, Square, Tile, square_name
 from drunter_notation.notation.values import TILES
 from drunter_notation.rules.board import Board
@@ -55,11 +56,17 @@ def board_ref(board: Board) -> str:
     return os.path.relpath(board.path) if board.path else board.id
 
 
+def _tile_text(t: LaidTile) -> str:
+    return (f"{t.tile}{square_name(t.squares[0])}" + (f"-{square_name(t.squares[-1])}" if len(t.squares) > 1 else "")
+            + f"@{square_name(t.corner)}:{t.turn}")
+
+
+_kept_tile_text = KeptByIdentity(_tile_text)  # a live game shows its position after every move
+
+
 def format_position(state: State, ruleset: Ruleset) -> str:
     """The position string of ``state`` under ``ruleset``."""
-    tiles = ",".join(
-        f"{t.tile}{square_name(t.squares[0])}" + (f"-{square_name(t.squares[-1])}" if len(t.squares) > 1 else "")
-        + f"@{square_name(t.corner)}:{t.turn}" for t in state.tiles) or "-"
+    tiles = ",".join(map(_kept_tile_text, state.tiles)) or "-"
     removed = ",".join(f"{square_name(c)}:{n}" for c, n in state.removed_on.items()) or "-"
     if state.hands is None:
         hands = "-"

@@ -9,7 +9,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "drunter_notation"
 
 # Module prefix -> layer, as docs/architecture.md's table lists them (longest prefix wins).
 LAYERS = {
-    "errors": 0, "codes": 0, "files": 0, "i18n": 0,
+    "errors": 0, "codes": 0, "files": 0, "i18n": 0, "kept": 0,
     "notation": 1,
     "rules": 2,
     "explain": 3,

@@ -20,6 +20,8 @@ import dataclasses
 import os
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,9 +31,10 @@ from hypothesis.strategies import from_regex
 from lark import Lark, Token
 
 from drunter_notation.errors import DnError
-from drunter_notation.notation import parser, slots, values
+from drunter_notation.notation import lalr, parser, slots, terminals, values
+from drunter_notation.notation.lalr import START_SYMBOLS, RecordBuilder, grammar_text
 from drunter_notation.notation.model import Ballot, Card, Choose, HandTile, Outcome, Placement, Tile, Vote
-from drunter_notation.notation.parser import START_SYMBOLS, RecordBuilder, grammar_text, parse_move, parse_text
+from drunter_notation.notation.parser import parse_move, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "replays").rglob("*.dn"))
@@ -57,6 +60,32 @@ def test_fast_path_is_in_use(monkeypatch):
     for move in MOVES:
         parse_move(move)
 
+
+
+def test_terminal_table_is_larks():
+    """The line reader is built from a table of the terminals (notation/terminals.py), not
+    from Lark: the table must be what Lark makes of the grammar, in its lexer's order."""
+    lark = _reference_lark()
+    table = lalr.terminal_table(lark)
+    assert table == terminals.TERMINALS, "the grammar changed: notation/terminals.py must hold\n" + "\n".join(
+        f"    {t!r}," for t in table)
+    assert lark.options.g_regex_flags == terminals.REGEX_FLAGS
+
+
+def test_valid_records_need_no_lark():
+    """Reading valid records, and the import of the parser, load no Lark (a command's start-up
+    would pay about 60 ms for it); a syntax error loads it and is Lark's."""
+    code = ("import sys; from pathlib import Path; from drunter_notation.notation.parser import parse_text, parse_move;"
+            "[parse_text(p.read_text('utf-8')) for p in sorted(Path(sys.argv[1]).rglob('*.dn')) if 'P001' not in p.name];"
+            "parse_move('W3 b1-d1 vote { A: JA } -> accepted 1:0'); parse_move('pass');"
+            "assert 'lark' not in sys.modules, 'lark loaded';"
+            "from drunter_notation.errors import DnError\n"
+            "try: parse_text('1. A W3 b1 $')\n"
+            "except DnError as e: assert e.diagnostic.code == 'P001' and 'lark' in sys.modules\n"
+            "else: raise AssertionError('no error')")
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "replays")], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
 
 
 # --- the slots' analysis: which terminals may start with the same character ------------

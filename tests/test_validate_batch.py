@@ -65,3 +65,16 @@ def test_missing_board_file_names_the_path_it_was_looked_for_at(tmp_path):
     assert result.exit_code == 2
     assert f"board file boards/ours.toml: file not found (looked for at {tmp_path / 'club' / 'boards' / 'ours.toml'})" \
         in result.output
+
+
+def test_validating_valid_records_loads_only_what_it_needs():
+    """`drunter validate --jobs 1` over valid records imports neither Lark (the line reader reads
+    them) nor what only other paths need -- the process pool, sockets and logging (--dask),
+    tempfile and zipfile (writing files, importlib.resources): each is start-up time."""
+    code = ("import sys; from drunter_notation.cli import main; sys.argv = ['drunter', 'validate', '--jobs', '1',"
+            " 'replays/legal-2p.dn']\ntry: main()\nexcept SystemExit: pass\n"
+            "loaded = {'lark', 'concurrent.futures', 'socket', 'logging', 'tempfile', 'zipfile', 'tqdm'} & set(sys.modules)\n"
+            "print(sorted(loaded))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.stdout.splitlines()[-1] == "[]", out.stdout + out.stderr

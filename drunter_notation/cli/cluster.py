@@ -13,12 +13,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
-import logging
-import socket
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Generic, TypeVar
@@ -90,6 +87,8 @@ def knock(address: str) -> None:
     host, _sep, port = rest.rpartition(":")
     if not port.isdigit() or not host:
         return
+    import socket  # here, as logging and concurrent.futures below: a run without --dask does not load them
+
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=DASK_TIMEOUT).close()
     except (OSError, ValueError, OverflowError) as e:
@@ -108,6 +107,8 @@ def connect(address: str, stack: contextlib.ExitStack) -> Any:
     # the client's comm keeps its last 1,000 messages for debugging, batches of records
     # included: up to a gigabyte, and the memory would not stay flat
     dask.config.set({"distributed.admin.low-level-log-length": 0})
+    import logging
+
     for name in ["asyncio", *logging.root.manager.loggerDict]:  # Dask's and tornado's records end here, not on stderr
         if name.split(".")[0] in ("distributed", "tornado", "asyncio", "bokeh"):
             logger = logging.getLogger(name)
@@ -157,6 +158,8 @@ def run(client: Any, fn: Callable[[T], R], items: Iterable[T | Ready[R]], addres
     work; the results in the order of ``items``. Items are taken from the iterable
     only as batches go out, and at most IN_FLIGHT_PER_THREAD batches per worker
     thread are out or waiting to be yielded. ``done(n)``: n more items finished."""
+    from concurrent.futures import CancelledError
+
     from dask.distributed import as_completed
     from distributed import KilledWorker
 

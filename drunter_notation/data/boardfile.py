@@ -11,7 +11,6 @@ short scalar value), since board files may be private.
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import re
 import tomllib
 from collections.abc import Callable
@@ -39,7 +38,7 @@ _SQUARE_RE = re.compile(r"[a-z][1-9][0-9]?\Z")
 _BARE_KEY_RE = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
 # tomllib puts the position at the end of its message: "... (at line 3, column 7)".
 _TOML_POS_RE = re.compile(r"\(at line (\d+), column (\d+)\)|\(at end of document\)")
-_BUILTIN = importlib.resources.files("drunter_notation.data") / "boards"
+_BUILTIN = Path(__file__).parent / "boards"  # as i18n finds its catalogs: importlib.resources would load zipfile
 
 
 def builtin_boards() -> list[str]:

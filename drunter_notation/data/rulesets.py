@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.resources
 import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from drunter_notation.errors import DnError, did_you_mean, fail
@@ -74,7 +74,7 @@ class DiffRow:
     wording_b: str = ""
 
 
-_FILES = importlib.resources.files("drunter_notation.data") / "rulesets"
+_FILES = Path(__file__).parent / "rulesets"  # as boardfile finds its boards
 # The values a text option may take: its enum.
 _OPTION_ENUMS = {"vote_outcome": VoteOutcome, "ballot_order": BallotOrder, "expert_deal": ExpertDeal}
 _CATALOGUE_FILE = "catalogue.toml"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from drunter_notation.kept import KeptByIdentity
 from drunter_notation.notation.model import (
     Ballot,
     Choose,
@@ -39,14 +40,9 @@ def quote(text: str) -> str:
 @lru_cache(maxsize=4096)
 def needs_quotes(name: str) -> bool:
     """True unless ``name`` reads back as exactly one bare player name."""
-    from lark.exceptions import LarkError
+    from drunter_notation.notation.parser import reads_as_bare_name  # the grammar decides what a bare name is
 
-    from drunter_notation.notation.parser import _parser  # the grammar decides what a bare name is
-    try:
-        tokens = list(_parser().lark.lex(name))
-    except LarkError:
-        return True
-    return not (len(tokens) == 1 and tokens[0].type == "NAME" and str(tokens[0]) == name)
+    return not reads_as_bare_name(name)
 
 
 def player(name: str) -> str:
@@ -73,13 +69,10 @@ def format_ballot(b: Ballot) -> str:
 
 def format_item(item: Item) -> str:
     """One top-level item on one line, without its comments."""
-    if isinstance(item, Turn):
-        return _format_turn(item)
+    if isinstance(item, Turn | Hand):
+        return _kept_line(item)
     if isinstance(item, Tag):
         return f"[{item.key} {quote(item.value)}]"
-    if isinstance(item, Hand):
-        tiles = " ".join(f"{t.tile}x{t.count}" if t.count != 1 else str(t.tile) for t in item.tiles)
-        return f"hand {player(item.player)}: {tiles}"
     if isinstance(item, Goals):
         return f"goals {player(item.player)}: {item.goals[0]}, {item.goals[1]}"
     if isinstance(item, Choose):
@@ -92,10 +85,15 @@ def format_item(item: Item) -> str:
     raise TypeError(f"not a record item: {item!r}")
 
 
-@lru_cache(maxsize=4096)  # a live game's record is written anew after every move: its turns once each
-def _format_turn(item: Turn) -> str:
-    action = "pass" if item.placement is None else format_placement(item.placement)
-    return f"{item.number}. {player(item.player)} {action}"
+def _line(item: Turn | Hand) -> str:
+    if isinstance(item, Turn):
+        action = "pass" if item.placement is None else format_placement(item.placement)
+        return f"{item.number}. {player(item.player)} {action}"
+    tiles = " ".join(f"{t.tile}x{t.count}" if t.count != 1 else str(t.tile) for t in item.tiles)
+    return f"hand {player(item.player)}: {tiles}"
+
+
+_kept_line = KeptByIdentity(_line)  # a live game's record is written anew after every move
 
 
 def _comment(text: str) -> str:

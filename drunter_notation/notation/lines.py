@@ -12,8 +12,6 @@ from collections.abc import Callable, Iterator
 from functools import cached_property
 from typing import Any, TypeGuard, cast
 
-from lark import Lark
-
 from drunter_notation.notation.model import (
     Ballot,
     Card,
@@ -35,6 +33,7 @@ from drunter_notation.notation.model import (
     Vote,
 )
 from drunter_notation.notation.slots import Slots
+from drunter_notation.notation.terminals import REGEX_FLAGS, TERMINALS, Terminal
 from drunter_notation.notation.values import (
     HAND_TILES,
     KEPT_ITEMS,
@@ -72,14 +71,15 @@ class LineReader:
     limit, items out of order -- raises :class:`NotRead`.
     """
 
-    def __init__(self, lark: Lark) -> None:
-        s = Slots(lark)
+    def __init__(self, terminals: tuple[Terminal, ...] = TERMINALS, flags: int = REGEX_FLAGS) -> None:
+        s = Slots(terminals, flags)
         g, end, word, name, slot, lit, compiled = s.gap, s.end, s.word, s.name, s.slot, s.lit, s.compiled
         self.words, self.keywords = s.words, s.keywords
         # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
         # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
         self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in s.entries(named=True).items()}
         self.kept: dict[str, dict[str, tuple[EntryValues, int]]] = {kind: {} for kind in self.each}  # see _entry
+        self.numbers: dict[str, int] = {}  # a turn number's text ("12.") -> its number, kept as entries are
         self.cards = compiled(f"{g}({slot('CARD')})")
         placement = s.placement()
         # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
@@ -106,7 +106,7 @@ class LineReader:
         reveal: Reveal | None = None
         score: Score | None = None
         phase = 0  # the part of the record read so far: tags, setup, events, reveal, score
-        turn_match, pass_word = self.turn.match, self.words["PASS"]
+        turn_match, pass_word, numbers = self.turn.match, self.words["PASS"], self.numbers
         for number, start, end in line_spans(text):
             m = turn_match(text, start, end)
             if m is not None:
@@ -119,9 +119,8 @@ class LineReader:
                     placement = None
                 else:
                     raise NotRead
-                turn = bounded(turn_number_text(m["num"]), MAX_TURN)
-                if turn is None:
-                    raise NotRead
+                num = m["num"]
+                turn = numbers.get(num) or self._number(num)
                 events.append(Turn(turn, self._name(m["player"]), placement, number, m.start("num") - start + 1))
             else:
                 m = self.blank.match(text, start, end)
@@ -181,25 +180,33 @@ class LineReader:
                 return m, Score(entries, number, column), 4
         raise NotRead
 
+    def _number(self, text: str) -> int:
+        """A turn number's value (0 is not kept: the caller's ``or`` asks again)."""
+        turn = bounded(turn_number_text(text), MAX_TURN)
+        if turn is None:
+            raise NotRead
+        if len(text) <= KEPT_TEXT and len(self.numbers) < KEPT_ITEMS:
+            self.numbers[text] = turn
+        return turn
+
     def _placement(self, m: re.Match[str], text: str, start: int, number: int) -> Placement:
-        tile = m["tile"]
+        tile, a, b, corner, vote_word, arrow = m.group("tile", "a", "b", "corner", "vote", "arrow")
         if "x" in tile:
             raise NotRead
         vote: Vote | None = None
         outcome: Outcome | None = None
-        if m["vote"] is not None:
-            if m["vote"] != self.words["VOTE"]:
+        if vote_word is not None:
+            if vote_word != self.words["VOTE"]:
                 raise NotRead
             vote = Vote(self._list("VOTE", m, text, start, number, "ballots"), number, m.start("vote") - start + 1)
-        if m["arrow"] is not None:
+        if arrow is not None:
             yes = no = None
             if m["tally"] is not None:
                 yes, no = read_tally(m["tally"])
                 if yes is None or no is None:
                     raise NotRead
             outcome = Outcome(m["result"] == "accepted", yes, no, number, m.start("arrow") - start + 1)
-        b, corner = m["b"], m["corner"]
-        return Placement(TILES[tile], read_square(m["a"]), None if b is None else read_square(b),
+        return Placement(TILES[tile], read_square(a), None if b is None else read_square(b),
                          None if corner is None else read_square(corner), vote, outcome, number,
                          m.start("tile") - start + 1)
 

@@ -97,8 +97,9 @@ def _value(cls: type[_T]) -> type[_T]:
     """``@dataclass(frozen=True, slots=True)`` with a faster ``__init__`` of the same
     signature and effect: it sets each slot through the slot's descriptor, where the
     generated one looks up and calls ``object.__setattr__`` per field (a Turn: 0.55
-    against 0.95 us; the parser builds some 240 of these values per record)."""
-    cls = dataclass(frozen=True, slots=True)(cls)
+    against 0.95 us; the parser builds some 240 of these values per record). Only this
+    ``__init__`` is compiled (each compile costs every command's start-up about 0.1 ms)."""
+    cls = dataclass(frozen=True, slots=True, init=False)(cls)
     spec = fields(cast("type[DataclassInstance]", cls))
     if any(f.default_factory is not MISSING or not f.init or f.kw_only is True for f in spec):
         raise TypeError(f"{cls.__name__}: only plain fields with plain defaults are handled")
@@ -111,13 +112,16 @@ def _value(cls: type[_T]) -> type[_T]:
     source = f"def make({outer}):\n    def __init__(self, {params}):{sets}\n    return __init__"
     exec(source, {"__name__": cls.__module__}, namespace)
     init = namespace["make"](*(getattr(cls, n).__set__ for n in names), *defaults.values())
-    init.__qualname__, init.__annotations__ = cls.__init__.__qualname__, cls.__init__.__annotations__
+    init.__qualname__, init.__annotations__ = f"{cls.__qualname__}.__init__", {
+        **{f.name: f.type for f in spec}, "return": None}
     cls.__init__ = init  # type: ignore[method-assign]  # the generated __init__ of the same signature
     return cls
 
 
 @_value
 class Tag:
+    """A tag line: ``[Key "value"]``."""
+
     key: str
     value: str
     line: int = _pos()
@@ -128,12 +132,16 @@ class Tag:
 
 @_value
 class HandTile:
+    """A tile type in a hand line and how many of it: ``W2x4``."""
+
     tile: Tile
     count: int = 1
 
 
 @_value
 class Hand:
+    """``hand Anna: W3 S2x2 ...``: the tiles dealt to a player."""
+
     player: str
     tiles: tuple[HandTile, ...]
     line: int = _pos()
@@ -144,6 +152,8 @@ class Hand:
 
 @_value
 class Goals:
+    """``goals Anna: museum, one-each``: a player's two goal cards (expert)."""
+
     player: str
     goals: tuple[str, str]
     line: int = _pos()
@@ -154,6 +164,8 @@ class Goals:
 
 @_value
 class Ballot:
+    """One player's cards in a vote: ``Anna: JA NE``."""
+
     player: str
     cards: tuple[Card, ...]
     line: int = _pos()
@@ -162,6 +174,8 @@ class Ballot:
 
 @_value
 class Vote:
+    """``vote { Anna: JA, Ben: NE }``: the ballots, in voting order."""
+
     ballots: tuple[Ballot, ...]
     line: int = _pos()
     column: int = _pos()
@@ -211,6 +225,8 @@ class Turn:
 
 @_value
 class Choose:
+    """``choose``: the counting card is chosen now (expert)."""
+
     line: int = _pos()
     column: int = _pos()
     comments: tuple[str, ...] = ()
@@ -230,6 +246,8 @@ class RevealEntry:
 
 @_value
 class Reveal:
+    """``reveal Anna: museum, ...``: the building (or goal) cards shown at the end."""
+
     entries: tuple[RevealEntry, ...]
     line: int = _pos()
     column: int = _pos()
@@ -239,6 +257,8 @@ class Reveal:
 
 @_value
 class ScoreEntry:
+    """``Anna: 12``: a player's claimed score."""
+
     player: str
     points: int
     line: int = _pos()
@@ -247,6 +267,8 @@ class ScoreEntry:
 
 @_value
 class Score:
+    """``score Anna: 12, ...``: the claimed scores."""
+
     entries: tuple[ScoreEntry, ...]
     line: int = _pos()
     column: int = _pos()

@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from lark import Lark
-from lark.lexer import TerminalDef
+from drunter_notation.notation.terminals import Terminal
 
 # A test of one character: a character class too large to list, like [^\W\d_].
 CharTest = Callable[[str], "re.Match[str] | None"]
@@ -182,11 +181,11 @@ class Slots:
     is a NAME checked for that text, and a name must not be a keyword.
     """
 
-    def __init__(self, lark: Lark) -> None:
-        self.flags: int = lark.options.g_regex_flags
-        self.regexp = {t.name: uncaptured(t.pattern.to_regexp()) for t in lark.terminals}
-        order = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
-        self.words = {t.name: t.pattern.value for t in order if t.pattern.type == "str"}
+    def __init__(self, order: tuple[Terminal, ...], flags: int) -> None:
+        """``order``: the terminals in the order Lark's lexer tries them (:data:`terminals.TERMINALS`)."""
+        self.flags = flags
+        self.regexp = {t.name: uncaptured(t.regexp) for t in order}
+        self.words = {t.name: t.value for t in order if t.kind == "str"}
         self.keywords, self.scanned = self._keywords(order)
         self.first = {name: first_chars(self.regexp[name], self.flags) for name in self.scanned}
         # What may stand between two tokens, taken whole: where its slot matches, Lark's lexer makes a WS
@@ -200,19 +199,19 @@ class Slots:
         self.word = f"(?P<kw>{self.slot('NAME')})"
         self.listed = self.entries(named=False)
 
-    def _keywords(self, order: list[TerminalDef]) -> tuple[dict[str, str], list[str]]:
+    def _keywords(self, order: tuple[Terminal, ...]) -> tuple[dict[str, str], list[str]]:
         """Keyword text -> its terminal (the strings NAME matches whole: the only host handled),
         and the other terminals, in the lexer's order."""
         keywords: dict[str, str] = {}
         scanned = []
         for t in order:
-            hosts = [r.name for r in order if r.pattern.type == "re" and r.priority == t.priority
-                     and (m := re.match(self.regexp[r.name], t.pattern.value, self.flags))
-                     and m.group(0) == t.pattern.value] if t.pattern.type == "str" else []
+            hosts = [r.name for r in order if r.kind == "re" and r.priority == t.priority
+                     and (m := re.match(self.regexp[r.name], t.value, self.flags))
+                     and m.group(0) == t.value] if t.kind == "str" else []
             if not hosts:
                 scanned.append(t.name)
-            elif hosts == ["NAME"] and not t.pattern.flags:
-                keywords[t.pattern.value] = t.name
+            elif hosts == ["NAME"] and not t.flags:
+                keywords[t.value] = t.name
             else:
                 raise NotImplementedError(f"keyword {t.name} in {hosts}")
         return keywords, scanned

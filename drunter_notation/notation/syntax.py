@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING
 
 from drunter_notation.errors import DnError, fail
 from drunter_notation.i18n import N_, _
+
+if TYPE_CHECKING:  # Lark is loaded only for text the line reader does not read (lalr.py): errors among them
+    from lark import Lark, Token, UnexpectedInput
 
 # What each terminal is, in words, for "expected ..." messages (translated when shown).
 EXPECTED_WORDS = {
@@ -68,6 +70,8 @@ _ANOTHER_MOVE = frozenset({"TURNNO", "TILE", "PASS", "CHOOSE"})
 
 def explain_move(e: UnexpectedInput, lark: Lark, text: str, source: str) -> DnError:
     """P001 for a bad move: :func:`explain`'s words, with three common mistakes named."""
+    from lark import UnexpectedToken
+
     if not isinstance(e, UnexpectedToken):  # an unexpected character
         return explain(e, lark, text, source, "move")
     tok = e.token
@@ -118,6 +122,8 @@ def _describe(expected: Iterable[str], kind: TextKind) -> str:
 
 def expected_at(lark: Lark, text: str, pos: int, start: str = "start") -> set[str]:
     """The terminals the parser would accept after ``text[:pos]`` (only used on errors)."""
+    from lark import UnexpectedInput
+
     try:
         ip = lark.parse_interactive(text[:pos], start=start)
         ip.exhaust_lexer()
@@ -160,6 +166,8 @@ _TEXT_KINDS = {
 
 def explain(e: UnexpectedInput, lark: Lark, text: str, path: str, start: str = "start") -> DnError:
     """A P001 error in words: what was found, what was expected, after what."""
+    from lark import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     kind = _TEXT_KINDS[start]
     if isinstance(e, UnexpectedCharacters):
         pos = e.pos_in_stream or 0  # always set by the lexer

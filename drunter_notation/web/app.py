@@ -34,14 +34,17 @@ from drunter_notation.data.rulesets import catalogue, list_rulesets
 from drunter_notation.errors import DnError
 from drunter_notation.game import Game
 from drunter_notation.i18n import _
+from drunter_notation.kept import KeptByIdentity
 from drunter_notation.notation.formatter import format_item, format_placement
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Choose, Turn, square_name
 from drunter_notation.notation.parser import parse_move
 from drunter_notation.report import svg
 from drunter_notation.report.view import owner_tags, position_board
 from drunter_notation.rules import votes
+from drunter_notation.rules.placement import Move
 from drunter_notation.rules.scoring import votes_left
-from drunter_notation.rules.turn import Decision
+from drunter_notation.rules.state import Violation
+from drunter_notation.rules.turn import Decision, judge_turn
 from drunter_notation.web import bots as bot_seats
 from drunter_notation.web import language, mend, seat_api, seats
 from drunter_notation.web.endpoint import Endpoint, Handler, problem
@@ -236,10 +239,9 @@ def _game_json(table: Table) -> JSONObject:
         "position": g.position(),
         "board": g.board_ref, "rules": g.ruleset.id, "rules_name": g.ruleset.name, "variant": g.variant,
         "turn": g.turn, "to_move": None if over else g.to_move, "over": over, "choice_due": g.choice_due,
-        "can_pass": not over and not g.choice_due and _allowed(g, "pass"), "can_undo": bool(g.events),
+        "can_pass": not over and not g.choice_due and _can_pass(g), "can_undo": bool(g.events),
         "hands_known": st.hands is not None, "cards_known": g.cards is not None,
-        "legal": [{"move": str(m), "needs_vote": m.needs_vote, "tile": str(m.tile),
-                   "squares": [square_name(s) for s in m.squares]} for m in g.legal_moves()],
+        "legal": [_move_json(m) for m in g.legal_moves()],
         "vote_order": list(votes.voting_order(st, st.to_move)),
         "players": [{"name": p, "seat": i, "tag": tags[p], "colour": svg.SEAT_COLOUR[i % len(svg.SEAT_COLOUR)],
                      "tiles": None if st.hands is None else [[str(t), n] for t, n in sorted(
@@ -259,6 +261,16 @@ def _game_json(table: Table) -> JSONObject:
     }
 
 
+def _make_move_json(m: Move) -> JSONObject:
+    return {"move": str(m), "needs_vote": m.needs_vote, "tile": str(m.tile),
+            "squares": [square_name(s) for s in m.squares]}
+
+
+# The engine hands out the same Move values position after position (kept per board); the
+# JSON is shared by every answer: never changed.
+_move_json = KeptByIdentity(_make_move_json)
+
+
 def public_rev(table: Table) -> str:
     """Changes whenever what a page shows of the game changes; made from the public record
     only, so it says nothing of a secret card."""
@@ -276,13 +288,11 @@ def board_svg(table: Table) -> str:
     return str(position_board(g.state, marked))
 
 
-def _allowed(g: Game, move: str) -> bool:
-    """Whether the engine lets the player to move play ``move`` now (tried on a copy)."""
-    try:
-        g.copy().push(move)
-    except DnError:
-        return False
-    return True
+def _can_pass(g: Game) -> bool:
+    """Whether the engine lets the player to move pass now: the turn judged as ``push("pass")``
+    judges it, without playing it on a copy of the game."""
+    st = g.state
+    return not isinstance(judge_turn(st, st.number + 1, st.to_move, None), Violation)
 
 
 def _events(table: Table) -> list[JSONObject]:

@@ -279,8 +279,9 @@ class Pilot:
         if name not in self.seen:
             self.kick(name)
 
-    def kick(self, name: str, *, restart: bool = False) -> None:
-        """The game changed: its bots look at it; ``restart`` drops what they are thinking."""
+    def kick(self, name: str, *, restart: bool = False, idle: bool = False) -> None:
+        """The game changed: its bots look at it; ``restart`` drops what they are thinking.
+        ``idle``: the change was looked at already (:meth:`idle`) and no bot decision is due."""
         self.seen.add(name)
         task = self.tasks.get(name)
         if task is not None and not task.done():
@@ -290,9 +291,13 @@ class Pilot:
             task.cancel()
             if name in self.thinking:
                 self.discarded += 1
-        if self.pool is None:
+        if self.pool is None or idle:
             return
         self.tasks[name] = asyncio.get_running_loop().create_task(self._run(name))
+
+    def idle(self, name: str) -> bool:
+        """Whether no bot decision is due in game ``name`` now (call off the event loop)."""
+        return self._due(name) is None
 
     async def _run(self, name: str) -> None:
         me = asyncio.current_task()

@@ -60,13 +60,21 @@ class Endpoint:
     async def answer(self, request: Request, work: Work, *, with_body: bool) -> Response:
         body = await read_body(request) if with_body else {}
         name = request.path_params.get("name")
-        response = await run_in_threadpool(_answer, work, self.store, name, body)
-        if request.method == "POST" and response.status_code < 400 and isinstance(name, str):
+        change = request.method == "POST" and isinstance(name, str)
+        response, idle = await run_in_threadpool(self._answer, work, name, body, change)
+        if change and response.status_code < 400 and isinstance(name, str):
             self.hub.notify(name)
-            self.pilot.kick(name, restart=request.url.path.endswith(TAKE_BACKS))
+            self.pilot.kick(name, restart=request.url.path.endswith(TAKE_BACKS), idle=idle)
         elif response.status_code < 400 and isinstance(name, str):
             self.pilot.look(name)
         return response
+
+    def _answer(self, work: Work, name: str | None, body: JSONObject, change: bool) -> tuple[Response, bool]:
+        """The work's response and, after a change, whether no bot decision is due now: asked here,
+        in the worker thread, so that a change with none costs the event loop no second trip to a
+        thread (a task, a thread hop and the table's lock once more per move)."""
+        response = _answer(work, self.store, name, body)
+        return response, change and response.status_code < 400 and name is not None and self.pilot.idle(name)
 
 
 async def read_body(request: Request) -> JSONObject:
