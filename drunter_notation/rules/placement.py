@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
 from drunter_notation.rules.board import DIRECTIONS, Ray
-from drunter_notation.rules.geometry import bridge_limit, bridges_between, has_way, past_bridges, reaches
+from drunter_notation.rules.geometry import bridge_limit, bridge_run, bridges_between, has_way, reaches
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
 ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
@@ -212,13 +212,17 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     single reachable from two wall gangs appears once per track, both with
     ``needs_corner``. Does not check whose turn it is.
 
-    The hot path of every playout: the bridge walk and free run of :mod:`.geometry`
-    are fused into one loop here, with no call per track or direction; the placements
-    from each gang square (and past each run of bridge fields) are built once per board."""
+    The hot path of every playout: on square indices (:meth:`State.grid`), the
+    bridge walk and free run of :mod:`.geometry` in one loop, with no call per track
+    or direction; the placements from each gang square (and past each run of bridge
+    fields) are built once per board."""
     by_kind = _tiles_to_try(state, player, tiles)
-    rays, memo = state.board.rays, state.board.memo
-    bridges, gangs, covered = state.bridges, state.gangs, state.covered
+    grid = state.grid()
+    t, blocked, bridge = grid.tables, grid.blocked, grid.bridge
+    w, size, memo = t.width, len(blocked), state.board.memo
+    gangs = state.gangs
     votes = state.toilet_votes
+    limit = bridge_limit(state)
     moves: list[Move] = []
     live: dict[str, int] = {}
     for corner, kind in state.track_kind.items():
@@ -232,34 +236,40 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
             continue
         most = mine[-1].length  # shortest first within a kind
         shared = live[kind] > 1
+        g = gang[1] * w + gang[0]
+        track = corner[1] * w + corner[0]
+        key = ((g * size + track) << 1) + votes  # an int: hashed at once, where a key of squares is hashed anew
         # typed as kept (the memo holds Any): compiled, the loop below then runs on lists, not generic objects
-        ways: list[_Way] | None = memo.get((corner, gang, votes))
+        ways: list[list[Move]] | None = memo.get(key)
         if ways is None:
-            ways = _gang_ways(state, corner, kind, gang, votes=votes)
-        for d, start, ray, protos in ways:
-            if start in bridges:  # A6: the track may pass under, up to the ruleset's limit
-                square, passed = past_bridges(state, start, d)
-                ray = rays.get((square, d))
-                if ray is None:
-                    continue
-                key = (corner, gang, d, passed, votes)  # the placements past these bridge fields, kept too
-                past: list[Move] | None = memo.get(key)
-                if past is None:
-                    past = memo[key] = _placements(kind, ray, corner, d, passed, gang, votes=votes)
-                protos = past
-            elif ray is None:
+            ways = memo[key] = _gang_ways(state, corner, kind, gang, votes=votes)
+        ahead = t.ahead3[g]
+        for d in range(4):
+            ray = ahead[d]
+            if not ray:
                 continue
+            if bridge[ray[0]]:  # A6: the track may pass under, up to the ruleset's limit
+                passed, ray = bridge_run(t, bridge, g, d, limit)
+                if not ray:
+                    continue
+                far = (g, track, d, passed, votes)  # the placements past these bridge fields, kept too
+                protos: list[Move] | None = memo.get(far)
+                if protos is None:
+                    protos = memo[far] = _placements_past(state, kind, corner, gang, d, passed, t.square(ray[0]),
+                                                          votes=votes)
+            else:
+                protos = ways[d]
             run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
-            for squares, _ in ray:
-                if run == most or squares[-1] in covered:
+            for s in ray:
+                if run == most or blocked[s]:  # corners are blocked: the placements stop there too
                     break
                 run += 1
-            for t in mine:
-                n = t.length
+            for tl in mine:
+                n = tl.length
                 if n > run:
                     break
                 if n == 1 and shared:
-                    singles.append((t, ray[0][0], len(moves)))
+                    singles.append((tl, protos[0].squares, len(moves)))
                 moves.append(protos[n - 1])
     if singles:
         _mark_twins(moves, singles)
@@ -297,19 +307,22 @@ def _tiles_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None
     return {kind: [t for t in group if t in chosen] for kind, group in _BY_KIND}
 
 
-# The placements a gang could make in one direction when no bridge is in the way: the
-# direction, the square next to the gang, the ray from it and a Move per tile length it holds.
-_Way = tuple[Square, Square, Ray | None, list[Move]]
+def _gang_ways(state: State, corner: Square, kind: str, gang: Square, *, votes: bool) -> list[list[Move]]:
+    """Per direction (DIRECTIONS order), the placements of the track from ``corner``
+    with its gang on ``gang`` when no bridge field is in the way, a :class:`Move` per
+    tile length the board's ray there holds: worked out once per board, kept in
+    ``Board.memo``."""
+    return [[] if ray is None else _placements(kind, ray, corner, d, 0, gang, votes=votes)
+            for d, _, ray in state.board.exits[gang]]
 
 
-def _gang_ways(state: State, corner: Square, kind: str, gang: Square, *, votes: bool) -> list[_Way]:
-    """The :data:`_Way` of each direction for the track from ``corner`` with its gang on
-    ``gang``: worked out once per board, kept in ``Board.memo``."""
-    memo: dict[tuple[Square, Square, bool], list[_Way]] = state.board.memo
-    ways = memo[(corner, gang, votes)] = [
-        (d, start, ray, [] if ray is None else _placements(kind, ray, corner, d, 0, gang, votes=votes))
-        for d, start, ray in state.board.exits[gang]]
-    return ways
+def _placements_past(state: State, kind: str, corner: Square, gang: Square, d: int, passed: int, start: Square, *,
+                     votes: bool) -> list[Move]:
+    """The placements of the track from ``corner`` past ``passed`` bridge fields in
+    direction ``d`` (its index), laid from ``start``."""
+    step = DIRECTIONS[d]
+    ray = state.board.rays.get((start, step))
+    return [] if ray is None else _placements(kind, ray, corner, step, passed, gang, votes=votes)
 
 
 def _placements(kind: str, ray: Ray, corner: Square, d: Square, passed: int, gang: Square, *,
@@ -336,6 +349,9 @@ def apply_move(state: State, move: Move, turn: int, player: str) -> list[tuple[S
         covered[sq] = index
     if len(squares) == 3:
         state.bridges.add(squares[1])
+    grid = state.squares
+    if grid is not None:
+        grid.lay(squares)
     state.gangs[move.corner] = squares[-1]
     if state.hands is not None:
         take(state.hands[player], move.tile)

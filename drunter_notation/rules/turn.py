@@ -271,6 +271,8 @@ def unplay(state: State, decision: Decision, ballots: Vote | None, due: tuple[Sq
             del state.covered[sq]
         if len(move.squares) == 3:
             state.bridges.discard(move.squares[1])
+        if state.squares is not None:
+            state.squares.lift(move.squares)
         state.gangs[move.corner] = move.gang
         if state.hands is not None:
             hand = state.hands[decision.player]
