@@ -27,6 +27,7 @@ length and the squares it covers, anchor first. Its tile is
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, Tile
 from drunter_notation.rules.board import DIRECTIONS
@@ -79,8 +80,8 @@ class Playout:
         self.blocked, self.bridge = grid.blocked.copy(), grid.bridge.copy()
         corner_order = list(state.board.corners)
         self.gang = [-1 if (g := state.gangs[c]) is None else t.index(g) for c in corner_order]
-        self.hands = [[hands[pl][tile] for tile in TILES] for pl in state.players]
-        self.cards = [[state.cards[pl][c] for c in CARD_NAMES] for pl in state.players]
+        self.hands = [[hands[pl].get(tile, 0) for tile in TILES] for pl in state.players]  # get: no __missing__ call
+        self.cards = [[state.cards[pl].get(c, 0) for c in CARD_NAMES] for pl in state.players]
         self.seat, self.number = state.seat, state.number
         o = state.options
         self.limit = _UNLIMITED if o.bridge_runs else 1
@@ -329,3 +330,52 @@ class Playout:
         corner = list(t.board.corners)[ci]
         return Move(self.tile(move), sq, corner, direction, toilets, passed, t.square(self.gang[ci]), twin,
                     self.voting and bool(toilets))
+
+
+class Seat(Protocol):
+    """Who decides for a seat of a playout: the shipped bots (``drunter_notation.bots``)."""
+
+    def pick(self, pl: Playout, moves: list[LeanMove]) -> int:
+        """The index in ``moves`` (:meth:`Playout.legal`) of the move to play."""
+
+    def lay(self, pl: Playout, move: LeanMove) -> tuple[int, ...]:
+        """The vote cards (indices in CARD_NAMES, held) laid on ``move`` of the player to move."""
+
+    def side(self, pl: Playout, move: LeanMove, ballots: Sequence[tuple[int, ...]]) -> bool:
+        """True when this seat's JEIN counts yes."""
+
+    def keep(self, pl: Playout, goals: Sequence[str]) -> str:
+        """Expert game: the goal card kept of ``goals`` (X2)."""
+
+
+# The two drivers live here, not with the bots, so that the compiled build runs their loop in C too.
+def play_turn(pl: Playout, bots: Sequence[Seat], move: LeanMove) -> None:
+    """Play ``move`` for the player to move, the vote (if one is held) cast by ``bots``."""
+    stands = True
+    if pl.needs_vote(move):
+        n, seat = len(bots), pl.seat
+        order = [(seat + k) % n for k in range(n)]
+        ballots = [bots[v].lay(pl, move) for v in order]
+        sides = [JEIN in laid and bots[v].side(pl, move, ballots) for v, laid in zip(order, ballots, strict=True)]
+        stands = pl.tally(ballots, sides)
+    pl.play(move, stands)
+
+
+def play_out(pl: Playout, bots: Sequence[Seat], goals: Sequence[Sequence[str]]) -> tuple[int, ...]:
+    """Play the lean position ``pl`` to its end with ``bots`` (one per seat, already
+    begun) and return the winning seats; ``goals[seat]`` are the cards each holds
+    (the first scores; in the expert game the kept card is asked for at the choice)."""
+    held = [tuple(g) for g in goals]
+    while True:
+        if pl.expert and pl.choice_due():
+            for seat, bot in enumerate(bots):
+                kept = bot.keep(pl, held[seat])
+                held[seat] = (kept, *tuple(g for g in held[seat] if g != kept))
+        moves = pl.legal()
+        if (not moves or pl.dry) and pl.over():  # a mover with a move that counts: not over
+            break
+        if not moves:
+            pl.pass_turn()
+            continue
+        play_turn(pl, bots, moves[bots[pl.seat].pick(pl, moves)])
+    return pl.winners(held)
