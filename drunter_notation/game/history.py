@@ -63,7 +63,8 @@ class GameHistory(GamePosition):
             self._raise(decision)
         event = Turn(decision.number, decision.player,
                      None if decision.move is None else _placement(decision.move, ballots, decision))
-        self._log.append(LogEntry(event, ballots, decision, None, due, chosen))  # positional: one a push
+        # one a push: tuple.__new__ with its fields in order, not the named tuple's Python-level __new__
+        self._log.append(tuple.__new__(LogEntry, (event, ballots, decision, None, due, chosen)))
         self._legal = None
         return decision
 

@@ -343,7 +343,7 @@ def apply_move(state: State, move: Move, turn: int, player: str) -> list[tuple[S
     squares = move.squares
     index = len(state.tiles)
     state.example = state.over = None
-    state.tiles.append(LaidTile(move.tile, squares, move.corner, turn, player))
+    state.tiles.append(tuple.__new__(LaidTile, (move.tile, squares, move.corner, turn, player)))  # its fields in order
     covered = state.covered
     for sq in squares:
         covered[sq] = index

@@ -356,9 +356,10 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
     if destroyed:
         rules += ("X3",) if expert else ("E2",)
     rules = _RULES.setdefault(rules, rules)  # one tuple per combination: fewer objects for the GC to walk
-    # positional up to stuck, in field order: one per placement of every replayed turn, keywords cost 1.8x
-    return Decision(number, player, move, hands_known, rules, vote, unvoted, near, destroyed, removed, stuck,
-                    expert=expert)
+    # every field in order, through tuple.__new__: one per placement of every turn played, and the named
+    # tuple's own __new__ is a Python function binding 16 arguments (four times the cost)
+    return tuple.__new__(Decision, (number, player, move, hands_known, rules, vote, unvoted, near, destroyed, removed,
+                                    stuck, None, None, False, None, expert))
 
 
 def _stuck(state: State) -> set[Square]:
