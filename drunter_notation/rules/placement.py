@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
 from drunter_notation.rules.board import DIRECTIONS, Ray
 from drunter_notation.rules.geometry import bridge_limit, bridge_run, bridges_between, has_way, reaches
+from drunter_notation.rules.grid import Tables
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
 ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
@@ -216,104 +217,121 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     bridge walk and free run of :mod:`.geometry` in one loop, with no call per track
     or direction; the placements from each gang square (and past each run of bridge
     fields) are built once per board."""
-    by_kind = _tiles_to_try(state, player, tiles)
+    by_kind = _lengths_to_try(state, player, tiles)
     grid = state.grid()
     t, blocked, bridge = grid.tables, grid.blocked, grid.bridge
     w, size, memo = t.width, len(blocked), state.board.memo
     gangs = state.gangs
     votes = state.toilet_votes
-    limit = bridge_limit(state)
     moves: list[Move] = []
     live: dict[str, int] = {}
     for corner, kind in state.track_kind.items():
         if gangs[corner] is not None:
             live[kind] = live.get(kind, 0) + 1
-    singles: list[tuple[Tile, tuple[Square, ...], int]] = []  # (tile, square, index in moves) on shared kinds
+    singles: list[tuple[Move, int]] = []  # (a single's placement, its index in moves) on shared kinds
     for corner, kind in state.track_kind.items():
-        mine = by_kind.get(kind)
+        lengths = by_kind.get(kind)
         gang = gangs[corner]
-        if not mine or gang is None:
+        if lengths is None or gang is None:
             continue
-        most = mine[-1].length  # shortest first within a kind
-        shared = live[kind] > 1
+        most = lengths.most
+        singles_too = lengths.single and live[kind] > 1
+        taken = lengths.taken
         g = gang[1] * w + gang[0]
         track = corner[1] * w + corner[0]
         key = ((g * size + track) << 1) + votes  # an int: hashed at once, where a key of squares is hashed anew
         # typed as kept (the memo holds Any): compiled, the loop below then runs on lists, not generic objects
-        ways: list[list[Move]] | None = memo.get(key)
+        ways: list[_Way] | None = memo.get(key)
         if ways is None:
-            ways = memo[key] = _gang_ways(state, corner, kind, gang, votes=votes)
-        ahead = t.ahead3[g]
-        for d in range(4):
-            ray = ahead[d]
-            if not ray:
-                continue
+            ways = memo[key] = _gang_ways(state, t, corner, kind, gang, votes=votes)
+        for d, ray, protos in ways:
             if bridge[ray[0]]:  # A6: the track may pass under, up to the ruleset's limit
-                passed, ray = bridge_run(t, bridge, g, d, limit)
+                passed, ray = bridge_run(t, bridge, g, d, bridge_limit(state))
                 if not ray:
                     continue
                 far = (g, track, d, passed, votes)  # the placements past these bridge fields, kept too
-                protos: list[Move] | None = memo.get(far)
-                if protos is None:
-                    protos = memo[far] = _placements_past(state, kind, corner, gang, d, passed, t.square(ray[0]),
-                                                          votes=votes)
-            else:
-                protos = ways[d]
+                past: list[Move] | None = memo.get(far)
+                if past is None:
+                    past = memo[far] = _placements_past(state, kind, corner, gang, d, passed, t.square(ray[0]),
+                                                        votes=votes)
+                protos = past
             run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
             for s in ray:
                 if run == most or blocked[s]:  # corners are blocked: the placements stop there too
                     break
                 run += 1
-            for tl in mine:
-                n = tl.length
-                if n > run:
-                    break
-                if n == 1 and shared:
-                    singles.append((tl, protos[0].squares, len(moves)))
-                moves.append(protos[n - 1])
+            if run:
+                if singles_too:
+                    singles.append((protos[0], len(moves)))
+                moves += protos[taken[run]]
     if singles:
         _mark_twins(moves, singles)
     return moves
 
 
-def _mark_twins(moves: list[Move], singles: list[tuple[Tile, tuple[Square, ...], int]]) -> None:
+def _mark_twins(moves: list[Move], singles: list[tuple[Move, int]]) -> None:
     """A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
     square behind its anchor holds one gang, never a bridge field another gang passes);
-    both placements there need their corner named. ``singles``: (tile, square, index
-    in ``moves``) of the singles placed on a kind with more than one live track."""
+    both placements there need their corner named. ``singles``: (placement, index in
+    ``moves``) of the singles placed on a kind with more than one live track."""
     first: dict[tuple[Tile, tuple[Square, ...]], int] = {}
     twins: list[int] = []
-    for t, square, i in singles:
-        j = first.setdefault((t, square), i)
+    for m, i in singles:
+        j = first.setdefault((m.tile, m.squares), i)
         if j != i:
             twins += (j, i)
     for i in twins:
         moves[i] = moves[i]._replace(needs_corner=True)
 
 
-def _tiles_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None) -> dict[str, list[Tile]]:
-    """Track kind -> the tile types :func:`legal_moves` tries, shortest first: those
-    in ``player``'s hand when hands are known and ``tiles`` is None, else ``tiles``
-    (default: every tile type)."""
+class _Lengths(NamedTuple):
+    """The tile lengths of one kind :func:`legal_moves` tries: the longest, whether a
+    single is among them, and per free run (0 to 3 squares) the slice of a way's
+    placements (one per length, shortest first) that fit: every set of lengths is one."""
+
+    most: int
+    single: bool
+    taken: tuple[slice, ...]
+
+
+def _lengths(lengths: tuple[int, ...]) -> _Lengths:
+    taken = []
+    for run in range(4):
+        fit = [n - 1 for n in lengths if n <= run]
+        step = fit[1] - fit[0] if len(fit) > 1 else 1  # {0, 2} is the one set with gaps: every second
+        taken.append(slice(fit[0], fit[-1] + 1, step) if fit else slice(0, 0))
+    return _Lengths(lengths[-1], lengths[0] == 1, tuple(taken))
+
+
+_LENGTHS: dict[tuple[int, ...], _Lengths] = {held: _lengths(held) for held in
+            ((1,), (2,), (3,), (1, 2), (1, 3), (2, 3), (1, 2, 3))}  # by the lengths held, shortest first
+
+
+def _lengths_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None) -> dict[str, _Lengths]:
+    """Track kind -> the lengths of the tiles :func:`legal_moves` tries: those in
+    ``player``'s hand when hands are known and ``tiles`` is None, else of ``tiles``
+    (default: every tile type); no entry for a kind with none."""
     if tiles is None and state.hands is not None:
         hand = state.hands[player or state.to_move]
-        by_kind = {}
-        for kind, group in _BY_KIND:
-            held = [t for t in group if hand.get(t, 0) > 0]
-            if held:
-                by_kind[kind] = held
-        return by_kind
-    chosen = ALL_TILES if tiles is None else set(tiles)
-    return {kind: [t for t in group if t in chosen] for kind, group in _BY_KIND}
+        held = {kind: tuple([t.length for t in group if hand.get(t, 0) > 0]) for kind, group in _BY_KIND}
+    else:
+        chosen = ALL_TILES if tiles is None else set(tiles)
+        held = {kind: tuple([t.length for t in group if t in chosen]) for kind, group in _BY_KIND}
+    return {kind: _LENGTHS[lengths] for kind, lengths in held.items() if lengths}
 
 
-def _gang_ways(state: State, corner: Square, kind: str, gang: Square, *, votes: bool) -> list[list[Move]]:
-    """Per direction (DIRECTIONS order), the placements of the track from ``corner``
-    with its gang on ``gang`` when no bridge field is in the way, a :class:`Move` per
-    tile length the board's ray there holds: worked out once per board, kept in
-    ``Board.memo``."""
-    return [[] if ray is None else _placements(kind, ray, corner, d, 0, gang, votes=votes)
-            for d, _, ray in state.board.exits[gang]]
+# A direction a gang could go on in when no bridge field is in the way: its index in DIRECTIONS, the (up to
+# three) squares ahead by index, and a Move per tile length the board's ray from the first of them holds.
+_Way = tuple[int, tuple[int, ...], list[Move]]
+
+
+def _gang_ways(state: State, t: Tables, corner: Square, kind: str, gang: Square, *, votes: bool) -> list[_Way]:
+    """The :data:`_Way` of each direction (DIRECTIONS order) that has a square ahead,
+    for the track from ``corner`` with its gang on ``gang``: worked out once per
+    board, kept in ``Board.memo``."""
+    ahead = t.ahead3[t.index(gang)]
+    return [(d, ahead[d], [] if ray is None else _placements(kind, ray, corner, step, 0, gang, votes=votes))
+            for d, (step, _, ray) in enumerate(state.board.exits[gang]) if ahead[d]]
 
 
 def _placements_past(state: State, kind: str, corner: Square, gang: Square, d: int, passed: int, start: Square, *,
