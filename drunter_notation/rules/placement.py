@@ -304,20 +304,27 @@ def _lengths(lengths: tuple[int, ...]) -> _Lengths:
 
 
 _LENGTHS: dict[tuple[int, ...], _Lengths] = {held: _lengths(held) for held in
-            ((1,), (2,), (3,), (1, 2), (1, 3), (2, 3), (1, 2, 3))}  # by the lengths held, shortest first
+                                             ((1,), (2,), (3,), (1, 2), (1, 3), (2, 3), (1, 2, 3))}
+_BIT = {t: 1 << i for i, t in enumerate(ALL_TILES)}
+# The tile types held, as a set of _BIT -> what legal_moves tries per kind: a hand is read in one pass.
+_BY_HELD = [{kind: _LENGTHS[lengths] for kind, group in _BY_KIND
+             if (lengths := tuple(t.length for t in group if held & _BIT[t]))}
+            for held in range(1 << len(ALL_TILES))]
 
 
 def _lengths_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None) -> dict[str, _Lengths]:
     """Track kind -> the lengths of the tiles :func:`legal_moves` tries: those in
     ``player``'s hand when hands are known and ``tiles`` is None, else of ``tiles``
     (default: every tile type); no entry for a kind with none."""
+    held = 0
     if tiles is None and state.hands is not None:
-        hand = state.hands[player or state.to_move]
-        held = {kind: tuple([t.length for t in group if hand.get(t, 0) > 0]) for kind, group in _BY_KIND}
+        for t, n in state.hands[player or state.to_move].items():
+            if n > 0:
+                held |= _BIT.get(t, 0)
     else:
-        chosen = ALL_TILES if tiles is None else set(tiles)
-        held = {kind: tuple([t.length for t in group if t in chosen]) for kind, group in _BY_KIND}
-    return {kind: _LENGTHS[lengths] for kind, lengths in held.items() if lengths}
+        for t in ALL_TILES if tiles is None else set(tiles):
+            held |= _BIT.get(t, 0)
+    return _BY_HELD[held]
 
 
 # A direction a gang could go on in when no bridge field is in the way: its index in DIRECTIONS, the (up to
