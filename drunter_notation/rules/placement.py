@@ -234,9 +234,8 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
         gang = gangs[corner]
         if lengths is None or gang is None:
             continue
-        most = lengths.most
-        singles_too = lengths.single and live[kind] > 1
-        taken = lengths.taken
+        most, single, taken = lengths
+        singles_too = single and live[kind] > 1
         g = gang[1] * w + gang[0]
         track = corner[1] * w + corner[0]
         key = ((g * size + track) << 1) + votes  # an int: hashed at once, where a key of squares is hashed anew
@@ -284,14 +283,10 @@ def _mark_twins(moves: list[Move], singles: list[tuple[Move, int]]) -> None:
         moves[i] = moves[i]._replace(needs_corner=True)
 
 
-class _Lengths(NamedTuple):
-    """The tile lengths of one kind :func:`legal_moves` tries: the longest, whether a
-    single is among them, and per free run (0 to 3 squares) the slice of a way's
-    placements (one per length, shortest first) that fit: every set of lengths is one."""
-
-    most: int
-    single: bool
-    taken: tuple[slice, ...]
+# The tile lengths of one kind legal_moves tries: the longest, whether a single is among them, and per free run
+# (0 to 3 squares) the slice of a way's placements (one per length, shortest first) that fit: every set of lengths
+# is one. A plain tuple, unpacked: compiled, a named tuple's fields are read by name, generically.
+_Lengths = tuple[int, bool, tuple[slice, ...]]
 
 
 def _lengths(lengths: tuple[int, ...]) -> _Lengths:
@@ -300,7 +295,7 @@ def _lengths(lengths: tuple[int, ...]) -> _Lengths:
         fit = [n - 1 for n in lengths if n <= run]
         step = fit[1] - fit[0] if len(fit) > 1 else 1  # {0, 2} is the one set with gaps: every second
         taken.append(slice(fit[0], fit[-1] + 1, step) if fit else slice(0, 0))
-    return _Lengths(lengths[-1], lengths[0] == 1, tuple(taken))
+    return lengths[-1], lengths[0] == 1, tuple(taken)
 
 
 _LENGTHS: dict[tuple[int, ...], _Lengths] = {held: _lengths(held) for held in
