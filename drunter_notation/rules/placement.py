@@ -285,7 +285,7 @@ def _mark_twins(moves: list[Move], singles: list[tuple[Move, int]]) -> None:
 
 # The tile lengths of one kind legal_moves tries: the longest, whether a single is among them, and per free run
 # (0 to 3 squares) the slice of a way's placements (one per length, shortest first) that fit: every set of lengths
-# is one. A plain tuple, unpacked: compiled, a named tuple's fields are read by name, generically.
+# is one. A plain tuple, unpacked where it is read.
 _Lengths = tuple[int, bool, tuple[slice, ...]]
 
 
