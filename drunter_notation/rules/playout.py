@@ -66,9 +66,9 @@ class Playout:
                  "voting")
 
     def __init__(self, state: State | None = None) -> None:
-        """The lean copy of ``state`` (which it does not change); without one, an empty
-        position for :meth:`copy` and unpickling to fill (a compiled class is made by
-        its ``__init__`` even then)."""
+        """The lean copy of ``state`` (whose position it does not change; it may make the
+        state's :meth:`~.state.State.grid`); without one, an empty position for :meth:`copy`
+        and unpickling to fill (a compiled class is made by its ``__init__`` even then)."""
         if state is None:
             return
         hands = state.hands
