@@ -10,6 +10,7 @@ from setuptools import setup
 # The engine's hot path, by profile (bench/README.md, "A compiled engine"): every module here is
 # mypy --strict clean and pure Python too; the package works the same either way.
 COMPILED = [
+    "drunter_notation/rules/grid.py",
     "drunter_notation/rules/geometry.py",
     "drunter_notation/rules/placement.py",
     "drunter_notation/rules/state.py",

@@ -8,11 +8,12 @@ from __future__ import annotations
 import random
 
 from drunter_notation.bots.ismcts import IsmctsBot, spec
-from drunter_notation.bots.player import Bot, Player, lean_move, play_game, play_out, play_turn
+from drunter_notation.bots.player import Bot, Player, lean_move, play_game
 from drunter_notation.bots.styles import BOTS as STYLES
 from drunter_notation.bots.styles import CautiousBot, GreedyBot, RandomBot
 from drunter_notation.errors import fail
 from drunter_notation.i18n import _, ngettext
+from drunter_notation.rules.playout import play_out, play_turn
 
 BOTS: dict[str, type[Bot]] = {**STYLES, IsmctsBot.name: IsmctsBot}
 

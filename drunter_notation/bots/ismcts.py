@@ -39,12 +39,12 @@ import time as clock
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from drunter_notation.bots.player import Bot, play_out, play_turn
+from drunter_notation.bots.player import Bot
 from drunter_notation.bots.styles import BOTS as STYLES
 from drunter_notation.deal import deal_unseen
 from drunter_notation.errors import fail
 from drunter_notation.i18n import _, format_number
-from drunter_notation.rules.playout import ABSTAIN, Playout
+from drunter_notation.rules.playout import ABSTAIN, Playout, play_out, play_turn
 
 if TYPE_CHECKING:
     from drunter_notation.rules.playout import LeanMove

@@ -9,7 +9,7 @@ complete record: ``game.to_dn()``).
 The shipped bots (:class:`Bot` subclasses in :mod:`.styles`) decide on the lean
 position of :mod:`drunter_notation.rules.playout`, so that the same decisions serve
 a DN record through the Game API and thousands of playouts a second
-(:func:`play_out`). Given the same seed a bot makes the same choices on either
+(:func:`~drunter_notation.rules.playout.play_out`). Given the same seed a bot makes the same choices on either
 path (``tests/test_bots_playout.py``).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from drunter_notation.game import Game, Move
 from drunter_notation.notation.model import CARD_NAMES
-from drunter_notation.rules.playout import JEIN, Playout
+from drunter_notation.rules.playout import Playout
 from drunter_notation.rules.votes import voting_order
 
 if TYPE_CHECKING:
@@ -143,35 +143,3 @@ def play_game(game: Game, players: Mapping[str, Player]) -> Game:
             jein = {p: players[p].declare_joker(game, move, vote) for p in order if "JEIN" in vote[p]}
         game.push(move, vote=vote, jein=jein)
     return game
-
-
-def play_turn(pl: Playout, bots: Sequence[Bot], move: LeanMove) -> None:
-    """Play ``move`` for the player to move, the vote (if one is held) cast by ``bots``."""
-    stands = True
-    if pl.needs_vote(move):
-        n, seat = len(bots), pl.seat
-        order = [(seat + k) % n for k in range(n)]
-        ballots = [bots[v].lay(pl, move) for v in order]
-        sides = [JEIN in laid and bots[v].side(pl, move, ballots) for v, laid in zip(order, ballots, strict=True)]
-        stands = pl.tally(ballots, sides)
-    pl.play(move, stands)
-
-
-def play_out(pl: Playout, bots: Sequence[Bot], goals: Sequence[Sequence[str]]) -> tuple[int, ...]:
-    """Play the lean position ``pl`` to its end with ``bots`` (one per seat, already
-    begun) and return the winning seats; ``goals[seat]`` are the cards each holds
-    (the first scores; in the expert game the kept card is asked for at the choice)."""
-    held = [tuple(g) for g in goals]
-    while True:
-        if pl.expert and pl.choice_due():
-            for seat, bot in enumerate(bots):
-                kept = bot.keep(pl, held[seat])
-                held[seat] = (kept, *tuple(g for g in held[seat] if g != kept))
-        moves = pl.legal()
-        if (not moves or pl.dry) and pl.over():  # a mover with a move that counts: not over
-            break
-        if not moves:
-            pl.pass_turn()
-            continue
-        play_turn(pl, bots, moves[bots[pl.seat].pick(pl, moves)])
-    return pl.winners(held)

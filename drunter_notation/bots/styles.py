@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 from drunter_notation.bots.player import Bot
 from drunter_notation.notation.model import CARD_NAMES
-from drunter_notation.rules.playout import ABSTAIN, BUILDING_INDEX, Playout, Tables
+from drunter_notation.rules.grid import BUILDING_INDEX, Tables
+from drunter_notation.rules.playout import ABSTAIN, Playout
 from drunter_notation.rules.scoring import goal_score
 
 if TYPE_CHECKING:

@@ -61,9 +61,9 @@ class GameHistory(GamePosition):
             ballots = None if placement is None else placement.vote
         if isinstance(decision, Violation):
             self._raise(decision)
-        event = Turn(decision.number, decision.player,
-                     None if decision.move is None else _placement(decision.move, ballots, decision))
-        self._log.append(LogEntry(event, ballots, decision, None, due, chosen))  # positional: one a push
+        # one a push: tuple.__new__ with its fields in order, not the named tuple's Python-level __new__; the
+        # event as a record writes it is made when first read (a game played out by a program may never be)
+        self._log.append(tuple.__new__(LogEntry, (None, ballots, decision, None, due, chosen)))
         self._legal = None
         return decision
 
@@ -86,7 +86,19 @@ class GameHistory(GamePosition):
     @property
     def events(self) -> list[Turn | Choose]:
         """The turns (and ``choose``) played so far, as a record writes them."""
-        return [entry.event for entry in self._log]
+        return [self._event(i) for i in range(len(self._log))]
+
+    def _event(self, i: int) -> Turn | Choose:
+        """The event of log entry ``i``, a pushed turn's written (and kept) when first asked for."""
+        entry = self._log[i]
+        if entry.event is not None:
+            return entry.event
+        decision = entry.decision
+        assert decision is not None  # only a pushed turn waits to be written
+        event = Turn(decision.number, decision.player,
+                     None if decision.move is None else _placement(decision.move, entry.ballots, decision))
+        self._log[i] = entry._replace(event=event)
+        return event
 
     @property
     def decisions(self) -> list[turn.Decision | None]:
@@ -141,6 +153,7 @@ class GameHistory(GamePosition):
         is nothing to undo."""
         if not self._log:
             raise IndexError("pop from a game with no turns behind it")
+        event = self._event(len(self._log) - 1)
         entry = self._log.pop()
         if entry.snapshot is not None:
             self.state = entry.snapshot.copy()  # copies share the snapshot: never hand it out to be changed
@@ -148,10 +161,10 @@ class GameHistory(GamePosition):
             self.state.due, self.state.chosen = entry.due, entry.chosen
         else:
             turn.unplay(self.state, entry.decision, entry.ballots, entry.due, entry.chosen)
-        if isinstance(entry.event, Choose):
+        if isinstance(event, Choose):
             self.kept = {}
         self._legal = None
-        return entry.event
+        return event
 
 
 def _placement(move: Move, ballots: Vote | None, decision: turn.Decision | None) -> Placement:

@@ -34,7 +34,7 @@ class Result:
 class LogEntry(NamedTuple):
     """One event played, with what :meth:`~GameHistory.pop` needs to undo it."""
 
-    event: Turn | Choose  # as a record writes it, made once when pushed
+    event: Turn | Choose | None  # as a record writes it; None: a pushed turn, written when first read
     ballots: Vote | None  # the ballots the turn was played with
     decision: turn.Decision | None  # the engine's decision (None for choose): undone with turn.unplay
     snapshot: State | None  # a turn read from a record: the position before, restored as a whole
@@ -58,7 +58,7 @@ class GamePosition:
         self.cards = cards  # building card (base) or the two goal cards (expert), per player
         self.kept: dict[str, str] = {}  # expert: the goal card each player keeps at 'choose' (X2)
         self.tags = tags  # extra tags for the record (Event, Date, ...)
-        # One entry per event. The event is written once, when pushed (events is read after every move).
+        # One entry per event. A pushed turn's event is written once, when first read (GameHistory._event).
         self._log: list[LogEntry] = []
         self._legal: list[Move] | None = None  # legal_moves() of this position, so a push can trust them
 

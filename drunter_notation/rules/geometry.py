@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from drunter_notation.notation.model import Square
 from drunter_notation.rules.board import DIRECTIONS, Ray
+from drunter_notation.rules.grid import Tables
 from drunter_notation.rules.state import State
 
 UNLIMITED = 1 << 30  # bridge-run limit standing for "any number"
@@ -32,6 +33,18 @@ def past_bridges(state: State, start: Square, d: Square) -> tuple[Square, int]:
     while passed < limit and (c, r) in bridges:
         c, r, passed = c + dc, r + dr, passed + 1
     return (c, r), passed
+
+
+def bridge_run(tables: Tables, bridge: list[int], gang: int, d: int, limit: int) -> tuple[int, tuple[int, ...]]:
+    """A6 on square indices (:mod:`.grid`), for a gang on ``gang`` going on in
+    direction ``d`` (its index in DIRECTIONS) when the square next to it is a bridge
+    field: how many bridge fields it passes (up to ``limit``) and the (up to three)
+    squares beyond them, where the tile would lie."""
+    ahead = tables.ahead[gang][d]
+    passed = 0
+    while passed < limit and passed < len(ahead) and bridge[ahead[passed]]:
+        passed += 1
+    return passed, ahead[passed:passed + 3]
 
 
 def bridges_between(gang: Square, direction: Square, passed: int) -> tuple[Square, ...]:

@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
 from drunter_notation.rules.board import DIRECTIONS, Ray
-from drunter_notation.rules.geometry import bridge_limit, bridges_between, has_way, past_bridges, reaches
+from drunter_notation.rules.geometry import bridge_limit, bridge_run, bridges_between, has_way, reaches
+from drunter_notation.rules.grid import Tables
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
 ALL_TILES = tuple(Tile(k, n) for k in KINDS for n in (1, 2, 3))
@@ -212,104 +213,136 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     single reachable from two wall gangs appears once per track, both with
     ``needs_corner``. Does not check whose turn it is.
 
-    The hot path of every playout: the bridge walk and free run of :mod:`.geometry`
-    are fused into one loop here, with no call per track or direction; the placements
-    from each gang square (and past each run of bridge fields) are built once per board."""
-    by_kind = _tiles_to_try(state, player, tiles)
-    rays, memo = state.board.rays, state.board.memo
-    bridges, gangs, covered = state.bridges, state.gangs, state.covered
+    The hot path of every playout: on square indices (:meth:`State.grid`), the
+    bridge walk and free run of :mod:`.geometry` in one loop, with no call per track
+    or direction; the placements from each gang square (and past each run of bridge
+    fields) are built once per board."""
+    by_kind = _lengths_to_try(state, player, tiles)
+    grid = state.grid()
+    t, blocked, bridge = grid.tables, grid.blocked, grid.bridge
+    w, size, memo = t.width, len(blocked), state.board.memo
+    gangs = state.gangs
     votes = state.toilet_votes
     moves: list[Move] = []
     live: dict[str, int] = {}
     for corner, kind in state.track_kind.items():
         if gangs[corner] is not None:
             live[kind] = live.get(kind, 0) + 1
-    singles: list[tuple[Tile, tuple[Square, ...], int]] = []  # (tile, square, index in moves) on shared kinds
+    singles: list[tuple[Move, int]] = []  # (a single's placement, its index in moves) on shared kinds
     for corner, kind in state.track_kind.items():
-        mine = by_kind.get(kind)
+        lengths = by_kind.get(kind)
         gang = gangs[corner]
-        if not mine or gang is None:
+        if lengths is None or gang is None:
             continue
-        most = mine[-1].length  # shortest first within a kind
-        shared = live[kind] > 1
+        most, single, taken = lengths
+        singles_too = single and live[kind] > 1
+        g = gang[1] * w + gang[0]
+        track = corner[1] * w + corner[0]
+        key = ((g * size + track) << 1) + votes  # an int: hashed at once, where a key of squares is hashed anew
         # typed as kept (the memo holds Any): compiled, the loop below then runs on lists, not generic objects
-        ways: list[_Way] | None = memo.get((corner, gang, votes))
+        ways: list[_Way] | None = memo.get(key)
         if ways is None:
-            ways = _gang_ways(state, corner, kind, gang, votes=votes)
-        for d, start, ray, protos in ways:
-            if start in bridges:  # A6: the track may pass under, up to the ruleset's limit
-                square, passed = past_bridges(state, start, d)
-                ray = rays.get((square, d))
-                if ray is None:
+            ways = memo[key] = _gang_ways(state, t, corner, kind, gang, votes=votes)
+        for d, ray, protos in ways:
+            if bridge[ray[0]]:  # A6: the track may pass under, up to the ruleset's limit
+                passed, ray = bridge_run(t, bridge, g, d, bridge_limit(state))
+                if not ray:
                     continue
-                key = (corner, gang, d, passed, votes)  # the placements past these bridge fields, kept too
-                past: list[Move] | None = memo.get(key)
+                far = (g, track, d, passed, votes)  # the placements past these bridge fields, kept too
+                past: list[Move] | None = memo.get(far)
                 if past is None:
-                    past = memo[key] = _placements(kind, ray, corner, d, passed, gang, votes=votes)
+                    past = memo[far] = _placements_past(state, kind, corner, gang, d, passed, t.square(ray[0]),
+                                                        votes=votes)
                 protos = past
-            elif ray is None:
-                continue
             run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
-            for squares, _ in ray:
-                if run == most or squares[-1] in covered:
+            for s in ray:
+                if run == most or blocked[s]:  # corners are blocked: the placements stop there too
                     break
                 run += 1
-            for t in mine:
-                n = t.length
-                if n > run:
-                    break
-                if n == 1 and shared:
-                    singles.append((t, ray[0][0], len(moves)))
-                moves.append(protos[n - 1])
+            if run:
+                if singles_too:
+                    singles.append((protos[0], len(moves)))
+                moves += protos[taken[run]]
     if singles:
         _mark_twins(moves, singles)
     return moves
 
 
-def _mark_twins(moves: list[Move], singles: list[tuple[Tile, tuple[Square, ...], int]]) -> None:
+def _mark_twins(moves: list[Move], singles: list[tuple[Move, int]]) -> None:
     """A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
     square behind its anchor holds one gang, never a bridge field another gang passes);
-    both placements there need their corner named. ``singles``: (tile, square, index
-    in ``moves``) of the singles placed on a kind with more than one live track."""
+    both placements there need their corner named. ``singles``: (placement, index in
+    ``moves``) of the singles placed on a kind with more than one live track."""
     first: dict[tuple[Tile, tuple[Square, ...]], int] = {}
     twins: list[int] = []
-    for t, square, i in singles:
-        j = first.setdefault((t, square), i)
+    for m, i in singles:
+        j = first.setdefault((m.tile, m.squares), i)
         if j != i:
             twins += (j, i)
     for i in twins:
         moves[i] = moves[i]._replace(needs_corner=True)
 
 
-def _tiles_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None) -> dict[str, list[Tile]]:
-    """Track kind -> the tile types :func:`legal_moves` tries, shortest first: those
-    in ``player``'s hand when hands are known and ``tiles`` is None, else ``tiles``
-    (default: every tile type)."""
+# The tile lengths of one kind legal_moves tries: the longest, whether a single is among them, and per free run
+# (0 to 3 squares) the slice of a way's placements (one per length, shortest first) that fit: every set of lengths
+# is one. A plain tuple, unpacked where it is read.
+_Lengths = tuple[int, bool, tuple[slice, ...]]
+
+
+def _lengths(lengths: tuple[int, ...]) -> _Lengths:
+    taken = []
+    for run in range(4):
+        fit = [n - 1 for n in lengths if n <= run]
+        step = fit[1] - fit[0] if len(fit) > 1 else 1  # {0, 2} is the one set with gaps: every second
+        taken.append(slice(fit[0], fit[-1] + 1, step) if fit else slice(0, 0))
+    return lengths[-1], lengths[0] == 1, tuple(taken)
+
+
+_LENGTHS: dict[tuple[int, ...], _Lengths] = {held: _lengths(held) for held in
+                                             ((1,), (2,), (3,), (1, 2), (1, 3), (2, 3), (1, 2, 3))}
+_BIT = {t: 1 << i for i, t in enumerate(ALL_TILES)}
+# The tile types held, as a set of _BIT -> what legal_moves tries per kind: a hand is read in one pass.
+_BY_HELD = [{kind: _LENGTHS[lengths] for kind, group in _BY_KIND
+             if (lengths := tuple(t.length for t in group if held & _BIT[t]))}
+            for held in range(1 << len(ALL_TILES))]
+
+
+def _lengths_to_try(state: State, player: str | None, tiles: Iterable[Tile] | None) -> dict[str, _Lengths]:
+    """Track kind -> the lengths of the tiles :func:`legal_moves` tries: those in
+    ``player``'s hand when hands are known and ``tiles`` is None, else of ``tiles``
+    (default: every tile type); no entry for a kind with none."""
+    held = 0
     if tiles is None and state.hands is not None:
-        hand = state.hands[player or state.to_move]
-        by_kind = {}
-        for kind, group in _BY_KIND:
-            held = [t for t in group if hand.get(t, 0) > 0]
-            if held:
-                by_kind[kind] = held
-        return by_kind
-    chosen = ALL_TILES if tiles is None else set(tiles)
-    return {kind: [t for t in group if t in chosen] for kind, group in _BY_KIND}
+        for t, n in state.hands[player or state.to_move].items():
+            if n > 0:
+                held |= _BIT.get(t, 0)
+    else:
+        for t in ALL_TILES if tiles is None else set(tiles):
+            held |= _BIT.get(t, 0)
+    return _BY_HELD[held]
 
 
-# The placements a gang could make in one direction when no bridge is in the way: the
-# direction, the square next to the gang, the ray from it and a Move per tile length it holds.
-_Way = tuple[Square, Square, Ray | None, list[Move]]
+# A direction a gang could go on in when no bridge field is in the way: its index in DIRECTIONS, the (up to
+# three) squares ahead by index, and a Move per tile length the board's ray from the first of them holds.
+_Way = tuple[int, tuple[int, ...], list[Move]]
 
 
-def _gang_ways(state: State, corner: Square, kind: str, gang: Square, *, votes: bool) -> list[_Way]:
-    """The :data:`_Way` of each direction for the track from ``corner`` with its gang on
-    ``gang``: worked out once per board, kept in ``Board.memo``."""
-    memo: dict[tuple[Square, Square, bool], list[_Way]] = state.board.memo
-    ways = memo[(corner, gang, votes)] = [
-        (d, start, ray, [] if ray is None else _placements(kind, ray, corner, d, 0, gang, votes=votes))
-        for d, start, ray in state.board.exits[gang]]
-    return ways
+def _gang_ways(state: State, t: Tables, corner: Square, kind: str, gang: Square, *, votes: bool) -> list[_Way]:
+    """The :data:`_Way` of each direction (DIRECTIONS order) that has a square ahead,
+    for the track from ``corner`` with its gang on ``gang``: worked out once per
+    board, kept in ``Board.memo``."""
+    ahead = t.ahead3[t.index(gang)]
+    return [(d, ahead[d], [] if ray is None else _placements(kind, ray, corner, step, 0, gang, votes=votes))
+            for d, (step, _, ray) in enumerate(state.board.exits[gang]) if ahead[d]]
+
+
+def _placements_past(state: State, kind: str, corner: Square, gang: Square, d: int, passed: int, start: Square, *,
+                     votes: bool) -> list[Move]:
+    """The placements of the track from ``corner`` past ``passed`` bridge fields in
+    direction ``d`` (its index), laid from ``start``."""
+    step = DIRECTIONS[d]
+    ray = state.board.rays.get((start, step))
+    return [] if ray is None else _placements(kind, ray, corner, step, passed, gang, votes=votes)
 
 
 def _placements(kind: str, ray: Ray, corner: Square, d: Square, passed: int, gang: Square, *,
@@ -330,12 +363,15 @@ def apply_move(state: State, move: Move, turn: int, player: str) -> list[tuple[S
     squares = move.squares
     index = len(state.tiles)
     state.example = state.over = None
-    state.tiles.append(LaidTile(move.tile, squares, move.corner, turn, player))
+    state.tiles.append(tuple.__new__(LaidTile, (move.tile, squares, move.corner, turn, player)))  # its fields in order
     covered = state.covered
     for sq in squares:
         covered[sq] = index
     if len(squares) == 3:
         state.bridges.add(squares[1])
+    grid = state.squares
+    if grid is not None:
+        grid.lay(squares)
     state.gangs[move.corner] = squares[-1]
     if state.hands is not None:
         take(state.hands[player], move.tile)

@@ -26,17 +26,19 @@ length and the squares it covers, anchor first. Its tile is
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
-from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, KIND_LETTER, Square, Tile, TileKind
-from drunter_notation.rules.board import DIRECTIONS, Board
+from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, Tile
+from drunter_notation.rules.board import DIRECTIONS
+from drunter_notation.rules.geometry import bridge_run
+from drunter_notation.rules.grid import BUILDING_INDEX, KIND_ORDER
 from drunter_notation.rules.options import VoteOutcome
 from drunter_notation.rules.placement import Move
 from drunter_notation.rules.scoring import goal_score
 from drunter_notation.rules.state import State
 from drunter_notation.rules.votes import CARD_VALUES
 
-KIND_ORDER: tuple[TileKind, ...] = ("W", "S", "R")
 TILES = tuple(Tile(k, n) for k in KIND_ORDER for n in (1, 2, 3))  # index: kind * 3 + length - 1
 CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 # Per vote card (CARD_NAMES order): +votes for yes, -votes for no, 0 for ``?``; JEIN is declared (None).
@@ -44,85 +46,11 @@ CARD_SIGNED = tuple(None if side == "declared" else value if side == "yes" else 
                     for side, value in (CARD_VALUES[c] for c in CARD_NAMES))
 CARD_VOTES = tuple(CARD_VALUES[c][1] for c in CARD_NAMES)  # E3: votes a card is worth at the end
 JEIN, ABSTAIN = CARD_INDEX["JEIN"], CARD_INDEX["?"]
-BUILDING_INDEX = {b: i for i, b in enumerate(BUILDINGS)}
 _UNLIMITED = 1 << 30
 _EMPTY: frozenset[int] = frozenset()
 LeanMove = tuple[int, int, int, tuple[int, ...]]  # (track, direction, length, squares): see the module's doc
 _Run = tuple[int, tuple[int, ...]]  # a direction's run from a gang: (bridge fields passed, the free squares)
 _NO_RUNS: tuple[_Run, ...] = ()  # a removed gang's
-
-
-class Tables:
-    """Per board, built once: the squares ahead of each square per direction, and
-    per square its building (type index, value; -1, 0 for none) and toilet."""
-
-    __slots__ = ("ahead", "ahead3", "board", "btype", "buildings", "bvalue", "corners", "edge", "kinds",
-                 "start_blocked", "toilet", "width")
-    board: Board
-    width: int
-    corners: tuple[int, ...]
-    kinds: tuple[int, ...]
-    ahead: list[tuple[tuple[int, ...], ...]]
-    ahead3: list[tuple[tuple[int, ...], ...]]
-    toilet: list[int]
-    btype: list[int]
-    bvalue: list[int]
-    buildings: list[tuple[int, int, int]]
-    start_blocked: list[int]
-    edge: list[int]
-
-    def __init__(self, board: Board):
-        w, h = board.width, board.height
-        self.board, self.width = board, w
-        self.corners = tuple(r * w + c for c, r in board.corners)
-        self.kinds = tuple(KIND_ORDER.index(KIND_LETTER[k]) for k in board.corners.values())
-        self.ahead = []
-        for i in range(w * h):
-            c0, r0 = i % w, i // w
-            rays = []
-            for dc, dr in DIRECTIONS:
-                ray: list[int] = []
-                c, r = c0 + dc, r0 + dr
-                while 0 <= c < w and 0 <= r < h:
-                    ray.append(r * w + c)
-                    c, r = c + dc, r + dr
-                rays.append(tuple(ray))
-            self.ahead.append(tuple(rays))
-        self.ahead3 = [tuple(ray[:3] for ray in rays) for rays in self.ahead]
-        self.toilet = [0] * (w * h)
-        for c, r in board.toilets:
-            self.toilet[r * w + c] = 1
-        self.btype, self.bvalue = [-1] * (w * h), [0] * (w * h)
-        self.buildings = []
-        for (c, r), (kind, value) in board.buildings.items():
-            i = r * w + c
-            self.btype[i], self.bvalue[i] = BUILDING_INDEX.get(kind, -1), value
-            self.buildings.append((i, self.btype[i], value))
-        self.start_blocked = [0] * (w * h)
-        for i in self.corners:
-            self.start_blocked[i] = 1
-        self.edge = [1 if i % w in (0, w - 1) or i // w in (0, h - 1) else 0 for i in range(w * h)]
-
-    def __reduce__(self) -> tuple[Callable[[Board], Tables], tuple[Board]]:
-        """Pickled as its board: the receiving process builds (or has) the board's tables."""
-        return tables, (self.board,)
-
-    def square(self, i: int) -> Square:
-        return (i % self.width, i // self.width)
-
-    def index(self, sq: Square) -> int:
-        return sq[1] * self.width + sq[0]
-
-
-_TABLES: dict[int, tuple[Board, Tables]] = {}
-
-
-def tables(board: Board) -> Tables:
-    """The tables of ``board`` (cached for the board object's lifetime)."""
-    hit = _TABLES.get(id(board))
-    if hit is None or hit[0] is not board:
-        hit = _TABLES[id(board)] = (board, Tables(board))
-    return hit[1]
 
 
 class Playout:
@@ -138,26 +66,22 @@ class Playout:
                  "voting")
 
     def __init__(self, state: State | None = None) -> None:
-        """The lean copy of ``state`` (which it does not change); without one, an empty
-        position for :meth:`copy` and unpickling to fill (a compiled class is made by
-        its ``__init__`` even then)."""
+        """The lean copy of ``state`` (whose position it does not change; it may make the
+        state's :meth:`~.state.State.grid`); without one, an empty position for :meth:`copy`
+        and unpickling to fill (a compiled class is made by its ``__init__`` even then)."""
         if state is None:
             return
         hands = state.hands
         if hands is None:
             raise ValueError("a playout needs the players' hands")
-        t = tables(state.board)
+        grid = state.grid()
+        t = grid.tables
         self.tables, self.players = t, state.players
-        self.blocked = t.start_blocked.copy()
-        for sq in state.covered:
-            self.blocked[t.index(sq)] = 1
-        self.bridge = [0] * len(self.blocked)
-        for sq in state.bridges:
-            self.bridge[t.index(sq)] = 1
+        self.blocked, self.bridge = grid.blocked.copy(), grid.bridge.copy()
         corner_order = list(state.board.corners)
         self.gang = [-1 if (g := state.gangs[c]) is None else t.index(g) for c in corner_order]
-        self.hands = [[hands[pl][tile] for tile in TILES] for pl in state.players]
-        self.cards = [[state.cards[pl][c] for c in CARD_NAMES] for pl in state.players]
+        self.hands = [[hands[pl].get(tile, 0) for tile in TILES] for pl in state.players]  # get: no __missing__ call
+        self.cards = [[state.cards[pl].get(c, 0) for c in CARD_NAMES] for pl in state.players]
         self.seat, self.number = state.seat, state.number
         o = state.options
         self.limit = _UNLIMITED if o.bridge_runs else 1
@@ -208,10 +132,7 @@ class Playout:
         best = 0
         for d, ray in enumerate(self.tables.ahead3[g]):
             if ray and bridge[ray[0]]:  # under a bridge field: on from its far side (rare)
-                full, passed, limit = self.tables.ahead[g][d], 0, self.limit
-                while passed < limit and passed < len(full) and bridge[full[passed]]:
-                    passed += 1
-                ray = full[passed:passed + 3]
+                passed, ray = bridge_run(self.tables, bridge, g, d, self.limit)
             else:
                 passed = 0
             n = 0
@@ -409,3 +330,52 @@ class Playout:
         corner = list(t.board.corners)[ci]
         return Move(self.tile(move), sq, corner, direction, toilets, passed, t.square(self.gang[ci]), twin,
                     self.voting and bool(toilets))
+
+
+class Seat(Protocol):
+    """Who decides for a seat of a playout: the shipped bots (``drunter_notation.bots``)."""
+
+    def pick(self, pl: Playout, moves: list[LeanMove]) -> int:
+        """The index in ``moves`` (:meth:`Playout.legal`) of the move to play."""
+
+    def lay(self, pl: Playout, move: LeanMove) -> tuple[int, ...]:
+        """The vote cards (indices in CARD_NAMES, held) laid on ``move`` of the player to move."""
+
+    def side(self, pl: Playout, move: LeanMove, ballots: Sequence[tuple[int, ...]]) -> bool:
+        """True when this seat's JEIN counts yes."""
+
+    def keep(self, pl: Playout, goals: Sequence[str]) -> str:
+        """Expert game: the goal card kept of ``goals`` (X2)."""
+
+
+# The two drivers live here, not with the bots, so that the compiled build runs their loop in C too.
+def play_turn(pl: Playout, bots: Sequence[Seat], move: LeanMove) -> None:
+    """Play ``move`` for the player to move, the vote (if one is held) cast by ``bots``."""
+    stands = True
+    if pl.needs_vote(move):
+        n, seat = len(bots), pl.seat
+        order = [(seat + k) % n for k in range(n)]
+        ballots = [bots[v].lay(pl, move) for v in order]
+        sides = [JEIN in laid and bots[v].side(pl, move, ballots) for v, laid in zip(order, ballots, strict=True)]
+        stands = pl.tally(ballots, sides)
+    pl.play(move, stands)
+
+
+def play_out(pl: Playout, bots: Sequence[Seat], goals: Sequence[Sequence[str]]) -> tuple[int, ...]:
+    """Play the lean position ``pl`` to its end with ``bots`` (one per seat, already
+    begun) and return the winning seats; ``goals[seat]`` are the cards each holds
+    (the first scores; in the expert game the kept card is asked for at the choice)."""
+    held = [tuple(g) for g in goals]
+    while True:
+        if pl.expert and pl.choice_due():
+            for seat, bot in enumerate(bots):
+                kept = bot.keep(pl, held[seat])
+                held[seat] = (kept, *tuple(g for g in held[seat] if g != kept))
+        moves = pl.legal()
+        if (not moves or pl.dry) and pl.over():  # a mover with a move that counts: not over
+            break
+        if not moves:
+            pl.pass_turn()
+            continue
+        play_turn(pl, bots, moves[bots[pl.seat].pick(pl, moves)])
+    return pl.winners(held)

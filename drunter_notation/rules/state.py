@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 from drunter_notation.notation.model import CARD_NAMES, KIND_LETTER, Square, Tile
 from drunter_notation.rules.board import Board
+from drunter_notation.rules.grid import Grid, tables
 from drunter_notation.rules.options import Options
 
 if TYPE_CHECKING:  # placement imports this module: its Move is named here for the checker only
@@ -83,10 +84,15 @@ class State:
     * ``due``: (corner, turn) once the first track is finished in an expert game and
       the choice (X2) is not made yet (turn 0: finished from the start);
       ``chosen``: the choice was made.
+    * ``squares``: ``covered`` and ``bridges`` by square index (:meth:`grid`), made
+      when first asked for; code that changes them other than by laying a tile
+      (:func:`.placement.apply_move`) or taking it back (:func:`.turn.unplay`)
+      sets it to None.
     """
 
     __slots__ = ("board", "bridges", "cards", "chosen", "covered", "due", "example", "gangs", "hands", "number",
-                 "options", "over", "players", "removed_on", "seat", "spent_on", "tiles", "track_kind", "variant")
+                 "options", "over", "players", "removed_on", "seat", "spent_on", "squares", "tiles", "track_kind",
+                 "variant")
 
     def __init__(self, board: Board, options: Options, players: tuple[str, ...], variant: Variant,
                  tiles: list[LaidTile], covered: dict[Square, int], bridges: set[Square],
@@ -114,16 +120,35 @@ class State:
         # (a placement some tile could make,), kept while no tile is laid or taken back
         self.example: tuple[Move | None] | None = None
         self.over: bool | None = None  # E1 (game.game_over), kept as long as example
+        self.squares: Grid | None = None
 
     def copy(self) -> State:
         """An independent snapshot: shallow copies of every mutable container
         (laid tiles are immutable, so the list shares them)."""
         hands = None if self.hands is None else {p: _copy_counter(h) for p, h in self.hands.items()}
         # positional, in __init__'s order: a copy per step of a kept replay or a search, keywords cost 1.8x
-        return State(self.board, self.options, self.players, self.variant, self.tiles.copy(),
-                     self.covered.copy(), self.bridges.copy(), self.gangs.copy(), self.track_kind,
-                     hands, {p: _copy_counter(c) for p, c in self.cards.items()}, self.seat,
-                     self.removed_on.copy(), self.spent_on.copy(), self.number, self.due, self.chosen)
+        new = State(self.board, self.options, self.players, self.variant, self.tiles.copy(),
+                    self.covered.copy(), self.bridges.copy(), self.gangs.copy(), self.track_kind,
+                    hands, {p: _copy_counter(c) for p, c in self.cards.items()}, self.seat,
+                    self.removed_on.copy(), self.spent_on.copy(), self.number, self.due, self.chosen)
+        if self.squares is not None:
+            new.squares = self.squares.copy()
+        return new
+
+    def grid(self) -> Grid:
+        """The covered squares (corners too) and bridge fields by square index, made
+        once and then kept in step (see ``squares``)."""
+        grid = self.squares
+        if grid is None:
+            t = tables(self.board)
+            w = t.width
+            blocked, bridge = t.start_blocked.copy(), [0] * len(t.start_blocked)
+            for c, r in self.covered:
+                blocked[r * w + c] = 1
+            for c, r in self.bridges:
+                bridge[r * w + c] = 1
+            grid = self.squares = Grid(t, blocked, bridge)
+        return grid
 
     def __reduce__(self) -> tuple[type[State], tuple[Any, ...]]:
         """Pickled by its fields (not the kept answers), so the compiled class, which

@@ -271,6 +271,8 @@ def unplay(state: State, decision: Decision, ballots: Vote | None, due: tuple[Sq
             del state.covered[sq]
         if len(move.squares) == 3:
             state.bridges.discard(move.squares[1])
+        if state.squares is not None:
+            state.squares.lift(move.squares)
         state.gangs[move.corner] = move.gang
         if state.hands is not None:
             hand = state.hands[decision.player]
@@ -354,9 +356,10 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
     if destroyed:
         rules += ("X3",) if expert else ("E2",)
     rules = _RULES.setdefault(rules, rules)  # one tuple per combination: fewer objects for the GC to walk
-    # positional up to stuck, in field order: one per placement of every replayed turn, keywords cost 1.8x
-    return Decision(number, player, move, hands_known, rules, vote, unvoted, near, destroyed, removed, stuck,
-                    expert=expert)
+    # every field in order, through tuple.__new__: one per placement of every turn played, and the named
+    # tuple's own __new__ is a Python function binding 16 arguments (four times the cost)
+    return tuple.__new__(Decision, (number, player, move, hands_known, rules, vote, unvoted, near, destroyed, removed,
+                                    stuck, None, None, False, None, expert))
 
 
 def _stuck(state: State) -> set[Square]:
