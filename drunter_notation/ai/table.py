@@ -27,7 +27,6 @@ from drunter_notation.rules.game import must_place
 from drunter_notation.rules.votes import voting_order
 
 JEIN = CARD_NAMES.index("JEIN")
-DIRECTION_INDEX = {direction: i for i, direction in enumerate(DIRECTIONS)}
 
 
 class Phase(Enum):
@@ -134,7 +133,9 @@ class Table:
         self.game = game
         self.enc = encoding(game.board)
         self.corners = list(game.board.corners)
-        self._tracks = {corner: i for i, corner in enumerate(self.corners)}
+        # (corner, direction) -> the action of laying a single there: action_of, for every legal move
+        self._singles = {(corner, d): self.enc.placement(i, j, 1)
+                         for i, corner in enumerate(self.corners) for j, d in enumerate(DIRECTIONS)}
         self.n = len(game.players)
         self.move: Move | None = None  # the placement put to the vote
         self.voters: tuple[int, ...] = ()  # voting order (B2)
@@ -149,7 +150,8 @@ class Table:
         self.vote_start = 0  # the log index of the placement under vote
         self.phase = Phase.PLACE
         self._legal: list[int] | None = None  # legal_actions() of this decision, once asked
-        self._placements: dict[int, Move] = {}  # with _legal: the legal placements by action
+        self._moves: tuple[list[Move], list[int]] = ([], [])  # with _legal: the legal placements and their actions
+        self.views: dict[object, object] = {}  # what the observations of this table keep between calls
         self._advance()
         self._due = self._whose_decision()  # current(), asked many times a step: kept
 
@@ -159,6 +161,7 @@ class Table:
         t.game = self.game.copy()
         t.laid = [list(cards) for cards in self.laid]
         t.sides, t.keepers, t.log = dict(self.sides), dict(self.keepers), list(self.log)
+        t.views = {}  # they are of this table; the copy's own start afresh
         return t
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
@@ -219,10 +222,9 @@ class Table:
         enc, game = self.enc, self.game
         if self.phase is Phase.PLACE:
             moves = game.legal_moves()
-            actions = [self.action_of(m) for m in moves]
-            self._placements = {}
-            for action, move in zip(actions, moves, strict=True):
-                self._placements.setdefault(action, move)  # the first of the moves one action stands for
+            singles = self._singles
+            actions = [singles[m.corner, m.direction] + m.tile.length - 1 for m in moves]  # action_of, inlined
+            self._moves = (moves, actions)
             out = sorted(actions)
             if not moves or (all(m.toilets for m in moves) and not must_place(game.state, game.to_move)):
                 out.append(enc.passing)  # T2: nothing that counts for Legezwang
@@ -231,7 +233,7 @@ class Table:
             laid = self.laid[-1]
             held = game.state.cards[game.players[self.actor()]]
             after = laid[-1] if laid else -1
-            out = [enc.lay + c for c in range(after + 1, len(CARD_NAMES)) if held[CARD_NAMES[c]] > 0]
+            out = [enc.lay + c for c in range(after + 1, len(CARD_NAMES)) if held.get(CARD_NAMES[c], 0) > 0]
             return [*out, enc.end_ballot] if laid else out
         if self.phase is Phase.JEIN:
             return [enc.jein_yes, enc.jein_no]
@@ -241,7 +243,7 @@ class Table:
 
     def action_of(self, move: Move) -> int:
         """The action number of the placement ``move``."""
-        return self.enc.placement(self._tracks[move.corner], DIRECTION_INDEX[move.direction], move.tile.length)
+        return self._singles[move.corner, move.direction] + move.tile.length - 1
 
     # -- playing -----------------------------------------------------------------------------
     def apply(self, action: int) -> None:
@@ -258,7 +260,8 @@ class Table:
                 words = "pass"
                 game.push("pass")
             else:
-                move = self._placements[action]
+                moves, actions = self._moves
+                move = moves[actions.index(action)]  # the first of the moves one action stands for
                 words = str(move)
                 if move.needs_vote:
                     self.vote_start = len(self.log)
