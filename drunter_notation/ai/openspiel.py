@@ -41,6 +41,7 @@ from drunter_notation.rules.state import LENGTHS, box_tiles, deal_for  # noqa: E
 
 SHORT_NAME = "python_drunter"
 CARD_OUTCOME = len(TILES)  # chance outcome of dealing goal card g: CARD_OUTCOME + g; a tile t: t
+OF_LENGTH = {k: [(i, tile) for i, tile in enumerate(TILES) if tile.length == k] for k in LENGTHS}  # ascending
 CHANCE: int = pyspiel.PlayerId.CHANCE  # pyspiel's player ids: enum members that compare as ints
 TERMINAL: int = pyspiel.PlayerId.TERMINAL
 DEFAULTS: dict[str, int | str] = {"players": 4, "board": DEFAULT_BOARD, "rules": DEFAULT_RULESET, "variant": "base"}
@@ -148,9 +149,9 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         kind, _seat, k = g.slots[len(self.dealt)]
         if kind == "tile":
             left = self.left
-            pile = {i: left[tile] for i, tile in enumerate(TILES) if tile.length == k and left[tile] > 0}
-            total = sum(pile.values())
-            return [(i, m / total) for i, m in sorted(pile.items())]
+            pile = [(i, m) for i, tile in OF_LENGTH[k] if (m := left.get(tile, 0)) > 0]
+            total = sum(m for _, m in pile)
+            return [(i, m / total) for i, m in pile]
         gone = {GOALS[a - CARD_OUTCOME] for a in self.dealt if a >= CARD_OUTCOME}
         if kind == "card":
             pool = [b for b in BUILDINGS if b not in gone]

@@ -96,15 +96,13 @@ class Encoding:
             corner = list(board.corners)[track]
             return (f"{KIND_LETTER[board.corners[corner]]}{length + 1} from {square_name(corner)} "
                     f"{('north', 'east', 'south', 'west')[direction]}")
-        if action == self.passing:
-            return "pass"
-        if action < self.end_ballot:
-            return f"lay {CARD_NAMES[action - self.lay]}"
-        if action == self.end_ballot:
-            return "end ballot"
-        if action in (self.jein_yes, self.jein_no):
-            return f"JEIN {'yes' if action == self.jein_yes else 'no'}"
-        return f"keep {GOALS[action - self.keep]}"
+        return self.words[action - self.passing]
+
+    @cached_property
+    def words(self) -> tuple[str, ...]:
+        """The words of the actions from pass on, which no board changes: ``words[action - passing]``."""
+        return ("pass", *(f"lay {card}" for card in CARD_NAMES), "end ballot", "JEIN yes", "JEIN no",
+                *(f"keep {goal}" for goal in GOALS))
 
 
 class LastVote(NamedTuple):
@@ -272,7 +270,7 @@ class Table:
                 else:
                     game.push(move)
         else:
-            words = enc.describe(action, game.board)
+            words = enc.words[action - enc.passing]
         if phase is Phase.BALLOT:
             if action == enc.end_ballot:
                 if len(self.laid) < len(self.voters):
