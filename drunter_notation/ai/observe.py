@@ -118,8 +118,8 @@ class View:
     the last vote change only by a turn played (the table plays each through
     :meth:`Game.push`); what changes with every decision is written anew each call."""
 
-    __slots__ = ("bridges", "by", "count", "gangs", "kept", "last", "last_vote", "lay", "move", "rel", "seat",
-                 "turn", "under_vote", "v")
+    __slots__ = ("bridges", "by", "count", "gangs", "kept", "last", "last_vote", "lay", "move", "own", "rel", "rows",
+                 "seat", "turn", "under_vote", "v")
 
     def __init__(self, table: Table, seat: int, lay: Layout):
         self.lay, self.seat = lay, seat
@@ -134,6 +134,8 @@ class View:
         self.move: Move | None = None
         self.last_vote: LastVote | None = None
         self.kept: str | None = None
+        self.own: tuple[str, ...] | None = None  # the observer's cards drawn in
+        self.rows: list[int] = []
         self._start(table)
 
     def _start(self, table: Table) -> None:
@@ -146,8 +148,9 @@ class View:
             v[at + PRESENT + j] = 1.0
         v[at + EXPERT] = float(table.game.variant == "expert")
         self.count = self.bridges = 0
-        self.last, self.turn, self.gangs, self.under_vote, self.move, self.last_vote, self.kept = (
-            None, -1, [], [], None, None, None)
+        self.last, self.turn, self.gangs, self.under_vote, self.move, self.last_vote, self.kept, self.own = (
+            None, -1, [], [], None, None, None, None)
+        self.rows = [0] * table.n  # per seat, the stamp of the row copied in (Rows.stamps)
 
     def update(self, table: Table) -> array[float]:
         """The tensor of the table as it stands, a copy of the one kept."""
@@ -218,14 +221,21 @@ class View:
                       if gang is not None]
         for i in self.gangs:
             v[i] = 1.0
-        v[at + OWN_CARDS:at + OWN_CARDS + len(GOALS)] = lay.blank[:len(GOALS)]
-        for card in table.cards[table.game.players[self.seat]]:
-            v[at + OWN_CARDS + GOALS.index(card)] = 1.0
-        for s, (hand, spent) in enumerate(player_rows(table, lay.box)):
-            row = at + HANDS + rel[s] * len(TILES)
-            v[row:row + len(TILES)] = hand
-            row = at + SPENT + rel[s] * len(CARD_NAMES)  # a slot per card; the ? card's stays 0
-            v[row:row + len(SPENDABLE)] = spent
+        own = table.cards[table.game.players[self.seat]]
+        if own is not self.own:
+            v[at + OWN_CARDS:at + OWN_CARDS + len(GOALS)] = lay.blank[:len(GOALS)]
+            for card in own:
+                v[at + OWN_CARDS + GOALS.index(card)] = 1.0
+            self.own = own
+        rows, copied = player_rows(table, lay.box), self.rows
+        for s, stamp in enumerate(rows.stamps):
+            if stamp != copied[s]:  # only the rows worked out again since the last copy
+                hand, spent = rows.rows[s]
+                row = at + HANDS + rel[s] * len(TILES)
+                v[row:row + len(TILES)] = hand
+                row = at + SPENT + rel[s] * len(CARD_NAMES)  # a slot per card; the ? card's stays 0
+                v[row:row + len(SPENDABLE)] = spent
+                copied[s] = stamp
         if lay.history:  # the history: the turn each square was covered on, / the turns played
             played = max(1, st.number)
             for laid in st.tiles:
@@ -266,28 +276,28 @@ class View:
 
 class Rows:
     """Per seat, the tiles in hand and the vote cards spent after ``turn`` turns, shared
-    by the views of a table; a row is worked out again only when its hand or cards differ."""
+    by the views of a table. A row is worked out again only when its hand or cards
+    differ, and then gets a new stamp, so that each view copies in only the rows that changed."""
 
-    __slots__ = ("keys", "rows", "turn")
+    __slots__ = ("keys", "rows", "stamps", "turn")
 
-    def __init__(self) -> None:
+    def __init__(self, n: int) -> None:
         self.turn = -1
-        self.keys: list[tuple[tuple[tuple[Tile, int], ...], tuple[tuple[str, int], ...]] | None] = []
-        self.rows: list[tuple[array[float], array[float]]] = []
+        self.keys: list[tuple[tuple[tuple[Tile, int], ...], tuple[tuple[str, int], ...]] | None] = [None] * n
+        self.rows: list[tuple[array[float], array[float]]] = [(array("f"), array("f"))] * n
+        self.stamps = [0] * n  # 0: not worked out yet
 
 
-def player_rows(table: Table, box: tuple[tuple[Tile, int], ...]) -> list[tuple[array[float], array[float]]]:
+def player_rows(table: Table, box: tuple[tuple[Tile, int], ...]) -> Rows:
     """Per seat: the tiles in hand (count / box count, TILES order), the vote cards spent."""
     st = table.game.state
     kept = table.views.get("rows")
     if not isinstance(kept, Rows):
-        kept = table.views["rows"] = Rows()
+        kept = table.views["rows"] = Rows(table.n)
     if kept.turn == st.number:
-        return kept.rows
+        return kept
     hands, cards = st.hands, st.cards
     assert hands is not None  # a table's game is dealt
-    if not kept.rows:
-        kept.keys, kept.rows = [None] * table.n, [(array("f"), array("f"))] * table.n
     for s, name in enumerate(table.game.players):
         hand, held = hands[name], cards[name]
         key = (tuple(hand.items()), tuple(held.items()))
@@ -295,8 +305,9 @@ def player_rows(table: Table, box: tuple[tuple[Tile, int], ...]) -> list[tuple[a
             kept.keys[s] = key
             kept.rows[s] = (array("f", [hand.get(tile, 0) / count if count else 0.0 for tile, count in box]),
                             array("f", [0.0 if held.get(card) else 1.0 for card in SPENDABLE]))
+            kept.stamps[s] = max(kept.stamps) + 1
     kept.turn = st.number
-    return kept.rows
+    return kept
 
 
 def tensor(table: Table, seat: int, history: bool = False) -> np.ndarray[tuple[int], np.dtype[np.float32]]:
