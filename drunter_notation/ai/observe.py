@@ -62,6 +62,9 @@ FIRST_LAID_BY = FIRST_BUILDING + len(BUILDINGS)
 UNDER_VOTE = len(PLANES) - 1
 SPENDABLE = CARD_NAMES[:-1]  # the ? card comes back (B7): it is never spent
 PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+# zeros to clear a part with (kept: slicing a longer array makes a new one each time)
+NO_GOALS, NO_DECISION, NO_LAST_VOTE = (array("f", bytes(4 * n)) for n in (len(GOALS), LAST_BALLOTS - TO_ACT,
+                                                                         EXPERT - LAST_BALLOTS))
 
 
 class Layout(NamedTuple):
@@ -155,20 +158,11 @@ class View:
     def update(self, table: Table) -> array[float]:
         """The tensor of the table as it stands, a copy of the one kept."""
         st = table.game.state
-        tiles, bridges = st.tiles, st.bridges
-        count = self.count
-        if len(tiles) < count or (count and tiles[count - 1] is not self.last) or len(bridges) < self.bridges:
-            self._start(table)
-        if self.count < len(tiles):
-            self._draw_tiles(tiles)
+        tiles = st.tiles
+        if self.turn != st.number or (tiles and tiles[-1] is not self.last):  # a turn was played (or taken back)
+            self._catch_up(table)
         lay, v, rel = self.lay, self.v, self.rel
         w, hw, at = lay.board.width, lay.cells, lay.features
-        if len(bridges) != self.bridges:  # bridges come with tiles, so they only grow while these do
-            for c, r in bridges:
-                v[BRIDGE * hw + r * w + c] = 1.0
-            self.bridges = len(bridges)
-        if self.turn != st.number:
-            self._turn_played(table)
         if table.last_vote is not self.last_vote:
             self._last_vote(table.last_vote)
         if table.move is not self.move:
@@ -181,12 +175,12 @@ class View:
                 v[i] = 1.0
         kept = table.keepers.get(self.seat)
         if kept != self.kept:
-            v[at + KEPT:at + KEPT + len(GOALS)] = lay.blank[:len(GOALS)]
+            v[at + KEPT:at + KEPT + len(GOALS)] = NO_GOALS
             if kept is not None:
                 v[at + KEPT + GOALS.index(kept)] = 1.0
             self.kept = kept
         # the decision: who acts, whose turn, the phase, the vote under way
-        v[at + TO_ACT:at + LAST_BALLOTS] = lay.blank[:LAST_BALLOTS - TO_ACT]
+        v[at + TO_ACT:at + LAST_BALLOTS] = NO_DECISION
         actor = table.current()
         if actor is not None:
             v[at + TO_ACT + rel[actor]] = 1.0
@@ -195,6 +189,22 @@ class View:
         if table.voters or table.sides:  # the sides stay until the next vote
             self._current_vote(table)
         return v[:]
+
+    def _catch_up(self, table: Table) -> None:
+        """What a turn changes: the tiles laid, the bridges, the rest by :meth:`_turn_played`."""
+        st = table.game.state
+        tiles, bridges = st.tiles, st.bridges
+        count = self.count
+        if len(tiles) < count or (count and tiles[count - 1] is not self.last) or len(bridges) < self.bridges:
+            self._start(table)
+        if self.count < len(tiles):
+            self._draw_tiles(tiles)
+        if len(bridges) != self.bridges:  # bridges come with tiles, so they only grow while these do
+            v, w, hw = self.v, self.lay.board.width, self.lay.cells
+            for c, r in bridges:
+                v[BRIDGE * hw + r * w + c] = 1.0
+            self.bridges = len(bridges)
+        self._turn_played(table)
 
     def _draw_tiles(self, tiles: list[LaidTile]) -> None:
         """The tiles laid since the last call: kind, who laid it (relative), toilets and buildings covered."""
@@ -223,7 +233,7 @@ class View:
             v[i] = 1.0
         own = table.cards[table.game.players[self.seat]]
         if own is not self.own:
-            v[at + OWN_CARDS:at + OWN_CARDS + len(GOALS)] = lay.blank[:len(GOALS)]
+            v[at + OWN_CARDS:at + OWN_CARDS + len(GOALS)] = NO_GOALS
             for card in own:
                 v[at + OWN_CARDS + GOALS.index(card)] = 1.0
             self.own = own
@@ -245,8 +255,8 @@ class View:
         self.turn = st.number
 
     def _last_vote(self, last: LastVote | None) -> None:
-        lay, v, rel, at = self.lay, self.v, self.rel, self.lay.features
-        v[at + LAST_BALLOTS:at + EXPERT] = lay.blank[:EXPERT - LAST_BALLOTS]
+        v, rel, at = self.v, self.rel, self.lay.features
+        v[at + LAST_BALLOTS:at + EXPERT] = NO_LAST_VOTE
         self.last_vote = last
         if last is None:
             return
