@@ -120,6 +120,7 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         self.dealt: list[int] = []
         self.left = game.box.copy()  # the tiles still in the box, as the deal goes
         self.table: Table | None = None
+        self.player: int = CHANCE  # current_player(), asked several times a step by OpenSpiel: kept
 
     def game(self) -> DrunterGame:
         return cast(DrunterGame, self.get_game())
@@ -132,17 +133,14 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
 
     # -- whose move --------------------------------------------------------------------------
     def current_player(self) -> int:
-        if self.table is None:
-            return CHANCE
-        seat = self.table.current()
-        return TERMINAL if seat is None else seat
+        return self.player
 
     def is_terminal(self) -> bool:
-        return self.table is not None and self.table.phase is Phase.OVER
+        return self.player == TERMINAL  # the table's current() is None once, and only once, it is over
 
     def _legal_actions(self, player: int) -> list[int]:
         table = self.on_table()
-        return table.legal_actions() if player == table.current() else []
+        return table.legal_actions() if player == self.player else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         g = self.game()
@@ -172,8 +170,14 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
     def _apply_action(self, action: int) -> None:
         if self.table is not None:
             self.table.apply(int(action))
-            return
-        outcome = int(action)
+        else:
+            self._deal_one(int(action))
+        if self.table is not None:
+            seat = self.table.current()
+            self.player = TERMINAL if seat is None else seat
+
+    def _deal_one(self, outcome: int) -> None:
+        """A chance outcome of the deal; the table is laid after the last."""
         self.dealt.append(outcome)
         if outcome < CARD_OUTCOME:
             self.left[TILES[outcome]] -= 1
