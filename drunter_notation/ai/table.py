@@ -250,8 +250,12 @@ class Table:
             raise ValueError(f"action {action} ({self.enc.describe(action, self.game.board)}) is not legal here")
         self._legal = None
         seat, enc, game = self.actor(), self.enc, self.game
-        hidden = played = False
         phase = self.phase
+        if phase is Phase.BALLOT and action != enc.end_ballot:  # the commonest step: one card laid, the voter goes on
+            self.laid[-1].append(action - enc.lay)
+            self.log.append((seat, action, True, enc.words[action - enc.passing]))  # face down until all are laid (B2)
+            return
+        hidden = played = False
         if phase is Phase.PLACE:
             played = True
             if action == enc.passing:
@@ -271,17 +275,13 @@ class Table:
                     game.push(move)
         else:
             words = enc.words[action - enc.passing]
-        if phase is Phase.BALLOT:
-            if action == enc.end_ballot:
-                if len(self.laid) < len(self.voters):
-                    self.laid.append([])
-                else:
-                    self.declarers = tuple(v for v, cards in zip(self.voters, self.laid, strict=True) if JEIN in cards)
-                    self.phase = Phase.JEIN
-                    self.log[self.vote_start:] = [(s, a, False, w) for s, a, _, w in self.log[self.vote_start:]]
+        if phase is Phase.BALLOT:  # the ballot ended
+            if len(self.laid) < len(self.voters):
+                self.laid.append([])
             else:
-                self.laid[-1].append(action - enc.lay)
-                hidden = True  # face down until every ballot is laid (B2)
+                self.declarers = tuple(v for v, cards in zip(self.voters, self.laid, strict=True) if JEIN in cards)
+                self.phase = Phase.JEIN
+                self.log[self.vote_start:] = [(s, a, False, w) for s, a, _, w in self.log[self.vote_start:]]
         elif phase is Phase.JEIN:
             self.sides[seat] = action == enc.jein_yes
         elif phase is Phase.KEEP:
