@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from drunter_notation.ai.table import PHASES, LastVote, Phase, Table
+from drunter_notation.ai.table import JEIN_PHASE, PHASES, LastVote, Table
 from drunter_notation.explain.boardtext import render_position
 from drunter_notation.game import Move
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Square, Tile
@@ -272,7 +272,7 @@ class View:
         """The vote under way: how many cards each voter laid face down, the observer's own
         cards, every face once all are shown (JEIN), the JEIN sides declared."""
         v, rel, at, seat = self.v, self.rel, self.lay.features, self.seat
-        shown = table.phase is Phase.JEIN
+        shown = table.phase is JEIN_PHASE
         for voter, cards in zip(table.voters, table.laid, strict=False):  # laid: the ballots so far
             v[at + FACE_DOWN + rel[voter]] = len(cards) / 8
             for c in cards:
@@ -355,7 +355,7 @@ def text(table: Table, seat: int | None = None) -> str:
     if table.move is not None:
         ballots = []
         for voter, cards in zip(table.voters, table.laid, strict=False):  # laid: the ballots so far
-            if voter == seat or table.phase is Phase.JEIN:
+            if voter == seat or table.phase is JEIN_PHASE:
                 ballots.append(f"{names[voter]} {' '.join(CARD_NAMES[c] for c in cards) or '-'}")
             else:
                 ballots.append(f"{names[voter]} {len(cards)} face down")

@@ -30,7 +30,7 @@ import pettingzoo  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
 from drunter_notation.ai import observe  # noqa: E402  (after the check for the extra)
-from drunter_notation.ai.table import Phase, Table, encoding  # noqa: E402
+from drunter_notation.ai.table import OVER_PHASE, Table, encoding  # noqa: E402
 from drunter_notation.data.boardfile import load_board  # noqa: E402
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset  # noqa: E402
 from drunter_notation.deal import player_names  # noqa: E402
@@ -122,7 +122,7 @@ class raw_env(pettingzoo.AECEnv):  # type: ignore[misc]  # pettingzoo ships no t
         table = self.on_table()
         table.apply(int(action))  # type: ignore[arg-type]  # None is for agents that are done, above
         self._cumulative_rewards[agent] = 0.0
-        if table.phase is Phase.OVER:
+        if table.phase is OVER_PHASE:
             self.rewards = dict(zip(self.agents, table.returns(), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
         else:

@@ -38,8 +38,13 @@ class Phase(Enum):
     KEEP = "keep"  # expert: each player keeps one goal card (X2)
     OVER = "over"  # no player can place (E1)
 
+    __hash__ = object.__hash__  # members are singletons: hashed by identity, not by Enum's Python-level hash
+
 
 PHASES = tuple(Phase)
+# The members under plain names, for the step machine that reads them at every step: read through its class, an
+# Enum member costs a Python-level call in CPython 3.11.
+PLACE_PHASE, BALLOT_PHASE, JEIN_PHASE, KEEP_PHASE, OVER_PHASE = PHASES
 
 
 @dataclass(frozen=True)
@@ -146,7 +151,7 @@ class Table:
         # until every ballot of the vote is laid; the goal card another keeps, to the end.
         self.log: list[tuple[int, int, bool, str]] = []
         self.vote_start = 0  # the log index of the placement under vote
-        self.phase = Phase.PLACE
+        self.phase = PLACE_PHASE
         self._legal: list[int] | None = None  # legal_actions() of this decision, once asked
         self._moves: tuple[list[Move], list[int]] = ([], [])  # with _legal: the legal placements and their actions
         self.views: dict[object, object] = {}  # what the observations of this table keep between calls
@@ -171,13 +176,13 @@ class Table:
         return self._due
 
     def _whose_decision(self) -> int | None:
-        if self.phase is Phase.PLACE:
+        if self.phase is PLACE_PHASE:
             return self.game.state.seat
-        if self.phase is Phase.BALLOT:
+        if self.phase is BALLOT_PHASE:
             return self.voters[len(self.laid) - 1]
-        if self.phase is Phase.JEIN:
+        if self.phase is JEIN_PHASE:
             return self.declarers[len(self.sides)]
-        if self.phase is Phase.KEEP:
+        if self.phase is KEEP_PHASE:
             return len(self.keepers)
         return None
 
@@ -218,7 +223,7 @@ class Table:
 
     def _find_legal(self) -> list[int]:
         enc, game = self.enc, self.game
-        if self.phase is Phase.PLACE:
+        if self.phase is PLACE_PHASE:
             moves = game.legal_moves()
             singles = self._singles
             actions = [singles[m.corner, m.direction] + m.tile.length - 1 for m in moves]  # action_of, inlined
@@ -227,15 +232,15 @@ class Table:
             if not moves or (all(m.toilets for m in moves) and not must_place(game.state, game.to_move)):
                 out.append(enc.passing)  # T2: nothing that counts for Legezwang
             return out
-        if self.phase is Phase.BALLOT:
+        if self.phase is BALLOT_PHASE:
             laid = self.laid[-1]
             held = game.state.cards[game.players[self.actor()]]
             after = laid[-1] if laid else -1
             out = [enc.lay + c for c in range(after + 1, len(CARD_NAMES)) if held.get(CARD_NAMES[c], 0) > 0]
             return [*out, enc.end_ballot] if laid else out
-        if self.phase is Phase.JEIN:
+        if self.phase is JEIN_PHASE:
             return [enc.jein_yes, enc.jein_no]
-        if self.phase is Phase.KEEP:
+        if self.phase is KEEP_PHASE:
             return sorted(enc.keep + GOALS.index(g) for g in self.cards[game.players[self.actor()]])
         return []
 
@@ -251,12 +256,12 @@ class Table:
         self._legal = None
         seat, enc, game = self.actor(), self.enc, self.game
         phase = self.phase
-        if phase is Phase.BALLOT and action != enc.end_ballot:  # the commonest step: one card laid, the voter goes on
+        if phase is BALLOT_PHASE and action != enc.end_ballot:  # the commonest step: one card laid, the voter goes on
             self.laid[-1].append(action - enc.lay)
             self.log.append((seat, action, True, enc.words[action - enc.passing]))  # face down until all are laid (B2)
             return
         hidden = played = False
-        if phase is Phase.PLACE:
+        if phase is PLACE_PHASE:
             played = True
             if action == enc.passing:
                 words = "pass"
@@ -270,28 +275,28 @@ class Table:
                     self.move, self.voters = move, tuple(game.players.index(p) for p in voting_order(game.state,
                                                                                                   game.to_move))
                     self.laid, self.sides = [[]], {}
-                    self.phase, played = Phase.BALLOT, False
+                    self.phase, played = BALLOT_PHASE, False
                 else:
                     game.push(move)
         else:
             words = enc.words[action - enc.passing]
-        if phase is Phase.BALLOT:  # the ballot ended
+        if phase is BALLOT_PHASE:  # the ballot ended
             if len(self.laid) < len(self.voters):
                 self.laid.append([])
             else:
                 self.declarers = tuple(v for v, cards in zip(self.voters, self.laid, strict=True) if JEIN in cards)
-                self.phase = Phase.JEIN
+                self.phase = JEIN_PHASE
                 self.log[self.vote_start:] = [(s, a, False, w) for s, a, _, w in self.log[self.vote_start:]]
-        elif phase is Phase.JEIN:
+        elif phase is JEIN_PHASE:
             self.sides[seat] = action == enc.jein_yes
-        elif phase is Phase.KEEP:
+        elif phase is KEEP_PHASE:
             self.keepers[seat] = GOALS[action - enc.keep]
             hidden = True
         self.log.append((seat, action, hidden, words))
-        if self.phase is Phase.JEIN and len(self.sides) == len(self.declarers):
+        if self.phase is JEIN_PHASE and len(self.sides) == len(self.declarers):
             self._vote()
             played = True
-        elif self.phase is Phase.KEEP and len(self.keepers) == self.n:
+        elif self.phase is KEEP_PHASE and len(self.keepers) == self.n:
             game.push("choose", keep={game.players[s]: g for s, g in self.keepers.items()})
             played = True
         if played:
@@ -312,18 +317,18 @@ class Table:
     def _advance(self) -> None:
         """The phase after a decision was played through :meth:`Game.push`."""
         if self.game.choice_due:
-            self.phase, self.keepers = Phase.KEEP, {}
+            self.phase, self.keepers = KEEP_PHASE, {}
         elif self.game.is_over():
-            self.phase = Phase.OVER
+            self.phase = OVER_PHASE
         else:
-            self.phase = Phase.PLACE
+            self.phase = PLACE_PHASE
 
     # -- the end -----------------------------------------------------------------------------
     def returns(self) -> list[float]:
         """Per seat: 0 until the game is over; then, with ``k`` of ``n`` players winning
         (after the tie-breaks, E3/X3), ``(n / k - 1) / (n - 1)`` for a winner and
         ``-1 / (n - 1)`` for the others: +1 and -1/(n-1) for a single winner, the sum always 0."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not OVER_PHASE:
             return [0.0] * self.n
         result = self.game.result()
         assert result is not None  # the game is over
