@@ -121,6 +121,7 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         self.left = game.box.copy()  # the tiles still in the box, as the deal goes
         self.table: Table | None = None
         self.player: int = CHANCE  # current_player(), asked several times a step by OpenSpiel: kept
+        self.to_deal = len(game.slots)  # chance nodes before the table is laid
 
     def game(self) -> DrunterGame:
         return cast(DrunterGame, self.get_game())
@@ -181,8 +182,8 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         self.dealt.append(outcome)
         if outcome < CARD_OUTCOME:
             self.left[TILES[outcome]] -= 1
-        g = self.game()
-        if len(self.dealt) == len(g.slots):
+        if len(self.dealt) == self.to_deal:
+            g = self.game()
             deal = _deal(g, self.dealt)
             self.table = Table(Game.new(g.names, board=g.board_ref, rules=g.rules.id, variant=g.variant,
                                         hands=deal.hands, cards=deal.cards))

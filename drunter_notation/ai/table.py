@@ -154,6 +154,7 @@ class Table:
         self.phase = PLACE_PHASE
         self._legal: list[int] | None = None  # legal_actions() of this decision, once asked
         self._moves: tuple[list[Move], list[int]] = ([], [])  # with _legal: the legal placements and their actions
+        self._held: list[int] = []  # in a ballot: the cards the voter holds (CARD_NAMES indices)
         self.views: dict[object, object] = {}  # what the observations of this table keep between calls
         self._advance()
         self._due = self._whose_decision()  # current(), asked many times a step: kept
@@ -234,10 +235,12 @@ class Table:
             return out
         if self.phase is BALLOT_PHASE:
             laid = self.laid[-1]
-            held = game.state.cards[game.players[self.actor()]]
-            after = laid[-1] if laid else -1
-            out = [enc.lay + c for c in range(after + 1, len(CARD_NAMES)) if held.get(CARD_NAMES[c], 0) > 0]
-            return [*out, enc.end_ballot] if laid else out
+            if not laid:  # the voter's first card: the cards they hold, which stay as they are until the vote is played
+                held = game.state.cards[game.players[self.actor()]]
+                self._held = [c for c, card in enumerate(CARD_NAMES) if held.get(card, 0) > 0]
+                return [enc.lay + c for c in self._held]
+            after = laid[-1]
+            return [*(enc.lay + c for c in self._held if c > after), enc.end_ballot]
         if self.phase is JEIN_PHASE:
             return [enc.jein_yes, enc.jein_no]
         if self.phase is KEEP_PHASE:
