@@ -79,7 +79,6 @@ class Layout(NamedTuple):
     features: int  # the index of the first feature
     age: int  # with history: the index of the plane of the turns covered
     votes_cast: int  # with history: the index of the votes cast
-    gang_planes: tuple[int, ...]  # per track, the index of its gang's plane
     history: bool
 
 
@@ -110,7 +109,7 @@ def layout(board: Board, history: bool) -> Layout:
         board=board, blank=array("f", bytes(4 * size(board, history))), start=start, static_at=static_at,
         cells=hw, box=tuple((t, box[t]) for t in TILES),
         features=planes * hw, age=(planes - 1) * hw, votes_cast=planes * hw + sum(n for _, n in FEATURES),
-        gang_planes=tuple((len(PLANES) + i) * hw for i in range(len(board.corners))), history=history)
+        history=history)
     return hit
 
 
@@ -153,7 +152,7 @@ class View:
         self.count = self.bridges = 0
         self.last, self.turn, self.gangs, self.under_vote, self.move, self.last_vote, self.kept, self.own = (
             None, -1, [], [], None, None, None, None)
-        self.rows = [0] * table.n  # per seat, the stamp of the row copied in (Rows.stamps)
+        self.rows = [0] * table.n  # per seat, the stamp of the row copied in (Turned.stamps)
 
     def update(self, table: Table) -> array[float]:
         """The tensor of the table as it stands, a copy of the one kept."""
@@ -224,23 +223,23 @@ class View:
         and with the history the turns covered and the votes cast."""
         lay, v, rel = self.lay, self.v, self.rel
         st, w, at = table.game.state, lay.board.width, lay.features
-        for i in self.gangs:
-            v[i] = 0.0
-        gangs = [st.gangs[corner] for corner in table.corners]
-        self.gangs = [plane + gang[1] * w + gang[0] for plane, gang in zip(lay.gang_planes, gangs, strict=True)
-                      if gang is not None]
-        for i in self.gangs:
-            v[i] = 1.0
+        shared = turned(table, lay)
+        if shared.gangs != self.gangs:
+            for i in self.gangs:
+                v[i] = 0.0
+            for i in shared.gangs:
+                v[i] = 1.0
+            self.gangs = shared.gangs
         own = table.cards[table.game.players[self.seat]]
         if own is not self.own:
             v[at + OWN_CARDS:at + OWN_CARDS + len(GOALS)] = NO_GOALS
             for card in own:
                 v[at + OWN_CARDS + GOALS.index(card)] = 1.0
             self.own = own
-        rows, copied = player_rows(table, lay.box), self.rows
-        for s, stamp in enumerate(rows.stamps):
+        copied = self.rows
+        for s, stamp in enumerate(shared.stamps):
             if stamp != copied[s]:  # only the rows worked out again since the last copy
-                hand, spent = rows.rows[s]
+                hand, spent = shared.rows[s]
                 row = at + HANDS + rel[s] * len(TILES)
                 v[row:row + len(TILES)] = hand
                 row = at + SPENT + rel[s] * len(CARD_NAMES)  # a slot per card; the ? card's stays 0
@@ -284,38 +283,43 @@ class View:
             v[at + JEIN_SIDES + rel[voter] * 2 + (0 if yes else 1)] = 1.0
 
 
-class Rows:
-    """Per seat, the tiles in hand and the vote cards spent after ``turn`` turns, shared
-    by the views of a table. A row is worked out again only when its hand or cards
-    differ, and then gets a new stamp, so that each view copies in only the rows that changed."""
+class Turned:
+    """What the views of a table share, worked out once per turn played (``turn``: the
+    turns played then): per seat the row of the tiles in hand and the row of the vote
+    cards spent, each worked out again only when the hand or the cards differ and then
+    given a new stamp, so that each view copies in only the rows that changed; and the
+    entries of the gangs in the gang planes."""
 
-    __slots__ = ("keys", "rows", "stamps", "turn")
+    __slots__ = ("gangs", "held", "rows", "stamps", "turn")
 
     def __init__(self, n: int) -> None:
         self.turn = -1
-        self.keys: list[tuple[tuple[tuple[Tile, int], ...], tuple[tuple[str, int], ...]] | None] = [None] * n
+        self.held: list[tuple[dict[Tile, int], dict[str, int]] | None] = [None] * n  # the hand and cards of a row
         self.rows: list[tuple[array[float], array[float]]] = [(array("f"), array("f"))] * n
         self.stamps = [0] * n  # 0: not worked out yet
+        self.gangs: list[int] = []
 
 
-def player_rows(table: Table, box: tuple[tuple[Tile, int], ...]) -> Rows:
-    """Per seat: the tiles in hand (count / box count, TILES order), the vote cards spent."""
+def turned(table: Table, lay: Layout) -> Turned:
+    """:class:`Turned` of ``table``, brought up to date."""
     st = table.game.state
-    kept = table.views.get("rows")
-    if not isinstance(kept, Rows):
-        kept = table.views["rows"] = Rows(table.n)
+    kept = table.views.get("turned")
+    if not isinstance(kept, Turned):
+        kept = table.views["turned"] = Turned(table.n)
     if kept.turn == st.number:
         return kept
-    hands, cards = st.hands, st.cards
+    hands, cards, box, same = st.hands, st.cards, lay.box, dict.__eq__  # dict's own ==: Counter's is Python's
     assert hands is not None  # a table's game is dealt
     for s, name in enumerate(table.game.players):
-        hand, held = hands[name], cards[name]
-        key = (tuple(hand.items()), tuple(held.items()))
-        if key != kept.keys[s]:
-            kept.keys[s] = key
+        hand, held, was = hands[name], cards[name], kept.held[s]
+        if was is None or same(was[0], hand) is not True or same(was[1], held) is not True:
+            kept.held[s] = (dict(hand), dict(held))
             kept.rows[s] = (array("f", [hand.get(tile, 0) / count if count else 0.0 for tile, count in box]),
                             array("f", [0.0 if held.get(card) else 1.0 for card in SPENDABLE]))
             kept.stamps[s] = max(kept.stamps) + 1
+    w, hw = lay.board.width, lay.cells
+    gangs = [st.gangs[corner] for corner in table.corners]
+    kept.gangs = [(len(PLANES) + t) * hw + gang[1] * w + gang[0] for t, gang in enumerate(gangs) if gang is not None]
     kept.turn = st.number
     return kept
 
