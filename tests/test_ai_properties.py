@@ -59,3 +59,22 @@ def test_every_step_keeps_the_invariants(seed, players, variant, rules):
     returns = table.returns()
     assert sum(returns) == pytest.approx(0) and (max(returns) > 0 or returns == [0.0] * players)  # all tied: 0
     assert judge(parse_text(game.to_dn())).valid
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10 ** 6), players=st.integers(2, 4), variant=st.sampled_from(["base", "expert"]))
+def test_the_tensors_kept_between_calls_are_the_tensors_built_afresh(seed, players, variant):
+    """observe.tensor keeps each view of a table and brings it up to date part by part; a copy of
+    the table starts its views afresh. Seats look now and then, so a view skips turns and votes."""
+    game = Game.new(["Anna", "Ben", "Cleo", "Dora"][:players], variant=variant, seed=seed)
+    table, rng = Table(game), random.Random(seed)
+    while table.phase is not Phase.OVER:
+        for viewer in range(players):
+            for history in (False, True):
+                if rng.random() < 0.4:
+                    kept = observe.tensor(table, viewer, history=history)
+                    assert np.array_equal(kept, observe.tensor(table.copy(), viewer, history=history))
+                    kept[:] = 2  # a tensor handed out is the caller's: changing it changes no later one
+        table.apply(rng.choice(table.legal_actions()))
+    for viewer in range(players):
+        assert np.array_equal(observe.tensor(table, viewer), observe.tensor(table.copy(), viewer))

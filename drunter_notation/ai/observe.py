@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from array import array
 from typing import NamedTuple
-from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from drunter_notation.ai.table import PHASES, Phase, Table
+from drunter_notation.ai.table import JEIN_PHASE, PHASES, LastVote, Table
 from drunter_notation.explain.boardtext import render_position
+from drunter_notation.game import Move
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Square, Tile
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.playout import TILES
@@ -61,6 +61,10 @@ BRIDGE, TOILET, FIRST_BUILDING = 3, 4, 5
 FIRST_LAID_BY = FIRST_BUILDING + len(BUILDINGS)
 UNDER_VOTE = len(PLANES) - 1
 SPENDABLE = CARD_NAMES[:-1]  # the ? card comes back (B7): it is never spent
+PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+# zeros to clear a part with (kept: slicing a longer array makes a new one each time)
+NO_GOALS, NO_DECISION, NO_LAST_VOTE = (array("f", bytes(4 * n)) for n in (len(GOALS), LAST_BALLOTS - TO_ACT,
+                                                                         EXPERT - LAST_BALLOTS))
 
 
 class Layout(NamedTuple):
@@ -75,6 +79,7 @@ class Layout(NamedTuple):
     features: int  # the index of the first feature
     age: int  # with history: the index of the plane of the turns covered
     votes_cast: int  # with history: the index of the votes cast
+    history: bool
 
 
 _LAYOUTS: dict[tuple[int, bool], Layout] = {}
@@ -103,170 +108,229 @@ def layout(board: Board, history: bool) -> Layout:
     hit = _LAYOUTS[(id(board), history)] = Layout(
         board=board, blank=array("f", bytes(4 * size(board, history))), start=start, static_at=static_at,
         cells=hw, box=tuple((t, box[t]) for t in TILES),
-        features=planes * hw, age=(planes - 1) * hw, votes_cast=planes * hw + sum(n for _, n in FEATURES))
+        features=planes * hw, age=(planes - 1) * hw, votes_cast=planes * hw + sum(n for _, n in FEATURES),
+        history=history)
     return hit
 
 
-class Seen:
-    """What :func:`tensor` keeps of one table between calls, by seat (not yet relative
-    to the observer): the first planes (the tiles laid by kind, the toilets and
-    buildings still uncovered; bridges are drawn per call), then who laid the tiles,
-    a plane per seat; and per player the row of the tiles in hand and the row of the
-    vote cards spent."""
+class View:
+    """What :func:`tensor` keeps of one table for one observer between calls: the whole
+    tensor, brought up to date part by part. Tiles are only ever added (a changed list
+    starts anew), so each is drawn in once; hands, vote cards, gangs, the history and
+    the last vote change only by a turn played (the table plays each through
+    :meth:`Game.push`); what changes with every decision is written anew each call."""
 
-    __slots__ = ("count", "last", "planes", "rows", "turn")
+    __slots__ = ("bridges", "by", "count", "gangs", "kept", "last", "last_vote", "lay", "move", "own", "rel", "rows",
+                 "seat", "turn", "under_vote", "v")
 
-    def __init__(self, planes: array[float]):
-        self.count = 0  # the tiles drawn in so far
-        self.last: LaidTile | None = None  # the last of them: a changed list starts anew
-        self.planes = planes
-        self.turn = -1  # the rows are of the position after this many turns
-        self.rows: list[tuple[array[float], array[float]]] = []
+    def __init__(self, table: Table, seat: int, lay: Layout):
+        self.lay, self.seat = lay, seat
+        self.rel = tuple((s - seat) % table.n for s in range(table.n))  # seat -> position relative to the observer
+        self.by = {name: (FIRST_LAID_BY + self.rel[s]) * lay.cells for s, name in enumerate(table.game.players)}
+        self.v = lay.blank
+        self.count = self.bridges = 0
+        self.last: LaidTile | None = None  # the last tile drawn in
+        self.turn = -1  # the parts that change by turns are of the position after this many
+        self.gangs: list[int] = []  # the entries of the gangs drawn
+        self.under_vote: list[int] = []  # the entries of the placement under vote drawn
+        self.move: Move | None = None
+        self.last_vote: LastVote | None = None
+        self.kept: str | None = None
+        self.own: tuple[str, ...] | None = None  # the observer's cards drawn in
+        self.rows: list[int] = []
+        self._start(table)
 
+    def _start(self, table: Table) -> None:
+        """The empty board's planes, the players present and the variant."""
+        lay = self.lay
+        v = self.v = lay.blank[:]
+        v[:FIRST_LAID_BY * lay.cells] = lay.start
+        at = lay.features
+        for j in self.rel:
+            v[at + PRESENT + j] = 1.0
+        v[at + EXPERT] = float(table.game.variant == "expert")
+        self.count = self.bridges = 0
+        self.last, self.turn, self.gangs, self.under_vote, self.move, self.last_vote, self.kept, self.own = (
+            None, -1, [], [], None, None, None, None)
+        self.rows = [0] * table.n  # per seat, the stamp of the row copied in (Turned.stamps)
 
-_SEEN: WeakKeyDictionary[Table, Seen] = WeakKeyDictionary()
+    def update(self, table: Table) -> array[float]:
+        """The tensor of the table as it stands, a copy of the one kept."""
+        st = table.game.state
+        tiles = st.tiles
+        if self.turn != st.number or (tiles and tiles[-1] is not self.last):  # a turn was played (or taken back)
+            self._catch_up(table)
+        lay, v, rel = self.lay, self.v, self.rel
+        w, hw, at = lay.board.width, lay.cells, lay.features
+        if table.last_vote is not self.last_vote:
+            self._last_vote(table.last_vote)
+        if table.move is not self.move:
+            for i in self.under_vote:
+                v[i] = 0.0
+            self.move = table.move
+            self.under_vote = [] if table.move is None else [UNDER_VOTE * hw + r * w + c
+                                                              for c, r in table.move.squares]
+            for i in self.under_vote:
+                v[i] = 1.0
+        kept = table.keepers.get(self.seat)
+        if kept != self.kept:
+            v[at + KEPT:at + KEPT + len(GOALS)] = NO_GOALS
+            if kept is not None:
+                v[at + KEPT + GOALS.index(kept)] = 1.0
+            self.kept = kept
+        # the decision: who acts, whose turn, the phase, the vote under way
+        v[at + TO_ACT:at + LAST_BALLOTS] = NO_DECISION
+        actor = table.current()
+        if actor is not None:
+            v[at + TO_ACT + rel[actor]] = 1.0
+        v[at + WHOSE_TURN + rel[st.seat]] = 1.0
+        v[at + PHASE + PHASE_INDEX[table.phase]] = 1.0
+        if table.voters or table.sides:  # the sides stay until the next vote
+            self._current_vote(table)
+        return v[:]
 
+    def _catch_up(self, table: Table) -> None:
+        """What a turn changes: the tiles laid, the bridges, the rest by :meth:`_turn_played`."""
+        st = table.game.state
+        tiles, bridges = st.tiles, st.bridges
+        count = self.count
+        if len(tiles) < count or (count and tiles[count - 1] is not self.last) or len(bridges) < self.bridges:
+            self._start(table)
+        if self.count < len(tiles):
+            self._draw_tiles(tiles)
+        if len(bridges) != self.bridges:  # bridges come with tiles, so they only grow while these do
+            v, w, hw = self.v, self.lay.board.width, self.lay.cells
+            for c, r in bridges:
+                v[BRIDGE * hw + r * w + c] = 1.0
+            self.bridges = len(bridges)
+        self._turn_played(table)
 
-def seen(table: Table, lay: Layout) -> Seen:
-    """:class:`Seen` of ``table``, brought up to date: tiles are only ever added, so each
-    is drawn in once; hands and vote cards change only by a turn played (the table
-    plays each through :meth:`Game.push`)."""
-    st = table.game.state
-    tiles = st.tiles
-    seen = _SEEN.get(table)
-    if seen is None or len(tiles) < seen.count or (seen.count and tiles[seen.count - 1] is not seen.last):
-        seen = _SEEN[table] = Seen(lay.start + array("f", bytes(4 * table.n * lay.cells)))
-    if seen.count < len(tiles):
-        w, hw, planes, static_at = lay.board.width, lay.cells, seen.planes, lay.static_at
-        by = {name: (FIRST_LAID_BY + s) * hw for s, name in enumerate(table.game.players)}
-        for k in range(seen.count, len(tiles)):
+    def _draw_tiles(self, tiles: list[LaidTile]) -> None:
+        """The tiles laid since the last call: kind, who laid it (relative), toilets and buildings covered."""
+        lay, v, by = self.lay, self.v, self.by
+        w, hw, static_at = lay.board.width, lay.cells, lay.static_at
+        for k in range(self.count, len(tiles)):
             laid = tiles[k]
             kind, who = KIND_PLANE[laid.tile.kind] * hw, by[laid.player]
             for c, r in laid.squares:
-                planes[kind + r * w + c] = planes[who + r * w + c] = 1.0
+                v[kind + r * w + c] = v[who + r * w + c] = 1.0
                 for i in static_at.get((c, r), ()):
-                    planes[i] = 0.0  # covered
-        seen.count, seen.last = len(tiles), tiles[-1]
-    if seen.turn != st.number:
-        seen.turn, seen.rows = st.number, _player_rows(table, lay.box)
-    return seen
+                    v[i] = 0.0  # covered
+        self.count, self.last = len(tiles), tiles[-1]
+
+    def _turn_played(self, table: Table) -> None:
+        """What changes by a turn: the gangs, the own cards, the hands and vote cards spent,
+        and with the history the turns covered and the votes cast."""
+        lay, v, rel = self.lay, self.v, self.rel
+        st, w, at = table.game.state, lay.board.width, lay.features
+        shared = turned(table, lay)
+        if shared.gangs != self.gangs:
+            for i in self.gangs:
+                v[i] = 0.0
+            for i in shared.gangs:
+                v[i] = 1.0
+            self.gangs = shared.gangs
+        own = table.cards[table.game.players[self.seat]]
+        if own is not self.own:
+            v[at + OWN_CARDS:at + OWN_CARDS + len(GOALS)] = NO_GOALS
+            for card in own:
+                v[at + OWN_CARDS + GOALS.index(card)] = 1.0
+            self.own = own
+        copied = self.rows
+        for s, stamp in enumerate(shared.stamps):
+            if stamp != copied[s]:  # only the rows worked out again since the last copy
+                hand, spent = shared.rows[s]
+                row = at + HANDS + rel[s] * len(TILES)
+                v[row:row + len(TILES)] = hand
+                row = at + SPENT + rel[s] * len(CARD_NAMES)  # a slot per card; the ? card's stays 0
+                v[row:row + len(SPENDABLE)] = spent
+                copied[s] = stamp
+        if lay.history:  # the history: the turn each square was covered on, / the turns played
+            played = max(1, st.number)
+            for laid in st.tiles:
+                for c, r in laid.squares:
+                    v[lay.age + r * w + c] = laid.turn / played
+            v[lay.votes_cast:] = array("f", _votes_cast(table, rel))
+        self.turn = st.number
+
+    def _last_vote(self, last: LastVote | None) -> None:
+        v, rel, at = self.v, self.rel, self.lay.features
+        v[at + LAST_BALLOTS:at + EXPERT] = NO_LAST_VOTE
+        self.last_vote = last
+        if last is None:
+            return
+        for voter, cards in last.ballots.items():
+            for c in cards:
+                v[at + LAST_BALLOTS + rel[voter] * 8 + c] = 1.0
+        for voter, yes in last.sides.items():
+            v[at + LAST_SIDES + rel[voter] * 2 + (0 if yes else 1)] = 1.0
+        v[at + LAST_OUTCOME + (0 if last.accepted else 1)] = 1.0
+        v[at + LAST_PLACER + rel[last.placer]] = 1.0
+
+    def _current_vote(self, table: Table) -> None:
+        """The vote under way: how many cards each voter laid face down, the observer's own
+        cards, every face once all are shown (JEIN), the JEIN sides declared."""
+        v, rel, at, seat = self.v, self.rel, self.lay.features, self.seat
+        shown = table.phase is JEIN_PHASE
+        for voter, cards in zip(table.voters, table.laid, strict=False):  # laid: the ballots so far
+            v[at + FACE_DOWN + rel[voter]] = len(cards) / 8
+            for c in cards:
+                if voter == seat:
+                    v[at + OWN_LAID + c] = 1.0
+                if shown:
+                    v[at + SHOWN + rel[voter] * 8 + c] = 1.0
+        for voter, yes in table.sides.items():
+            v[at + JEIN_SIDES + rel[voter] * 2 + (0 if yes else 1)] = 1.0
 
 
-def _player_rows(table: Table, box: tuple[tuple[Tile, int], ...]) -> list[tuple[array[float], array[float]]]:
-    """Per seat: the tiles in hand (count / box count, TILES order), the vote cards spent."""
+class Turned:
+    """What the views of a table share, worked out once per turn played (``turn``: the
+    turns played then): per seat the row of the tiles in hand and the row of the vote
+    cards spent, each worked out again only when the hand or the cards differ and then
+    given a new stamp, so that each view copies in only the rows that changed; and the
+    entries of the gangs in the gang planes."""
+
+    __slots__ = ("gangs", "held", "rows", "stamps", "turn")
+
+    def __init__(self, n: int) -> None:
+        self.turn = -1
+        self.held: list[tuple[dict[Tile, int], dict[str, int]] | None] = [None] * n  # the hand and cards of a row
+        self.rows: list[tuple[array[float], array[float]]] = [(array("f"), array("f"))] * n
+        self.stamps = [0] * n  # 0: not worked out yet
+        self.gangs: list[int] = []
+
+
+def turned(table: Table, lay: Layout) -> Turned:
+    """:class:`Turned` of ``table``, brought up to date."""
     st = table.game.state
-    hands = st.hands
+    kept = table.views.get("turned")
+    if not isinstance(kept, Turned):
+        kept = table.views["turned"] = Turned(table.n)
+    if kept.turn == st.number:
+        return kept
+    hands, cards, box, same = st.hands, st.cards, lay.box, dict.__eq__  # dict's own ==: Counter's is Python's
     assert hands is not None  # a table's game is dealt
-    return [(array("f", [hands[name].get(tile, 0) / count if count else 0.0 for tile, count in box]),
-             array("f", [float(st.cards[name][card] == 0) for card in SPENDABLE])) for name in table.game.players]
+    for s, name in enumerate(table.game.players):
+        hand, held, was = hands[name], cards[name], kept.held[s]
+        if was is None or same(was[0], hand) is not True or same(was[1], held) is not True:
+            kept.held[s] = (dict(hand), dict(held))
+            kept.rows[s] = (array("f", [hand.get(tile, 0) / count if count else 0.0 for tile, count in box]),
+                            array("f", [0.0 if held.get(card) else 1.0 for card in SPENDABLE]))
+            kept.stamps[s] = max(kept.stamps) + 1
+    w, hw = lay.board.width, lay.cells
+    gangs = [st.gangs[corner] for corner in table.corners]
+    kept.gangs = [(len(PLANES) + t) * hw + gang[1] * w + gang[0] for t, gang in enumerate(gangs) if gang is not None]
+    kept.turn = st.number
+    return kept
 
 
 def tensor(table: Table, seat: int, history: bool = False) -> np.ndarray[tuple[int], np.dtype[np.float32]]:
     """What ``seat`` knows, as float32 in [0, 1]; with ``history`` also the summary of
     the past (:data:`HISTORY`) the information state adds."""
-    board = table.game.board
-    lay = layout(board, history)
-    v = lay.blank[:]
-    n = table.n
-    rel = tuple((s - seat) % n for s in range(n))  # seat -> position relative to the observer
-    kept = seen(table, lay)
-    _board_planes(v, table, rel, lay, kept.planes)
-    if history:
-        _turns_covered(v, table, lay)
-    at = lay.features
-    _own_cards(v, at, table, seat)
-    _players(v, at, rel, kept.rows)
-    _turn(v, at, table, rel)
-    _current_vote(v, at, table, seat, rel)
-    _last_vote(v, at, table, rel)
-    v[at + EXPERT] = float(table.game.variant == "expert")
-    if history:
-        v[lay.votes_cast:] = array("f", _votes_cast(table, rel))
-    return np.frombuffer(v, np.float32)
-
-
-def _board_planes(v: array[float], table: Table, rel: tuple[int, ...], lay: Layout, laid: array[float]) -> None:
-    """The planes: the tiles laid (``laid``: :attr:`Seen.planes`; kind and who, relative), bridges, the toilets and
-    buildings still uncovered, the placement under vote and the gangs."""
-    st, w, hw = table.game.state, lay.board.width, lay.cells
-    first = FIRST_LAID_BY * hw
-    v[:first] = laid[:first]
-    for s, j in enumerate(rel):
-        mine, into = first + s * hw, (FIRST_LAID_BY + j) * hw
-        v[into:into + hw] = laid[mine:mine + hw]
-    for c, r in st.bridges:
-        v[BRIDGE * hw + r * w + c] = 1.0
-    if table.move is not None:
-        for c, r in table.move.squares:
-            v[UNDER_VOTE * hw + r * w + c] = 1.0
-    for i, corner in enumerate(table.corners):
-        gang = st.gangs[corner]
-        if gang is not None:
-            v[(len(PLANES) + i) * hw + gang[1] * w + gang[0]] = 1.0
-
-
-def _turns_covered(v: array[float], table: Table, lay: Layout) -> None:
-    """History: the turn each square was covered on, / the turns played."""
-    st, w = table.game.state, lay.board.width
-    played = max(1, st.number)
-    for laid in st.tiles:
-        for c, r in laid.squares:
-            v[lay.age + r * w + c] = laid.turn / played
-
-
-def _own_cards(v: array[float], at: int, table: Table, seat: int) -> None:
-    for card in table.cards[table.game.players[seat]]:
-        v[at + OWN_CARDS + GOALS.index(card)] = 1.0
-    if seat in table.keepers:
-        v[at + KEPT + GOALS.index(table.keepers[seat])] = 1.0
-
-
-def _players(v: array[float], at: int, rel: tuple[int, ...], rows: list[tuple[array[float], array[float]]]) -> None:
-    """Per player (public): present, the tiles in hand, the vote cards spent."""
-    for s, (hand, spent) in enumerate(rows):
-        j = rel[s]
-        v[at + PRESENT + j] = 1.0
-        row = at + HANDS + j * len(TILES)
-        v[row:row + len(TILES)] = hand
-        row = at + SPENT + j * len(CARD_NAMES)  # a slot per card; the ? card's stays 0
-        v[row:row + len(SPENDABLE)] = spent
-
-
-def _turn(v: array[float], at: int, table: Table, rel: tuple[int, ...]) -> None:
-    """Who is to act, whose turn it is, the phase."""
-    actor = table.current()
-    if actor is not None:
-        v[at + TO_ACT + rel[actor]] = 1.0
-    v[at + WHOSE_TURN + rel[table.game.state.seat]] = 1.0
-    v[at + PHASE + PHASES.index(table.phase)] = 1.0
-
-
-def _current_vote(v: array[float], at: int, table: Table, seat: int, rel: tuple[int, ...]) -> None:
-    """The vote under way: how many cards each voter laid face down, the observer's own
-    cards, every face once all are shown (JEIN), the JEIN sides declared."""
-    shown = table.phase is Phase.JEIN
-    for voter, cards in zip(table.voters, table.laid, strict=False):  # laid: the ballots so far
-        v[at + FACE_DOWN + rel[voter]] = len(cards) / 8
-        for c in cards:
-            if voter == seat:
-                v[at + OWN_LAID + c] = 1.0
-            if shown:
-                v[at + SHOWN + rel[voter] * 8 + c] = 1.0
-    for voter, yes in table.sides.items():
-        v[at + JEIN_SIDES + rel[voter] * 2 + (0 if yes else 1)] = 1.0
-
-
-def _last_vote(v: array[float], at: int, table: Table, rel: tuple[int, ...]) -> None:
-    last = table.last_vote
-    if last is None:
-        return
-    for voter, cards in last.ballots.items():
-        for c in cards:
-            v[at + LAST_BALLOTS + rel[voter] * 8 + c] = 1.0
-    for voter, yes in last.sides.items():
-        v[at + LAST_SIDES + rel[voter] * 2 + (0 if yes else 1)] = 1.0
-    v[at + LAST_OUTCOME + (0 if last.accepted else 1)] = 1.0
-    v[at + LAST_PLACER + rel[last.placer]] = 1.0
+    view = table.views.get((seat, history))
+    if not isinstance(view, View):
+        view = table.views[(seat, history)] = View(table, seat, layout(table.game.board, history))
+    return np.frombuffer(view.update(table), np.float32)
 
 
 def _votes_cast(table: Table, rel: tuple[int, ...]) -> list[float]:
@@ -295,7 +359,7 @@ def text(table: Table, seat: int | None = None) -> str:
     if table.move is not None:
         ballots = []
         for voter, cards in zip(table.voters, table.laid, strict=False):  # laid: the ballots so far
-            if voter == seat or table.phase is Phase.JEIN:
+            if voter == seat or table.phase is JEIN_PHASE:
                 ballots.append(f"{names[voter]} {' '.join(CARD_NAMES[c] for c in cards) or '-'}")
             else:
                 ballots.append(f"{names[voter]} {len(cards)} face down")

@@ -41,6 +41,7 @@ from drunter_notation.rules.state import LENGTHS, box_tiles, deal_for  # noqa: E
 
 SHORT_NAME = "python_drunter"
 CARD_OUTCOME = len(TILES)  # chance outcome of dealing goal card g: CARD_OUTCOME + g; a tile t: t
+OF_LENGTH = {k: [(i, tile) for i, tile in enumerate(TILES) if tile.length == k] for k in LENGTHS}  # ascending
 CHANCE: int = pyspiel.PlayerId.CHANCE  # pyspiel's player ids: enum members that compare as ints
 TERMINAL: int = pyspiel.PlayerId.TERMINAL
 DEFAULTS: dict[str, int | str] = {"players": 4, "board": DEFAULT_BOARD, "rules": DEFAULT_RULESET, "variant": "base"}
@@ -119,6 +120,8 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         self.dealt: list[int] = []
         self.left = game.box.copy()  # the tiles still in the box, as the deal goes
         self.table: Table | None = None
+        self.player: int = CHANCE  # current_player(), asked several times a step by OpenSpiel: kept
+        self.to_deal = len(game.slots)  # chance nodes before the table is laid
 
     def game(self) -> DrunterGame:
         return cast(DrunterGame, self.get_game())
@@ -131,26 +134,23 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
 
     # -- whose move --------------------------------------------------------------------------
     def current_player(self) -> int:
-        if self.table is None:
-            return CHANCE
-        seat = self.table.current()
-        return TERMINAL if seat is None else seat
+        return self.player
 
     def is_terminal(self) -> bool:
-        return self.table is not None and self.table.phase is Phase.OVER
+        return self.player == TERMINAL  # the table's current() is None once, and only once, it is over
 
     def _legal_actions(self, player: int) -> list[int]:
         table = self.on_table()
-        return table.legal_actions() if player == table.current() else []
+        return table.legal_actions() if player == self.player else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         g = self.game()
         kind, _seat, k = g.slots[len(self.dealt)]
         if kind == "tile":
             left = self.left
-            pile = {i: left[tile] for i, tile in enumerate(TILES) if tile.length == k and left[tile] > 0}
-            total = sum(pile.values())
-            return [(i, m / total) for i, m in sorted(pile.items())]
+            pile = [(i, m) for i, tile in OF_LENGTH[k] if (m := left.get(tile, 0)) > 0]
+            total = sum(m for _, m in pile)
+            return [(i, m / total) for i, m in pile]
         gone = {GOALS[a - CARD_OUTCOME] for a in self.dealt if a >= CARD_OUTCOME}
         if kind == "card":
             pool = [b for b in BUILDINGS if b not in gone]
@@ -171,13 +171,19 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
     def _apply_action(self, action: int) -> None:
         if self.table is not None:
             self.table.apply(int(action))
-            return
-        outcome = int(action)
+        else:
+            self._deal_one(int(action))
+        if self.table is not None:
+            seat = self.table.current()
+            self.player = TERMINAL if seat is None else seat
+
+    def _deal_one(self, outcome: int) -> None:
+        """A chance outcome of the deal; the table is laid after the last."""
         self.dealt.append(outcome)
         if outcome < CARD_OUTCOME:
             self.left[TILES[outcome]] -= 1
-        g = self.game()
-        if len(self.dealt) == len(g.slots):
+        if len(self.dealt) == self.to_deal:
+            g = self.game()
             deal = _deal(g, self.dealt)
             self.table = Table(Game.new(g.names, board=g.board_ref, rules=g.rules.id, variant=g.variant,
                                         hands=deal.hands, cards=deal.cards))

@@ -30,7 +30,7 @@ import pettingzoo  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
 from drunter_notation.ai import observe  # noqa: E402  (after the check for the extra)
-from drunter_notation.ai.table import Phase, Table, encoding  # noqa: E402
+from drunter_notation.ai.table import OVER_PHASE, Table, encoding  # noqa: E402
 from drunter_notation.data.boardfile import load_board  # noqa: E402
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset  # noqa: E402
 from drunter_notation.deal import player_names  # noqa: E402
@@ -71,7 +71,8 @@ class raw_env(pettingzoo.AECEnv):  # type: ignore[misc]  # pettingzoo ships no t
         self.table: Table | None = None
         if variant not in ("base", "expert"):
             Game.new(self.names, variant=variant)  # raises the engine's own H002
-        n_actions, n_obs = encoding(self.board).size, observe.size(self.board)
+        self.n_actions = n_actions = encoding(self.board).size
+        n_obs = observe.size(self.board)
         self.action_spaces = {a: gymnasium.spaces.Discrete(n_actions) for a in self.possible_agents}
         self.observation_spaces = {a: gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(0.0, 1.0, (n_obs,), np.float32),
@@ -107,10 +108,11 @@ class raw_env(pettingzoo.AECEnv):  # type: ignore[misc]  # pettingzoo ships no t
 
     def observe(self, agent: str) -> dict[str, np.ndarray[tuple[int], Any]]:
         seat, table = self.possible_agents.index(agent), self.on_table()
-        mask = np.zeros(self.action_spaces[agent].n, np.int8)
+        mask = bytearray(self.n_actions)  # item by item: faster than numpy's indexing for a few actions
         if table.current() == seat:
-            mask[table.legal_actions()] = 1
-        return {"observation": observe.tensor(table, seat), "action_mask": mask}
+            for action in table.legal_actions():
+                mask[action] = 1
+        return {"observation": observe.tensor(table, seat), "action_mask": np.frombuffer(mask, np.int8)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -120,7 +122,7 @@ class raw_env(pettingzoo.AECEnv):  # type: ignore[misc]  # pettingzoo ships no t
         table = self.on_table()
         table.apply(int(action))  # type: ignore[arg-type]  # None is for agents that are done, above
         self._cumulative_rewards[agent] = 0.0
-        if table.phase is Phase.OVER:
+        if table.phase is OVER_PHASE:
             self.rewards = dict(zip(self.agents, table.returns(), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
         else:

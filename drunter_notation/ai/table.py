@@ -27,7 +27,6 @@ from drunter_notation.rules.game import must_place
 from drunter_notation.rules.votes import voting_order
 
 JEIN = CARD_NAMES.index("JEIN")
-DIRECTION_INDEX = {direction: i for i, direction in enumerate(DIRECTIONS)}
 
 
 class Phase(Enum):
@@ -39,8 +38,13 @@ class Phase(Enum):
     KEEP = "keep"  # expert: each player keeps one goal card (X2)
     OVER = "over"  # no player can place (E1)
 
+    __hash__ = object.__hash__  # members are singletons: hashed by identity, not by Enum's Python-level hash
+
 
 PHASES = tuple(Phase)
+# The members under plain names, for the step machine that reads them at every step: read through its class, an
+# Enum member costs a Python-level call in CPython 3.11.
+PLACE_PHASE, BALLOT_PHASE, JEIN_PHASE, KEEP_PHASE, OVER_PHASE = PHASES
 
 
 @dataclass(frozen=True)
@@ -97,15 +101,13 @@ class Encoding:
             corner = list(board.corners)[track]
             return (f"{KIND_LETTER[board.corners[corner]]}{length + 1} from {square_name(corner)} "
                     f"{('north', 'east', 'south', 'west')[direction]}")
-        if action == self.passing:
-            return "pass"
-        if action < self.end_ballot:
-            return f"lay {CARD_NAMES[action - self.lay]}"
-        if action == self.end_ballot:
-            return "end ballot"
-        if action in (self.jein_yes, self.jein_no):
-            return f"JEIN {'yes' if action == self.jein_yes else 'no'}"
-        return f"keep {GOALS[action - self.keep]}"
+        return self.words[action - self.passing]
+
+    @cached_property
+    def words(self) -> tuple[str, ...]:
+        """The words of the actions from pass on, which no board changes: ``words[action - passing]``."""
+        return ("pass", *(f"lay {card}" for card in CARD_NAMES), "end ballot", "JEIN yes", "JEIN no",
+                *(f"keep {goal}" for goal in GOALS))
 
 
 class LastVote(NamedTuple):
@@ -134,7 +136,9 @@ class Table:
         self.game = game
         self.enc = encoding(game.board)
         self.corners = list(game.board.corners)
-        self._tracks = {corner: i for i, corner in enumerate(self.corners)}
+        # (corner, direction) -> the action of laying a single there: action_of, for every legal move
+        self._singles = {(corner, d): self.enc.placement(i, j, 1)
+                         for i, corner in enumerate(self.corners) for j, d in enumerate(DIRECTIONS)}
         self.n = len(game.players)
         self.move: Move | None = None  # the placement put to the vote
         self.voters: tuple[int, ...] = ()  # voting order (B2)
@@ -147,9 +151,11 @@ class Table:
         # until every ballot of the vote is laid; the goal card another keeps, to the end.
         self.log: list[tuple[int, int, bool, str]] = []
         self.vote_start = 0  # the log index of the placement under vote
-        self.phase = Phase.PLACE
+        self.phase = PLACE_PHASE
         self._legal: list[int] | None = None  # legal_actions() of this decision, once asked
-        self._placements: dict[int, Move] = {}  # with _legal: the legal placements by action
+        self._moves: tuple[list[Move], list[int]] = ([], [])  # with _legal: the legal placements and their actions
+        self._held: list[int] = []  # in a ballot: the cards the voter holds (CARD_NAMES indices)
+        self.views: dict[object, object] = {}  # what the observations of this table keep between calls
         self._advance()
         self._due = self._whose_decision()  # current(), asked many times a step: kept
 
@@ -159,6 +165,7 @@ class Table:
         t.game = self.game.copy()
         t.laid = [list(cards) for cards in self.laid]
         t.sides, t.keepers, t.log = dict(self.sides), dict(self.keepers), list(self.log)
+        t.views = {}  # they are of this table; the copy's own start afresh
         return t
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
@@ -170,13 +177,13 @@ class Table:
         return self._due
 
     def _whose_decision(self) -> int | None:
-        if self.phase is Phase.PLACE:
+        if self.phase is PLACE_PHASE:
             return self.game.state.seat
-        if self.phase is Phase.BALLOT:
+        if self.phase is BALLOT_PHASE:
             return self.voters[len(self.laid) - 1]
-        if self.phase is Phase.JEIN:
+        if self.phase is JEIN_PHASE:
             return self.declarers[len(self.sides)]
-        if self.phase is Phase.KEEP:
+        if self.phase is KEEP_PHASE:
             return len(self.keepers)
         return None
 
@@ -217,31 +224,32 @@ class Table:
 
     def _find_legal(self) -> list[int]:
         enc, game = self.enc, self.game
-        if self.phase is Phase.PLACE:
+        if self.phase is PLACE_PHASE:
             moves = game.legal_moves()
-            actions = [self.action_of(m) for m in moves]
-            self._placements = {}
-            for action, move in zip(actions, moves, strict=True):
-                self._placements.setdefault(action, move)  # the first of the moves one action stands for
+            singles = self._singles
+            actions = [singles[m.corner, m.direction] + m.tile.length - 1 for m in moves]  # action_of, inlined
+            self._moves = (moves, actions)
             out = sorted(actions)
             if not moves or (all(m.toilets for m in moves) and not must_place(game.state, game.to_move)):
                 out.append(enc.passing)  # T2: nothing that counts for Legezwang
             return out
-        if self.phase is Phase.BALLOT:
+        if self.phase is BALLOT_PHASE:
             laid = self.laid[-1]
-            held = game.state.cards[game.players[self.actor()]]
-            after = laid[-1] if laid else -1
-            out = [enc.lay + c for c in range(after + 1, len(CARD_NAMES)) if held[CARD_NAMES[c]] > 0]
-            return [*out, enc.end_ballot] if laid else out
-        if self.phase is Phase.JEIN:
+            if not laid:  # the voter's first card: the cards they hold, which stay as they are until the vote is played
+                held = game.state.cards[game.players[self.actor()]]
+                self._held = [c for c, card in enumerate(CARD_NAMES) if held.get(card, 0) > 0]
+                return [enc.lay + c for c in self._held]
+            after = laid[-1]
+            return [*(enc.lay + c for c in self._held if c > after), enc.end_ballot]
+        if self.phase is JEIN_PHASE:
             return [enc.jein_yes, enc.jein_no]
-        if self.phase is Phase.KEEP:
+        if self.phase is KEEP_PHASE:
             return sorted(enc.keep + GOALS.index(g) for g in self.cards[game.players[self.actor()]])
         return []
 
     def action_of(self, move: Move) -> int:
         """The action number of the placement ``move``."""
-        return self.enc.placement(self._tracks[move.corner], DIRECTION_INDEX[move.direction], move.tile.length)
+        return self._singles[move.corner, move.direction] + move.tile.length - 1
 
     # -- playing -----------------------------------------------------------------------------
     def apply(self, action: int) -> None:
@@ -250,47 +258,48 @@ class Table:
             raise ValueError(f"action {action} ({self.enc.describe(action, self.game.board)}) is not legal here")
         self._legal = None
         seat, enc, game = self.actor(), self.enc, self.game
-        hidden = played = False
         phase = self.phase
-        if phase is Phase.PLACE:
+        if phase is BALLOT_PHASE and action != enc.end_ballot:  # the commonest step: one card laid, the voter goes on
+            self.laid[-1].append(action - enc.lay)
+            self.log.append((seat, action, True, enc.words[action - enc.passing]))  # face down until all are laid (B2)
+            return
+        hidden = played = False
+        if phase is PLACE_PHASE:
             played = True
             if action == enc.passing:
                 words = "pass"
                 game.push("pass")
             else:
-                move = self._placements[action]
+                moves, actions = self._moves
+                move = moves[actions.index(action)]  # the first of the moves one action stands for
                 words = str(move)
                 if move.needs_vote:
                     self.vote_start = len(self.log)
                     self.move, self.voters = move, tuple(game.players.index(p) for p in voting_order(game.state,
                                                                                                   game.to_move))
                     self.laid, self.sides = [[]], {}
-                    self.phase, played = Phase.BALLOT, False
+                    self.phase, played = BALLOT_PHASE, False
                 else:
                     game.push(move)
         else:
-            words = enc.describe(action, game.board)
-        if phase is Phase.BALLOT:
-            if action == enc.end_ballot:
-                if len(self.laid) < len(self.voters):
-                    self.laid.append([])
-                else:
-                    self.declarers = tuple(v for v, cards in zip(self.voters, self.laid, strict=True) if JEIN in cards)
-                    self.phase = Phase.JEIN
-                    self.log[self.vote_start:] = [(s, a, False, w) for s, a, _, w in self.log[self.vote_start:]]
+            words = enc.words[action - enc.passing]
+        if phase is BALLOT_PHASE:  # the ballot ended
+            if len(self.laid) < len(self.voters):
+                self.laid.append([])
             else:
-                self.laid[-1].append(action - enc.lay)
-                hidden = True  # face down until every ballot is laid (B2)
-        elif phase is Phase.JEIN:
+                self.declarers = tuple(v for v, cards in zip(self.voters, self.laid, strict=True) if JEIN in cards)
+                self.phase = JEIN_PHASE
+                self.log[self.vote_start:] = [(s, a, False, w) for s, a, _, w in self.log[self.vote_start:]]
+        elif phase is JEIN_PHASE:
             self.sides[seat] = action == enc.jein_yes
-        elif phase is Phase.KEEP:
+        elif phase is KEEP_PHASE:
             self.keepers[seat] = GOALS[action - enc.keep]
             hidden = True
         self.log.append((seat, action, hidden, words))
-        if self.phase is Phase.JEIN and len(self.sides) == len(self.declarers):
+        if self.phase is JEIN_PHASE and len(self.sides) == len(self.declarers):
             self._vote()
             played = True
-        elif self.phase is Phase.KEEP and len(self.keepers) == self.n:
+        elif self.phase is KEEP_PHASE and len(self.keepers) == self.n:
             game.push("choose", keep={game.players[s]: g for s, g in self.keepers.items()})
             played = True
         if played:
@@ -311,18 +320,18 @@ class Table:
     def _advance(self) -> None:
         """The phase after a decision was played through :meth:`Game.push`."""
         if self.game.choice_due:
-            self.phase, self.keepers = Phase.KEEP, {}
+            self.phase, self.keepers = KEEP_PHASE, {}
         elif self.game.is_over():
-            self.phase = Phase.OVER
+            self.phase = OVER_PHASE
         else:
-            self.phase = Phase.PLACE
+            self.phase = PLACE_PHASE
 
     # -- the end -----------------------------------------------------------------------------
     def returns(self) -> list[float]:
         """Per seat: 0 until the game is over; then, with ``k`` of ``n`` players winning
         (after the tie-breaks, E3/X3), ``(n / k - 1) / (n - 1)`` for a winner and
         ``-1 / (n - 1)`` for the others: +1 and -1/(n-1) for a single winner, the sum always 0."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not OVER_PHASE:
             return [0.0] * self.n
         result = self.game.result()
         assert result is not None  # the game is over
