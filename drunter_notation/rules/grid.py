@@ -108,18 +108,16 @@ class Grid:
     def lay(self, squares: tuple[Square, ...]) -> None:
         """A tile laid on ``squares`` (anchor first): they are covered, a triple's
         middle square is a bridge field."""
-        w, blocked = self.tables.width, self.blocked
-        for c, r in squares:
-            blocked[r * w + c] = 1
-        if len(squares) == 3:
-            c, r = squares[1]
-            self.bridge[r * w + c] = 1
+        self._mark(squares, 1)
 
     def lift(self, squares: tuple[Square, ...]) -> None:
         """The tile on ``squares`` taken back (:meth:`lay` undone)."""
+        self._mark(squares, 0)
+
+    def _mark(self, squares: tuple[Square, ...], on: int) -> None:
         w, blocked = self.tables.width, self.blocked
         for c, r in squares:
-            blocked[r * w + c] = 0
+            blocked[r * w + c] = on
         if len(squares) == 3:
             c, r = squares[1]
-            self.bridge[r * w + c] = 0
+            self.bridge[r * w + c] = on
