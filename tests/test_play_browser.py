@@ -131,6 +131,10 @@ def test_a_whole_game_by_taps(browser, expect, play_server, tmp_path, size):
         page.wait_for_selector("#reveal:not([hidden])")
         page.select_option('#reveal-cards select[data-player="Anna"]', "townhall")
         page.select_option('#reveal-cards select[data-player="Ben"]', "tavern")
+        # another device's change arrives while the cards are picked: the rows are drawn again, the picks kept
+        page.evaluate(f"fetch('/api/games/g-{size}').then((r) => r.json()).then((s) => window.DP.onGame(s))")
+        expect(page.locator('#reveal-cards select[data-player="Anna"]')).to_have_value("townhall")
+        expect(page.locator('#reveal-cards select[data-player="Ben"]')).to_have_value("tavern")
         page.click("#reveal-done")
         page.wait_for_selector("#result:not([hidden])")
         shown = {p: int(page.locator(f'#result td.score[data-player="{p}"]').inner_text()) for p in ("Anna", "Ben")}

@@ -284,14 +284,15 @@ class Pilot:
         ``idle``: the change was looked at already (:meth:`idle`) and no bot decision is due."""
         self.seen.add(name)
         task = self.tasks.get(name)
+        cancelled = False
         if task is not None and not task.done():
             if not restart:
                 self.again.add(name)
                 return
-            task.cancel()
+            cancelled = task.cancel()
             if name in self.thinking:
                 self.discarded += 1
-        if self.pool is None or idle:
+        if self.pool is None or (idle and not cancelled):  # a cancelled look may have been for a later change
             return
         self.tasks[name] = asyncio.get_running_loop().create_task(self._run(name))
 

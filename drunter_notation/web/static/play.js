@@ -471,11 +471,14 @@
     box.hidden = !state.choice_due;
     if (box.hidden) return;
     const keeps = $("keeps");
+    const picked = {};  // as in the reveal: a refresh keeps what was picked
+    keeps.querySelectorAll("select").forEach((s) => { picked[s.dataset.player] = s.value; });
     keeps.replaceChildren();
     for (const p of state.players) {
       if (!p.goals) continue;
       const s = el("select", {"data-player": p.name, "aria-label": fmt(_("{player} keeps"), {player: p.name})});
       fill(s, p.goals.map((g) => [g, cardName(g)]));
+      if (p.goals.includes(picked[p.name])) s.value = picked[p.name];
       keeps.append(el("label", {}, ...parts(_("{player} keeps {card}"), {player: p.name, card: s})));
     }
   }
@@ -492,6 +495,9 @@
     $("result").hidden = !state.result;
     if (needCards) {
       const box = $("reveal-cards");
+      // A refresh (another device, the options arriving) rebuilds the rows: keep what was picked.
+      const picked = {};
+      box.querySelectorAll("select").forEach((s) => { if (s.selectedIndex >= 0) picked[s.dataset.player + "/" + s.dataset.k] = s.value; });
       box.replaceChildren();
       const expert = state.variant === "expert";
       const names = opts ? (expert ? opts.goals : opts.buildings) : [];
@@ -500,7 +506,8 @@
         for (let k = 0; k < (expert ? 2 : 1); k++) {
           const s = el("select", {"data-player": p.name, "data-k": String(k), "aria-label": fmt(_("{player} card"), {player: p.name})});
           fill(s, names.map((c) => [c, cardName(c)]));
-          s.selectedIndex = -1;
+          const was = picked[p.name + "/" + k];
+          if (was !== undefined && names.includes(was)) s.value = was; else s.selectedIndex = -1;
           row.append(s);
         }
         box.append(row);
