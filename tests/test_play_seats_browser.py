@@ -39,9 +39,9 @@ def new_game(host, name: str, players: list[str]) -> None:
 
 def choose_cards(page, vote: int, i: int) -> list[str]:
     """What the i-th voter lays, from the cards their phone offers: varied, two cards once,
-    the joker in the second vote."""
+    the joker in the first vote (a random deal on the tiny board may hold only one vote)."""
     held = page.locator("#vote button.card").evaluate_all("bs => bs.map(b => b.dataset.card)")
-    if vote == 2 and i == 1 and "JEIN" in held:
+    if vote == 1 and i == 1 and "JEIN" in held:
         return ["JEIN"]
     prefer = ["JA", "NE", "?", "JAA", "NEE", "JAAA", "NEEE"]
     prefer = prefer[(vote + i) % len(prefer):] + prefer[:(vote + i) % len(prefer)]
@@ -155,7 +155,7 @@ def test_four_phones_play_a_whole_game(browser, expect, play_server, tmp_path):
                     phones[order[-1]].screenshot(path=str(ARTIFACTS / "seats-phone-turned.png"))
         else:
             pytest.fail("the game did not end in 60 turns")
-        assert votes >= 2 and jokers >= 1
+        assert votes >= 1 and jokers >= 1
         # the end: the reveal on every device
         expect(host.locator("#winner")).to_be_visible()
         for p, page in phones.items():
