@@ -1,6 +1,8 @@
 """kept.KeptByIdentity: made once per value, never answered for an equal but other value."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from drunter_notation.kept import KeptByIdentity
 
 
@@ -20,3 +22,14 @@ def test_made_once_per_value_and_never_for_an_equal_other():
     assert (kept(c), kept(d)) == ("3", "4") and len(kept.kept) <= 3  # past the limit: all dropped, kept anew
     kept(a)
     assert len(made) == 5  # a was dropped with the rest, so made again
+
+
+def test_a_boards_tables_are_kept_for_a_bounded_number_of_boards():
+    from drunter_notation.data.boardfile import load_board_file
+    from drunter_notation.rules import grid
+
+    path = Path(__file__).resolve().parent.parent / "drunter_notation" / "data" / "boards" / "schilda.toml"
+    boards = [load_board_file(path) for _ in range(100)]  # a server reads a board file anew for each game
+    for b in boards:
+        assert grid.tables(b) is grid.tables(b) and grid.tables(b).board is b
+    assert len(grid._TABLES.kept) <= 64

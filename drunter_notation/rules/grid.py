@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from drunter_notation.kept import KeptByIdentity
 from drunter_notation.notation.model import BUILDINGS, KIND_LETTER, Square, TileKind
 from drunter_notation.rules.board import DIRECTIONS, Board
 
@@ -80,15 +81,13 @@ class Tables:
         return sq[1] * self.width + sq[0]
 
 
-_TABLES: dict[int, tuple[Board, Tables]] = {}
+# Bounded: a long-running server or a folder of records reads a board file anew for each game.
+_TABLES: KeptByIdentity[Board, Tables] = KeptByIdentity(Tables, limit=64)
 
 
 def tables(board: Board) -> Tables:
-    """The tables of ``board`` (cached for the board object's lifetime)."""
-    hit = _TABLES.get(id(board))
-    if hit is None or hit[0] is not board:
-        hit = _TABLES[id(board)] = (board, Tables(board))
-    return hit[1]
+    """The tables of ``board``, built once per board object (of the last 64 asked for)."""
+    return _TABLES(board)
 
 
 class Grid:
