@@ -61,7 +61,7 @@ class GameHistory(GamePosition):
             ballots = None if placement is None else placement.vote
         if isinstance(decision, Violation):
             self._raise(decision)
-        # one a push: tuple.__new__ with its fields in order, not the named tuple's Python-level __new__; the
+        # built by tuple.__new__ with its fields in order (the named tuple's own __new__ runs in Python); the
         # event as a record writes it is made when first read (a game played out by a program may never be)
         self._log.append(tuple.__new__(LogEntry, (None, ballots, decision, None, due, chosen)))
         self._legal = None
