@@ -27,6 +27,8 @@ COMPILED = [
     "drunter_notation/notation/values.py",
     "drunter_notation/replay.py",
     "drunter_notation/load.py",
+    "drunter_notation/ai/table.py",
+    "drunter_notation/ai/observe.py",
 ]
 
 if os.environ.get("DRUNTER_COMPILE") == "1":

@@ -1,7 +1,8 @@
 """The compiled build (setup.py with DRUNTER_COMPILE=1: the engine's hot modules built by
 mypyc) plays and judges exactly as the pure Python package: the same games move by move,
-the same decisions, playouts, verdicts and messages. Skipped unless the engine here is
-compiled; README.md ("A compiled engine, opt-in") has the command that runs it with that build."""
+the same decisions, playouts, verdicts and messages, and the same steps and observations of
+the AI environments' step machine. Skipped unless the engine here is compiled; README.md
+("A compiled engine, opt-in") has the command that runs it with that build."""
 from __future__ import annotations
 
 import json
@@ -31,7 +32,7 @@ from drunter_notation.notation.parser import parse_bytes
 from drunter_notation.rules import placement, turn
 from drunter_notation.rules.playout import Playout
 
-out = {"compiled": not placement.__file__.endswith(".py"), "games": [], "playouts": [], "records": []}
+out = {"compiled": not placement.__file__.endswith(".py"), "games": [], "playouts": [], "records": [], "tables": []}
 for seed in range(12):
     players = ("Anna", "Ben", "Cleo", "Dora")[: 2 + seed % 3]
     rng = random.Random(seed)
@@ -76,6 +77,24 @@ for path in sorted(Path(sys.argv[1]).rglob("*.dn")):
         out["records"].append([path.name, str(e)])
         continue
     out["records"].append([path.name, [[d.code, d.turn, d.message, d.hint] for d in t.diagnostics], t.scores])
+import hashlib
+from drunter_notation.ai import observe
+from drunter_notation.ai.table import Table
+for seed in range(6):  # the AI environments' step machine and observations, decision by decision
+    players = ("Anna", "Ben", "Cleo", "Dora")[: 2 + seed % 3]
+    rng = random.Random(seed)
+    table = Table(Game.new(players, seed=seed, variant="expert" if seed % 3 == 2 else "base"))
+    log, digest = [], hashlib.sha256()
+    while table.current() is not None:
+        legal = table.legal_actions()
+        for seat in range(table.n):
+            digest.update(observe.tensor(table, seat, history=seat % 2 == 1).tobytes())
+        if len(log) % 9 == 4:
+            table = table.copy()
+        action = rng.choice(legal)
+        table.apply(action)
+        log.append([action, len(legal)])
+    out["tables"].append([log, table.returns(), digest.hexdigest(), observe.history_text(table, 0)])
 print(json.dumps(out))
 """
 
@@ -92,5 +111,6 @@ def test_the_compiled_engine_plays_and_judges_as_the_pure_one(tmp_path):
     pure = fingerprint({**os.environ, "PYTHONPATH": str(ROOT)}, str(ROOT))  # the checkout's Python source
     assert compiled["compiled"] and not pure["compiled"]
     assert compiled["records"] and len(compiled["games"]) == 12 and len(compiled["playouts"]) == 40
-    for part in ("games", "playouts", "records"):
+    assert len(compiled["tables"]) == 6
+    for part in ("games", "playouts", "records", "tables"):
         assert compiled[part] == pure[part], part

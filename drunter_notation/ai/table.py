@@ -15,13 +15,11 @@ here so that the observations of :mod:`.observe` can leave it out.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
 from typing import NamedTuple
 
 from drunter_notation.game import Game, Move
-from drunter_notation.notation.model import CARD_NAMES, GOALS, KIND_LETTER, square_name
+from drunter_notation.notation.model import CARD_NAMES, GOALS, KIND_LETTER, Square, square_name
 from drunter_notation.rules.board import DIRECTIONS, Board
 from drunter_notation.rules.game import must_place
 from drunter_notation.rules.votes import voting_order
@@ -47,45 +45,37 @@ PHASES = tuple(Phase)
 PLACE_PHASE, BALLOT_PHASE, JEIN_PHASE, KEEP_PHASE, OVER_PHASE = PHASES
 
 
-@dataclass(frozen=True)
 class Encoding:
     """The fixed action numbers of a board with ``corners`` tracks: first
     ``corners * 12`` placements, ``(track * 4 + direction) * 3 + length - 1`` with the
     track in board corner order and the direction in ``DIRECTIONS`` order (north,
     east, south, west); then pass, the 8 vote cards, end of ballot, JEIN yes, JEIN no,
-    and the 10 goal cards to keep. (The numbers are worked out once: they are read at every step.)"""
+    and the 10 goal cards to keep. (The numbers are worked out once: they are read at every step.)
 
-    corners: int
+    ``lay`` is the action of laying ``CARD_NAMES[0]`` (card ``c`` is ``lay + c``), ``keep``
+    that of keeping ``GOALS[0]`` (goal ``g`` is ``keep + g``); ``words`` the actions from
+    pass on in words, which no board changes (``words[action - passing]``)."""
 
-    @cached_property
-    def passing(self) -> int:
-        return self.corners * 12
+    def __init__(self, corners: int) -> None:
+        self.corners = corners
+        self.passing = corners * 12
+        self.lay = self.passing + 1
+        self.end_ballot = self.lay + len(CARD_NAMES)
+        self.jein_yes = self.end_ballot + 1
+        self.jein_no = self.end_ballot + 2
+        self.keep = self.end_ballot + 3
+        self.size = self.keep + len(GOALS)
+        self.words: tuple[str, ...] = ("pass", *(f"lay {card}" for card in CARD_NAMES), "end ballot", "JEIN yes",
+                                       "JEIN no", *(f"keep {goal}" for goal in GOALS))
 
-    @cached_property
-    def lay(self) -> int:
-        """The action of laying ``CARD_NAMES[0]``; card ``c`` is ``lay + c``."""
-        return self.passing + 1
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Encoding) and other.corners == self.corners
 
-    @cached_property
-    def end_ballot(self) -> int:
-        return self.lay + len(CARD_NAMES)
+    def __hash__(self) -> int:
+        return hash(self.corners)
 
-    @cached_property
-    def jein_yes(self) -> int:
-        return self.end_ballot + 1
-
-    @cached_property
-    def jein_no(self) -> int:
-        return self.end_ballot + 2
-
-    @cached_property
-    def keep(self) -> int:
-        """The action of keeping ``GOALS[0]``; goal ``g`` is ``keep + g``."""
-        return self.end_ballot + 3
-
-    @cached_property
-    def size(self) -> int:
-        return self.keep + len(GOALS)
+    def __repr__(self) -> str:
+        return f"Encoding(corners={self.corners})"
 
     def placement(self, track: int, direction: int, length: int) -> int:
         return (track * len(DIRECTIONS) + direction) * 3 + length - 1
@@ -102,12 +92,6 @@ class Encoding:
             return (f"{KIND_LETTER[board.corners[corner]]}{length + 1} from {square_name(corner)} "
                     f"{('north', 'east', 'south', 'west')[direction]}")
         return self.words[action - self.passing]
-
-    @cached_property
-    def words(self) -> tuple[str, ...]:
-        """The words of the actions from pass on, which no board changes: ``words[action - passing]``."""
-        return ("pass", *(f"lay {card}" for card in CARD_NAMES), "end ballot", "JEIN yes", "JEIN no",
-                *(f"keep {goal}" for goal in GOALS))
 
 
 class LastVote(NamedTuple):
@@ -130,43 +114,63 @@ class Table:
 
     ``seat`` numbers are indices into ``game.players``."""
 
-    def __init__(self, game: Game):
+    game: Game
+    enc: Encoding
+    corners: list[Square]
+    _singles: dict[tuple[Square, Square], int]  # (corner, direction) -> the action of laying a single there
+    n: int
+    move: Move | None  # the placement put to the vote
+    voters: tuple[int, ...]  # voting order (B2)
+    laid: list[list[int]]  # per voter so far, the cards laid (CARD_NAMES indices, ascending)
+    sides: dict[int, bool]  # seat -> JEIN declared yes
+    declarers: tuple[int, ...]
+    keepers: dict[int, str]  # expert: seat -> the goal card kept
+    last_vote: LastVote | None
+    # Per decision: (seat, action, hidden from the others, in words). A vote card's face is hidden
+    # until every ballot of the vote is laid; the goal card another keeps, to the end.
+    log: list[tuple[int, int, bool, str]]
+    vote_start: int  # the log index of the placement under vote
+    phase: Phase
+    _legal: list[int] | None  # legal_actions() of this decision, once asked
+    _moves: tuple[list[Move], list[int]]  # with _legal: the legal placements and their actions
+    _held: list[int]  # in a ballot: the cards the voter holds (CARD_NAMES indices)
+    _due: int | None  # current(), asked many times a step: kept
+    views: dict[object, object]  # what the observations of this table keep between calls
+
+    def __init__(self, game: Game, *, under_way: dict[str, object] | None = None) -> None:
+        """``under_way``: the decisions under way and the log of a table whose game so far ``game``
+        is (:meth:`copy` and pickling pass them)."""
         if game.dealt is None or game.cards is None:
             raise ValueError("a table needs a game with its hands and cards dealt")
-        self.game = game
+        self.game, self.views = game, {}
         self.enc = encoding(game.board)
         self.corners = list(game.board.corners)
-        # (corner, direction) -> the action of laying a single there: action_of, for every legal move
-        self._singles = {(corner, d): self.enc.placement(i, j, 1)
+        self._singles = {(corner, d): self.enc.placement(i, j, 1)  # action_of, for every legal move
                          for i, corner in enumerate(self.corners) for j, d in enumerate(DIRECTIONS)}
         self.n = len(game.players)
-        self.move: Move | None = None  # the placement put to the vote
-        self.voters: tuple[int, ...] = ()  # voting order (B2)
-        self.laid: list[list[int]] = []  # per voter so far, the cards laid (CARD_NAMES indices, ascending)
-        self.sides: dict[int, bool] = {}  # seat -> JEIN declared yes
-        self.declarers: tuple[int, ...] = ()
-        self.keepers: dict[int, str] = {}  # expert: seat -> the goal card kept
-        self.last_vote: LastVote | None = None
-        # Per decision: (seat, action, hidden from the others, in words). A vote card's face is hidden
-        # until every ballot of the vote is laid; the goal card another keeps, to the end.
-        self.log: list[tuple[int, int, bool, str]] = []
-        self.vote_start = 0  # the log index of the placement under vote
-        self.phase = PLACE_PHASE
-        self._legal: list[int] | None = None  # legal_actions() of this decision, once asked
-        self._moves: tuple[list[Move], list[int]] = ([], [])  # with _legal: the legal placements and their actions
-        self._held: list[int] = []  # in a ballot: the cards the voter holds (CARD_NAMES indices)
-        self.views: dict[object, object] = {}  # what the observations of this table keep between calls
+        if under_way is not None:
+            for name, value in under_way.items():  # by name: a compiled Table has no __dict__ to fill
+                setattr(self, name, value)
+            return
+        self.move, self.voters, self.laid, self.sides, self.declarers = None, (), [], {}, ()
+        self.keepers, self.last_vote, self.log, self.vote_start = {}, None, [], 0
+        self.phase, self._legal, self._moves, self._held = PLACE_PHASE, None, ([], []), []
         self._advance()
-        self._due = self._whose_decision()  # current(), asked many times a step: kept
+        self._due = self._whose_decision()
+
+    def _under_way(self) -> dict[str, object]:
+        """What a table has beside its game, its lists and dicts copied: :meth:`__init__`'s ``under_way``."""
+        return {"move": self.move, "voters": self.voters, "laid": [list(cards) for cards in self.laid],
+                "sides": dict(self.sides), "declarers": self.declarers, "keepers": dict(self.keepers),
+                "last_vote": self.last_vote, "log": list(self.log), "vote_start": self.vote_start,
+                "phase": self.phase, "_legal": self._legal, "_moves": self._moves, "_held": self._held,
+                "_due": self._due}
 
     def copy(self) -> Table:
-        t = Table.__new__(Table)
-        t.__dict__.update(self.__dict__)
-        t.game = self.game.copy()
-        t.laid = [list(cards) for cards in self.laid]
-        t.sides, t.keepers, t.log = dict(self.sides), dict(self.keepers), list(self.log)
-        t.views = {}  # they are of this table; the copy's own start afresh
-        return t
+        return Table(self.game.copy(), under_way=self._under_way())  # views: the copy's own start afresh
+
+    def __reduce__(self) -> tuple[object, tuple[Game, dict[str, object]]]:
+        return _unpickle, (self.game, self._under_way())  # a compiled class is made by its __init__ when unpickled
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
         return self.copy()  # the board and ruleset are shared values, never copied
@@ -338,3 +342,7 @@ class Table:
         winners = result.winners
         k, n = len(winners), self.n
         return [((n / k if p in winners else 0.0) - 1) / (n - 1) for p in self.game.players]
+
+
+def _unpickle(game: Game, under_way: dict[str, object]) -> Table:
+    return Table(game, under_way=under_way)
