@@ -265,6 +265,34 @@ def belief_table(fig: dict[str, dict[str, Any]], which: str = "beliefs") -> list
     return lines
 
 
+def midgame_table(fig: dict[str, dict[str, Any]]) -> list[str]:
+    """Per table, the ECE after turn 20 and 30 against the end's, and what the model said and was right
+    (mean top p / top-1): the difference's error is the two errors combined as if independent (the same
+    games on both sides: the true error is smaller). Last, each figure's mean over the compositions."""
+    lines = ["| composition | ECE turn 20 | ECE turn 30 | ECE end | turn 20 - end | turn 30 - end "
+             "| said / right, turn 20 | said / right, end |", "|---|---|---|---|---|---|---|---|"]
+    single: list[tuple[float, float, float]] = []
+    for name, row in fig.items():
+        m = {b: row[b]["beliefs"] for b in ("20", "30", "end")}
+        if any(x is None for x in m.values()):
+            continue
+        t20, t30, end = m["20"], m["30"], m["end"]
+        if not name.startswith(("mixed", EVERY)):
+            single.append((t20["ece"], t30["ece"], end["ece"]))
+
+        def diff(a: dict[str, Any], b: dict[str, Any]) -> str:
+            return f"{a['ece'] - b['ece']:+.3f} ±{math.hypot(a['ece_se'], b['ece_se']):.3f}"
+
+        lines.append(f"| {name} | {t20['ece']:.3f} ±{t20['ece_se']:.3f} | {t30['ece']:.3f} ±{t30['ece_se']:.3f} | "
+                     f"{end['ece']:.3f} ±{end['ece_se']:.3f} | {diff(t20, end)} | {diff(t30, end)} | "
+                     f"{t20['mean_top']:.2f} / {t20['top1']:.2f} | {end['mean_top']:.2f} / {end['top1']:.2f} |")
+    if single:
+        mean = [sum(x[i] for x in single) / len(single) for i in range(3)]
+        lines.append(f"| mean over the {len(single)} compositions | {mean[0]:.3f} | {mean[1]:.3f} | {mean[2]:.3f} | "
+                     f"{mean[0] - mean[2]:+.3f} | {mean[1] - mean[2]:+.3f} | | |")
+    return lines
+
+
 def win_table(fig: dict[str, dict[str, Any]]) -> list[str]:
     lines = ["| composition | after | games | Brier ±SE | uniform 1/n | skill ±SE |", "|---|---|---|---|---|---|"]
     for name, row in fig.items():
@@ -292,6 +320,23 @@ def diagrams(fig: dict[str, dict[str, Any]], svg_dir: Path) -> None:
                       row["beliefs"], row["today"] or {})
 
 
+def report(everything: dict[str, Any]) -> None:
+    """The tables of a run, from its figures (a run's own, or a saved ``--json``'s)."""
+    baseline = everything["baseline"]
+    for n, fig in everything["figures"].items():
+        print(f"\n### {n} players: beliefs (a game that ended before a turn does not count for it)\n")
+        print("\n".join(belief_table(fig)))
+        if baseline != "none":
+            print(f"\n{n} players, the model at {baseline} on the same games:\n")
+            print("\n".join(belief_table(fig, "today")))
+        print(f"\n### {n} players: mid-game against the end, per table\n")
+        print("\n".join(midgame_table(fig)))
+        print(f"\n### {n} players: the final beliefs per policy, over every composition\n")
+        print("\n".join(policy_table(everything["by_policy"][n])))
+        print(f"\n### {n} players: win chances\n")
+        print("\n".join(win_table(fig)))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", default="4,3,2", help="player counts, comma-separated (2 to 4)")
@@ -308,7 +353,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--svg-dir", default=str(bench.ROOT / "docs" / "img" / "calibration"),
                     help="where the reliability diagrams go")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (1 to 64)")
+    ap.add_argument("--tables-from", metavar="JSON", help="print the tables of a run saved with --json; play nothing")
     args = ap.parse_args(argv)
+    if args.tables_from:
+        report(json.loads(Path(args.tables_from).read_text()))
+        return
     try:
         counts = [int(x) for x in args.players.split(",")]
     except ValueError:
@@ -343,21 +392,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                                   "pools": {"honest": HONEST, "deceiver": DECEIVERS}, "figures": {},
                                   "by_policy": {}}
     for n in counts:
-        fig = figures(results, n, today)
-        policies = by_policy(results, n)
-        everything["figures"][n] = fig
-        everything["by_policy"][n] = policies
-        print(f"\n### {n} players: beliefs (a game that ended before a turn does not count for it)\n")
-        print("\n".join(belief_table(fig)))
-        if today:
-            print(f"\n{n} players, the model at {args.baseline_rev} on the same games:\n")
-            print("\n".join(belief_table(fig, "today")))
-        print(f"\n### {n} players: the final beliefs per policy, over every composition\n")
-        print("\n".join(policy_table(policies)))
-        print(f"\n### {n} players: win chances, {args.win_playouts} playouts a forecast\n")
-        print("\n".join(win_table(fig)))
+        everything["figures"][n] = fig = figures(results, n, today)
+        everything["by_policy"][n] = by_policy(results, n)
         if n == 4:
             diagrams(fig, Path(args.svg_dir))
+    report(everything)
     if args.json:
         Path(args.json).write_text(json.dumps(everything, indent=1) + "\n")
     with open("/proc/loadavg") as f:

@@ -52,3 +52,30 @@ def test_a_game_over_before_a_turn_does_not_count_for_it(calib):
     assert [t for _, _, t in calib.cases([short, long], "end", only="deceiver")] == ["school", "school"]
     assert [t for _, _, t in calib.cases([short, long], "end", only="steady")] == ["museum", "museum"]
     assert calib.belief_figures(calib.cases([short], "30")) is None
+
+
+def test_the_mid_game_table_compares_each_table_with_its_end_and_means_only_single_compositions(calib, capsys,
+                                                                                                tmp_path):
+    def beliefs(ece, se, said, right):
+        m = {"ece": ece, "ece_se": se, "mean_top": said, "top1": right, "top1_se": 0.02, "games": 60, "sure": 0,
+             "wrong90": 0.0, "wrong90_interval": [0.0, 0.0], "logloss_vs_uniform": -0.5, "logloss_se": 0.02}
+        return {"beliefs": m, "honest": m, "win": None}
+
+    def row(t20, t30, end):
+        return {"10": beliefs(0.1, 0.01, 0.3, 0.3), "20": t20, "30": t30, "end": end}
+
+    honest = row(beliefs(0.09, 0.016, 0.53, 0.62), beliefs(0.10, 0.012, 0.6, 0.7), beliefs(0.078, 0.008, 0.81, 0.88))
+    deceivers = row(beliefs(0.05, 0.014, 0.54, 0.54), beliefs(0.04, 0.01, 0.6, 0.6), beliefs(0.08, 0.019, 0.72, 0.66))
+    pooled = row(beliefs(0.05, 0.008, 0.53, 0.57), beliefs(0.04, 0.008, 0.6, 0.6), beliefs(0.03, 0.006, 0.76, 0.76))
+    fig = {"0 deceivers (all honest)": honest, "all 2 deceivers": deceivers, calib.EVERY: pooled}
+    lines = calib.midgame_table(fig)
+    assert "| 0 deceivers (all honest) | 0.090 ±0.016 |" in lines[2] and "+0.012 ±0.018 |" in lines[2]
+    assert lines[2].endswith("| 0.53 / 0.62 | 0.81 / 0.88 |")
+    # the pooled row is shown but not averaged: the mean is over the two single compositions
+    assert lines[-1].startswith("| mean over the 2 compositions | 0.070 | 0.070 | 0.079 | -0.009 | -0.009 |")
+    saved = tmp_path / "run.json"
+    saved.write_text(calib.json.dumps({"baseline": "none", "figures": {"2": fig},
+                                        "by_policy": {"2": {"steady": None}}}))
+    calib.main(["--tables-from", str(saved)])
+    out = capsys.readouterr().out
+    assert "### 2 players: mid-game against the end, per table" in out and lines[-1] in out
