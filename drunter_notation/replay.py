@@ -325,7 +325,8 @@ class _Replayer:
                 claim = None if ev.placement is None else ev.placement.outcome
                 at = claim if d.code == "B005" and claim is not None else ev  # a claim's error stands at the claim
                 self.error(d, at.line, at.column, ev.number)
-            steps.append(Step(ev, d, st.copy() if keep else None))
+            # every field, through tuple.__new__: one per turn, and the named tuple's own __new__ is a Python function
+            steps.append(tuple.__new__(Step, (ev, d, st.copy() if keep else None)))
 
     # -- the end -----------------------------------------------------------
     def end_of_game(self, st: State, reveal: Reveal) -> None:

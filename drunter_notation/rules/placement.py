@@ -143,8 +143,10 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     c, gang, d, passed = mine[0]
     assert ray is not None  # clear here, else A003 or A005 was found
     squares, toilets = ray[n - 1]  # the ray lists the toilets too
-    # positional, in field order: one per judged turn, keywords cost 1.8x
-    return Move(tile, squares, c, d, toilets, passed, gang, len(fits) > 1, bool(toilets) and state.toilet_votes)
+    # every field in order, through tuple.__new__: one per judged turn, and the named tuple's own __new__ is a
+    # Python function (keywords cost 1.8x more)
+    return tuple.__new__(Move, (tile, squares, c, d, toilets, passed, gang, len(fits) > 1,
+                                bool(toilets) and state.toilet_votes))
 
 
 def _facts(tile: Tile, squares: tuple[Square, ...], **more: Any) -> dict[str, Any]:

@@ -190,9 +190,9 @@ def judge_vote(state: State, mover: str, move: Move, vote: Vote | None, outcome:
                                 or (outcome.yes is not None and (outcome.yes, outcome.no) != (tally.yes, tally.no))):
         return Violation("B005", "B5", "claim", {"claim": claim, "yes": tally.yes, "no": tally.no,
                                                  "accepted": accepted, "tally": tally})
-    # positional, in field order: one per vote of every replayed turn, keywords cost 1.8x
-    return VoteDecision(tally, accepted, state.options.vote_outcome, state.options.ballot_order, _called_by(state),
-                        claim)
+    # every field in order, through tuple.__new__ (as a Decision: see _lay): one per vote of every replayed turn
+    return tuple.__new__(VoteDecision, (tally, accepted, state.options.vote_outcome, state.options.ballot_order,
+                                        _called_by(state), claim))
 
 
 def _called_by(state: State) -> str:
