@@ -151,7 +151,7 @@ class LineReader:
         if m is not None:
             if phase > 0 or m["key"] in self.keywords:
                 raise NotRead
-            return m, Tag(m["key"], unquote(m["value"]), number, m.start("lb") - start + 1), 0
+            return m, _TAG(m["key"], unquote(m["value"]), number, m.start("lb") - start + 1), 0
         word = self.word.match(text, start, end)
         kind = word and self.line_kinds.get(word["kw"])
         if kind == "HAND" or kind == "GOALS":
@@ -160,25 +160,25 @@ class LineReader:
                 raise NotRead
             player, column = self._name(m["player"]), m.start("kw") - start + 1
             if kind == "GOALS":
-                return m, Goals(player, (read_goal(m["g1"]), read_goal(m["g2"])), number, column), 1
+                return m, _GOALS(player, (read_goal(m["g1"]), read_goal(m["g2"])), number, column), 1
             texts = m["items"].split()  # TILE tokens with only spaces between them
             tiles = tuple(map(HAND_TILES.get, texts))  # None for a text not kept yet; a HandTile is true
             if not all(tiles):
                 tiles = tuple(map(hand_tile, texts))
             if not _all_read(tiles) or len(tiles) > MAX_LIST_ITEMS:
                 raise NotRead
-            return m, Hand(player, tiles, number, column), 1
+            return m, _HAND(player, tiles, number, column), 1
         if kind == "CHOOSE" and phase <= 2:
             m = self.choose.match(text, start, end)
             if m is not None:
-                return m, Choose(number, m.start("kw") - start + 1), 2
+                return m, _CHOOSE(number, m.start("kw") - start + 1), 2
         if (kind == "REVEAL" and phase <= 2) or (kind == "SCORE" and phase <= 3):
             m = self.entries[kind].match(text, start, end)
             if m is not None:
                 entries, column = self._list(kind, m, text, start, number), m.start("kw") - start + 1
                 if kind == "REVEAL":
-                    return m, Reveal(entries, number, column), 3
-                return m, Score(entries, number, column), 4
+                    return m, _REVEAL(entries, number, column), 3
+                return m, _SCORE(entries, number, column), 4
         raise NotRead
 
     def _number(self, text: str) -> int:
@@ -296,6 +296,8 @@ _ENTRY_TYPES: dict[str, Callable[..., Ballot | RevealEntry | ScoreEntry]] = {
     "VOTE": quick(Ballot), "REVEAL": quick(RevealEntry), "SCORE": quick(ScoreEntry)}
 # The values a record is made of, made quicker than by their classes (model.quick): some 200 per record.
 _TURN, _PLACEMENT, _VOTE, _OUTCOME, _RECORD = quick(Turn), quick(Placement), quick(Vote), quick(Outcome), quick(Record)
+_TAG, _GOALS, _HAND, _CHOOSE, _REVEAL, _SCORE = (quick(Tag), quick(Goals), quick(Hand), quick(Choose), quick(Reveal),
+                                                 quick(Score))
 # What an entry reads as, its position aside: (player, cards), (player, chosen, other) or (player, points).
 EntryValues = tuple[str, tuple[Card, ...]] | tuple[str, str, str | None] | tuple[str, int]
 
