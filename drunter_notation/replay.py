@@ -133,13 +133,21 @@ class Timeline:
         return self.record.reveal is not None
 
     def summary(self) -> Summary:
-        decisions = [s.decision for s in self.steps if s.decision is not None]
+        turns = passes = votes = rejected = 0
+        for step in self.steps:  # one pass, not one per figure: every file validated asks
+            d = step.decision
+            if d is not None:
+                turns += 1
+                passes += d.move is None
+                if d.vote is not None:  # Decision.accepted is None without a vote
+                    votes += 1
+                    rejected += d.accepted is False
         out: Summary = {
-            "turns": len(decisions),
-            "placements": sum(1 for d in decisions if d.stays),
-            "passes": sum(1 for d in decisions if d.move is None),
-            "votes": sum(1 for d in decisions if d.vote is not None),
-            "rejected": sum(1 for d in decisions if d.accepted is False),
+            "turns": turns,
+            "placements": turns - passes - rejected,  # Decision.stays: a tile voted down does not stay
+            "passes": passes,
+            "votes": votes,
+            "rejected": rejected,
             "ruleset": self.ruleset.id if self.ruleset else None,
             "board": self.board.id if self.board else None,
             "variant": self.variant,
@@ -325,7 +333,8 @@ class _Replayer:
                 claim = None if ev.placement is None else ev.placement.outcome
                 at = claim if d.code == "B005" and claim is not None else ev  # a claim's error stands at the claim
                 self.error(d, at.line, at.column, ev.number)
-            steps.append(Step(ev, d, st.copy() if keep else None))
+            # every field, through tuple.__new__: one per turn, and the named tuple's own __new__ is a Python function
+            steps.append(tuple.__new__(Step, (ev, d, st.copy() if keep else None)))
 
     # -- the end -----------------------------------------------------------
     def end_of_game(self, st: State, reveal: Reveal) -> None:

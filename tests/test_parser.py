@@ -1,9 +1,11 @@
 """The DN notation: every construct of docs/notation.md, syntax errors, round trips."""
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
 import os
+import pickle
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +38,7 @@ from drunter_notation.notation.model import (
     Tile,
     Turn,
     Vote,
+    quick,
 )
 from drunter_notation.notation.parser import parse_bytes, parse_file, parse_text
 
@@ -237,6 +240,28 @@ def test_model_values_act_as_plain_frozen_dataclasses(cls):
     with pytest.raises(TypeError):
         cls(*args, None)
 
+
+
+@pytest.mark.parametrize("cls", [Tag, HandTile, Hand, Goals, Ballot, Vote, Outcome, Placement, Turn, Choose,
+                                 RevealEntry, Reveal, ScoreEntry, Score, Record])
+def test_quick_makes_the_same_values_as_the_class(cls):
+    """model.quick's maker (a plain class's instance made a cls) gives what cls(...) gives."""
+    make, fields = quick(cls), dataclasses.fields(cls)
+    shape = lambda f: [(p.name, p.default, p.kind) for p in inspect.signature(f).parameters.values()]
+    assert shape(make) == shape(cls)
+    args = [f"v{i}" for i in range(len(fields))]  # hashable and picklable
+    required = [a for a, f in zip(args, fields, strict=True) if f.default is dataclasses.MISSING]
+    for made, plain in ((make(*args), cls(*args)), (make(*required), cls(*required)),
+                        (make(**{f.name: a for f, a in zip(fields, args, strict=True)}), cls(*args))):
+        assert type(made) is cls and made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
+        assert [getattr(made, f.name) for f in fields] == [getattr(plain, f.name) for f in fields]
+    value = make(*args)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(value, fields[0].name, 1)
+    assert pickle.loads(pickle.dumps(value)) == value and copy.deepcopy(value) == value
+    assert getattr(dataclasses.replace(value, **{fields[0].name: 1}), fields[0].name) == 1
+    with pytest.raises(TypeError):
+        make(*args, None)
 
 def test_samples_are_canonical_and_idempotent():
     samples = sorted((ROOT / "replays").rglob("*.dn"))

@@ -48,7 +48,7 @@ def builtin_boards() -> list[str]:
                   if p.name.endswith(".toml") and p.is_file())
 
 
-def load_board(ref: str, base_dir: Path | None = None) -> Board:
+def load_board(ref: str, base_dir: str | Path | None = None) -> Board:
     """The checked board named by ``ref``.
 
     ``ref`` ending in ``.toml`` is a path (relative to ``base_dir`` when that is

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
-from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar, cast, dataclass_transform
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, ParamSpec, TypeVar, cast, dataclass_transform
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -90,6 +90,8 @@ def _pos() -> int:
 
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
+_QUICK: dict[type, Callable[..., object]] = {}  # each value class -> its quick maker (see quick)
 
 
 @dataclass_transform(frozen_default=True)
@@ -98,7 +100,8 @@ def _value(cls: type[_T]) -> type[_T]:
     signature and effect: it sets each slot through the slot's descriptor, where the
     generated one looks up and calls ``object.__setattr__`` per field (a Turn: 0.55
     against 0.95 us; the parser builds some 240 of these values per record). Only this
-    ``__init__`` is compiled (each compile costs every command's start-up about 0.1 ms)."""
+    ``__init__`` and the maker :func:`quick` hands out are compiled (each compile costs
+    every command's start-up about 0.1 ms: both are made by one)."""
     cls = dataclass(frozen=True, slots=True, init=False)(cls)
     spec = fields(cast("type[DataclassInstance]", cls))
     if any(f.default_factory is not MISSING or not f.init or f.kw_only is True for f in spec):
@@ -107,15 +110,29 @@ def _value(cls: type[_T]) -> type[_T]:
     defaults = {f.name: f.default for f in spec if f.default is not MISSING}
     params = ", ".join(f"{n}=_default_{n}" if n in defaults else n for n in names)
     sets = "".join(f"\n        _set_{n}(self, {n})" for n in names)
-    outer = ", ".join([f"_set_{n}" for n in names] + [f"_default_{n}" for n in defaults])
-    namespace: dict[str, Callable[..., Callable[..., None]]] = {}
-    source = f"def make({outer}):\n    def __init__(self, {params}):{sets}\n    return __init__"
+    stores = "".join(f"\n        _self.{n} = {n}" for n in names)
+    outer = ", ".join([f"_set_{n}" for n in names] + [f"_default_{n}" for n in defaults] + ["_parts", "_cls"])
+    namespace: dict[str, Callable[..., tuple[Callable[..., None], Callable[..., object]]]] = {}
+    source = (f"def make({outer}):\n    def __init__(self, {params}):{sets}\n"
+              f"    def quick({params}):\n        _self = _parts(){stores}\n        _self.__class__ = _cls\n"
+              f"        return _self\n    return __init__, quick")
     exec(source, {"__name__": cls.__module__}, namespace)
-    init = namespace["make"](*(getattr(cls, n).__set__ for n in names), *defaults.values())
+    # the same slots on a plain class: its instance takes the fields as plain stores, then becomes a cls
+    parts = type(f"_{cls.__name__}Parts", (), {"__slots__": cast("Any", cls).__slots__, "__module__": cls.__module__})
+    init, _QUICK[cls] = namespace["make"](*(getattr(cls, n).__set__ for n in names), *defaults.values(), parts, cls)
     init.__qualname__, init.__annotations__ = f"{cls.__qualname__}.__init__", {
         **{f.name: f.type for f in spec}, "return": None}
     cls.__init__ = init  # type: ignore[method-assign]  # the generated __init__ of the same signature
     return cls
+
+
+def quick(cls: Callable[_P, _T]) -> Callable[_P, _T]:
+    """A maker of ``cls`` (a value class of this module) with the signature and effect of
+    ``cls(...)`` in a third of its time, for the parser's hot path: it fills an instance of
+    a plain class with the same slots, then makes it a ``cls`` (``__class__`` assigned;
+    CPython allows it between classes of one layout), where ``cls``'s ``__init__`` must
+    call a slot's descriptor per field, the frozen class refusing plain stores."""
+    return cast("Callable[_P, _T]", _QUICK[cast("type", cls)])
 
 
 @_value

@@ -247,9 +247,11 @@ def code_part(line: str) -> str:
 
 def end_position(text: str) -> tuple[int, int]:
     """Line and column just past the last token (comments and blank lines aside)."""
-    lines = text.split("\n")
-    for i in range(len(lines) - 1, -1, -1):
-        code = code_part(lines[i]).rstrip()
+    number, stop = text.count("\n") + 1, len(text)
+    while number > 0:  # from the last line back, without splitting the text: a record ends in its last line or two
+        start = text.rfind("\n", 0, stop) + 1
+        code = code_part(text[start:stop]).rstrip()
         if code.strip():
-            return i + 1, len(code) + 1
+            return number, len(code) + 1
+        number, stop = number - 1, start - 1
     return 1, 1

@@ -85,15 +85,16 @@ class Board:
                 for c in range(self.width) for r in range(self.height)}
 
     @cached_property
-    def neighbours(self) -> dict[Square, frozenset[Square]]:
+    def neighbours(self) -> dict[Square, tuple[Square, ...]]:
         """Square -> the squares next to it that a tile may cover (on the board, not a
         corner): the first squares of its :attr:`exits` that have a ray."""
-        return {sq: frozenset(start for _, start, ray in exits if ray is not None) for sq, exits in self.exits.items()}
+        return {sq: tuple([start for _, start, ray in exits if ray is not None]) for sq, exits in self.exits.items()}
 
     @cached_property
-    def memo(self) -> dict[Any, Any]:  # its one filler (placement) types what it keeps
+    def memo(self) -> dict[Any, Any]:  # its fillers (placement, state) type what they keep
         """A cache the engine fills with values that depend on this board alone (the
-        placements a gang could make from a square), so a playout builds each once."""
+        placements a gang could make from a square, the box by tile type), so a playout
+        builds each once."""
         return {}
 
     def on_board(self, sq: Square) -> bool:

@@ -89,8 +89,9 @@ def has_way(state: State, gang: Square) -> bool:
     """A5: a gang on ``gang`` has a free square to go on to (under bridge fields too,
     within the ruleset's limit)."""
     board, covered = state.board, state.covered
-    if not covered.keys() >= board.neighbours[gang]:  # a free square next to it (bridge fields are covered)
-        return True
+    for sq in board.neighbours[gang]:  # a free square next to it (bridge fields are covered); a loop ends at the first
+        if sq not in covered:
+            return True
     bridges = state.bridges
     for d, start, _ in board.exits[gang]:
         if start in bridges:

@@ -113,12 +113,11 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     limit = bridge_limit(state)
     fits: list[_Fit] = []
     too_far: _Fit | None = None
-    live: list[tuple[Square, Square]] = []  # (corner, gang) of the kind's live tracks
-    for c in board.tracks_of.get(kind, ()):  # A001: a gang of this kind reaches the anchor, running away from it
+    tracks = board.tracks_of.get(kind, ())
+    for c in tracks:  # A001: a gang of this kind reaches the anchor, running away from it
         gang = gangs[c]
         if gang is None:
             continue
-        live.append((c, gang))
         for d, passed in reaches(state, gang, anchor, direction):
             if passed <= limit:
                 fits.append((c, gang, d, passed))
@@ -126,7 +125,8 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
                 too_far = (c, gang, d, passed)
     mine = fits if corner is None else [f for f in fits if f[0] == corner]
     if not mine:
-        candidates = live if corner is None else [(c, g) for c, g in live if c == corner]
+        # (corner, gang) of the kind's live tracks (only the one named by @corner): made for a finding only
+        candidates = [(c, g) for c in tracks if (g := gangs[c]) is not None and (corner is None or c == corner)]
         return _no_fit(state, tile, squares, direction, candidates, too_far, [f[0] for f in fits])
     if not clear:
         for sq in squares:  # A005 (rule A7): corners are never covered
@@ -143,8 +143,10 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     c, gang, d, passed = mine[0]
     assert ray is not None  # clear here, else A003 or A005 was found
     squares, toilets = ray[n - 1]  # the ray lists the toilets too
-    # positional, in field order: one per judged turn, keywords cost 1.8x
-    return Move(tile, squares, c, d, toilets, passed, gang, len(fits) > 1, bool(toilets) and state.toilet_votes)
+    # every field in order, through tuple.__new__: one per judged turn, and the named tuple's own __new__ is a
+    # Python function (keywords cost 1.8x more)
+    return tuple.__new__(Move, (tile, squares, c, d, toilets, passed, gang, len(fits) > 1,
+                                bool(toilets) and state.toilet_votes))
 
 
 def _facts(tile: Tile, squares: tuple[Square, ...], **more: Any) -> dict[str, Any]:

@@ -201,9 +201,20 @@ def new_state(board: Board, options: Options, players: Iterable[str],
 
 def box_tiles(board: Board) -> Counter[Tile]:
     """The tiles in the board's box, per tile type (``Tile("W", 3): 6`` ...)."""
-    return Counter({Tile(KIND_LETTER[kind], length): n
-                    for kind, counts in board.box.items()
-                    for length, n in zip(LENGTHS, counts, strict=True) if n})
+    return Counter(_box(board))
+
+
+_BOX = "box"  # Board.memo's key of _box
+
+
+def _box(board: Board) -> dict[Tile, int]:
+    """:func:`box_tiles` as a plain dict, worked out once per board (kept in ``Board.memo``):
+    every record's deal is checked against it."""
+    box: dict[Tile, int] | None = board.memo.get(_BOX)
+    if box is None:
+        box = board.memo[_BOX] = {Tile(KIND_LETTER[kind], length): n for kind, counts in board.box.items()
+                                  for length, n in zip(LENGTHS, counts, strict=True) if n}
+    return box
 
 
 def deal_for(board: Board, n_players: int) -> dict[int, int] | None:
@@ -240,13 +251,15 @@ def check_deal(board: Board, hands: Mapping[str, Mapping[Tile, int]]) -> list[tu
                 problems.append((player, Violation("D002", "S1", "wrong-deal", {
                     "player": player, "players": n, "held": {k: held.get(k, 0) for k in wrong},
                     "deal": {k: deal[k] for k in wrong}})))
-    box = box_tiles(board)
+    box = _box(board)
     total: dict[Tile, int] = {}
     for hand in hands.values():
         for tile, k in hand.items():
             total[tile] = total.get(tile, 0) + k
+    if total == box:  # mostly: the whole box dealt; else each tile type is compared, in the box's order
+        return problems
     for tile in sorted(box.keys() | total.keys(), key=Tile.order):
-        if total.get(tile, 0) != box[tile]:
+        if total.get(tile, 0) != box.get(tile, 0):
             problems.append((None, Violation("D003", "S1", "box-mismatch",
-                                             {"tile": tile, "held": total.get(tile, 0), "box": box[tile]})))
+                                             {"tile": tile, "held": total.get(tile, 0), "box": box.get(tile, 0)})))
     return problems

@@ -190,9 +190,9 @@ def judge_vote(state: State, mover: str, move: Move, vote: Vote | None, outcome:
                                 or (outcome.yes is not None and (outcome.yes, outcome.no) != (tally.yes, tally.no))):
         return Violation("B005", "B5", "claim", {"claim": claim, "yes": tally.yes, "no": tally.no,
                                                  "accepted": accepted, "tally": tally})
-    # positional, in field order: one per vote of every replayed turn, keywords cost 1.8x
-    return VoteDecision(tally, accepted, state.options.vote_outcome, state.options.ballot_order, _called_by(state),
-                        claim)
+    # every field in order, through tuple.__new__ (as a Decision: see _lay): one per vote of every replayed turn
+    return tuple.__new__(VoteDecision, (tally, accepted, state.options.vote_outcome, state.options.ballot_order,
+                                        _called_by(state), claim))
 
 
 def _called_by(state: State) -> str:
@@ -313,7 +313,10 @@ def placement_rules(state: State, move: Move) -> tuple[tuple[str, ...], tuple[Sq
     passes under a bridge, A3, A7 when a corner lies next to it -- and those corners."""
     rules = _UNDER_A_BRIDGE if move.bridges_passed else _PLACED
     next_to = state.board.corners_next_to
-    if next_to.keys().isdisjoint(move.squares):  # mostly: most squares have no corner next to them
+    for sq in move.squares:  # a loop, not keys().isdisjoint: compiled, a dict lookup each and no view made
+        if sq in next_to:
+            break
+    else:  # mostly: most squares have no corner next to them
         return rules, ()
     near = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
                         key=lambda c: (c[1], c[0])))
@@ -342,8 +345,11 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
     elif unvoted:
         rules += ("X5",)
     buildings = state.board.buildings
-    destroyed = () if buildings.keys().isdisjoint(move.squares) else \
-        tuple([(sq, *buildings[sq]) for sq in move.squares if sq in buildings])
+    destroyed: tuple[tuple[Square, str, int], ...] = ()
+    for sq in move.squares:  # mostly none: a loop, as in placement_rules
+        if sq in buildings:
+            destroyed = tuple([(sq, *buildings[sq]) for sq in move.squares if sq in buildings])
+            break
     stuck_before = _stuck(state) if not state.options.trap_counts_edge else None
     removed = tuple(apply_move(state, move, number, player))
     rules += ("A4", "A5") if removed else ("A4",)

@@ -53,7 +53,7 @@ def tally(vote: Vote) -> Tally:
             elif counted.side == "no":
                 no += counted.value
             cards.append(counted)
-    return Tally(yes, no, tuple(cards))
+    return tuple.__new__(Tally, (yes, no, tuple(cards)))  # its fields in order: the named tuple's __new__ is Python
 
 
 @lru_cache(maxsize=1024)  # a game has a few players and ten kinds of card: each pair is counted once
