@@ -265,6 +265,11 @@ def belief_table(fig: dict[str, dict[str, Any]], which: str = "beliefs") -> list
     return lines
 
 
+def _ece_gap(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """``a``'s ECE minus ``b``'s, ± their errors combined as if independent."""
+    return f"{a['ece'] - b['ece']:+.3f} ±{math.hypot(a['ece_se'], b['ece_se']):.3f}"
+
+
 def midgame_table(fig: dict[str, dict[str, Any]]) -> list[str]:
     """Per table, the ECE after turn 20 and 30 against the end's, and what the model said and was right
     (mean top p / top-1): the difference's error is the two errors combined as if independent (the same
@@ -279,12 +284,8 @@ def midgame_table(fig: dict[str, dict[str, Any]]) -> list[str]:
         t20, t30, end = m["20"], m["30"], m["end"]
         if not name.startswith(("mixed", EVERY)):
             single.append((t20["ece"], t30["ece"], end["ece"]))
-
-        def diff(a: dict[str, Any], b: dict[str, Any]) -> str:
-            return f"{a['ece'] - b['ece']:+.3f} ±{math.hypot(a['ece_se'], b['ece_se']):.3f}"
-
         lines.append(f"| {name} | {t20['ece']:.3f} ±{t20['ece_se']:.3f} | {t30['ece']:.3f} ±{t30['ece_se']:.3f} | "
-                     f"{end['ece']:.3f} ±{end['ece_se']:.3f} | {diff(t20, end)} | {diff(t30, end)} | "
+                     f"{end['ece']:.3f} ±{end['ece_se']:.3f} | {_ece_gap(t20, end)} | {_ece_gap(t30, end)} | "
                      f"{t20['mean_top']:.2f} / {t20['top1']:.2f} | {end['mean_top']:.2f} / {end['top1']:.2f} |")
     if single:
         mean = [sum(x[i] for x in single) / len(single) for i in range(3)]

@@ -103,8 +103,17 @@ class LastVote(NamedTuple):
     placer: int
 
 
+_ENCODINGS: dict[int, Encoding] = {}  # by the number of corners: a few values, each made once
+
+
 def encoding(board: Board) -> Encoding:
-    return Encoding(len(board.corners))
+    """The encoding of ``board``'s actions, shared by every table (it is never changed): a table is made per game
+    and per copy, and the encoding's words need not be made again each time."""
+    corners = len(board.corners)
+    enc = _ENCODINGS.get(corners)
+    if enc is None:
+        enc = _ENCODINGS[corners] = Encoding(corners)
+    return enc
 
 
 class Table:
