@@ -4,6 +4,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import random
 import shutil
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drunter_notation.analysis import Settings, analyze_text, hypotheses, marginals
-from drunter_notation.analysis.evaluate import estimate, shares
+from drunter_notation.analysis.evaluate import estimate, seat_seed, shares
 from drunter_notation.analysis.inference import Inference
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError
@@ -330,3 +331,12 @@ def test_every_playout_shares_out_one_win_among_the_seats_and_deals_no_card_twic
     rows = shares(g.state, post, 6, f"h-{seed}")
     assert all(sum(r) == pytest.approx(1) and min(r) >= 0 for r in rows)
     assert len({c for c, _ in post.sample(rng).values()}) == len(g.players)
+
+
+
+@pytest.mark.skipif(sys.hash_info.width != 64, reason="compares with 64-bit CPython's hash")
+@given(st.integers(min_value=0, max_value=2**64))
+def test_seat_seed_is_the_float_hash_of_64_bit_cpython(seed: int) -> None:
+    # wasm32's hash(float) has 31 bits: the playouts' bots are seeded from this integer instead
+    x = random.Random(seed).random()
+    assert seat_seed(random.Random(seed)) == hash(x)

@@ -49,7 +49,7 @@ def shares(state: State, post: Posterior, n: int, seed: str, first: LeanMove | N
         goals, bots = [], []
         for seat, player in enumerate(pl.players):
             card, style = drawn[player]
-            bot = make_bot(policy or STYLES[style].bot(rng), random.Random(rng.random()))  # a stream per seat
+            bot = make_bot(policy or STYLES[style].bot(rng), random.Random(seat_seed(rng)))  # a stream per seat
             goal = tuple(card.split("+"))
             if state.chosen and len(goal) > 1:  # the expert choice is made: the kept card scores first
                 kept = bot.keep(q, goal)
@@ -65,6 +65,17 @@ def shares(state: State, post: Posterior, n: int, seed: str, first: LeanMove | N
             row[w] = 1 / len(winners)
         out.append(tuple(row))
     return out
+
+
+_MODULUS = (1 << 61) - 1  # 64-bit CPython's numeric hash modulus
+
+
+def seat_seed(rng: random.Random) -> int:
+    """An integer seed from ``rng``'s next float: the number 64-bit CPython's
+    ``random.Random(float)`` seeds with (the float's hash), worked out here so that
+    wasm32, whose hash has 31 bits, draws the same streams."""
+    n, d = rng.random().as_integer_ratio()
+    return n * pow(d, -1, _MODULUS) % _MODULUS
 
 
 @dataclass(frozen=True)
