@@ -9,8 +9,11 @@ compile them, check them.
                                           from its msgid's, or a .mo is out of date
     python scripts/catalogs.py init LANG  start a new language (docs/i18n.md)
 
-Click's own words (Usage, Options, Error, ...) are extracted from the installed click
-too, so that they come from the same catalogs.
+Click's own words (Usage, Options, Error, ...) come from the same catalogs. Which words
+click has is kept in locale/click-words.pot, so that the catalogs and their check do not
+change with the click release installed; ``update`` adds the installed click's words to
+that list and names the ones new since it (a word of click's not in the catalogs is
+shown in English, as gettext does).
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "drunter_notation" / "locale"
 DOMAIN = "drunter"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
+CLICK_WORDS = LOCALE / "click-words.pot"
 CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils")
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|%\([A-Za-z_][A-Za-z0-9_]*\)[sd]")
 
@@ -41,20 +45,41 @@ def languages() -> list[str]:
 
 
 def extract() -> Catalog:
+    """The project's own words and the kept list of click's."""
     catalog = Catalog(project="drunter-notation", domain=DOMAIN, charset="utf-8")
     with open(ROOT / "babel.cfg") as f:
         method_map, options_map = parse_mapping_cfg(f)
     for filename, _lineno, message, comments, context in extract_from_dir(
             str(ROOT), method_map, options_map, strip_comment_tags=True, comment_tags=("TRANSLATORS:",)):
         catalog.add(message, None, [(filename, 0)], auto_comments=comments, context=context)
+    for m in _read_po(CLICK_WORDS):
+        if m.id:
+            catalog.add(m.id, None, m.locations, context=m.context)
+    return catalog
+
+
+def installed_click_words() -> Catalog:
+    """The words of the click release installed, read from its source."""
     import click
+    from babel.messages.extract import extract as run
+    catalog = Catalog(project="click", domain=DOMAIN, charset="utf-8")
     click_dir = Path(click.__file__).parent
     for name in CLICK_MODULES:
         with open(click_dir / f"{name}.py", "rb") as f:
-            from babel.messages.extract import extract as run
             for _lineno, message, _comments, context in run("python", f):
                 catalog.add(message, None, [(f"click/{name}.py", 0)], context=context)
     return catalog
+
+
+def refresh_click_words() -> list[str]:
+    """Add the installed click's words to the kept list; the ones it did not have yet."""
+    kept = _read_po(CLICK_WORDS)
+    new = [m for m in installed_click_words() if m.id and _key(m) not in {_key(k) for k in kept if k.id}]
+    for m in new:
+        kept.add(m.id, None, m.locations, context=m.context)
+    if new:
+        CLICK_WORDS.write_bytes(_po_bytes(kept))
+    return [repr(_norm(m.id)) for m in new]
 
 
 def _po_bytes(catalog: Catalog) -> bytes:
@@ -95,6 +120,9 @@ def _template_current(template: Catalog) -> bool:
 
 
 def update() -> None:
+    from importlib.metadata import version
+    for word in refresh_click_words():
+        print(f"click {version('click')}: a word new since the kept list, now kept: {word}")
     template = extract()
     if not _template_current(template):  # the header's date changes only with the words
         TEMPLATE.write_bytes(_po_bytes(template))

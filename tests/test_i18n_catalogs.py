@@ -88,3 +88,21 @@ def test_a_msgid_that_is_also_a_plural_singular_is_translated(lang):
     with i18n.using(lang):
         for m in plurals:
             assert i18n._(m.id[0]) == i18n.ngettext(m.id[0], m.id[1], 1), m.id
+
+
+def test_click_words_come_from_the_kept_list_not_the_installed_click(monkeypatch):
+    catalogs = _catalogs()
+    kept = {m.id for m in catalogs._read_po(catalogs.CLICK_WORDS) if m.id}
+    assert "Usage:" in kept and "Show this message and exit." in kept
+    monkeypatch.setattr(catalogs, "installed_click_words", lambda: pytest.fail("the check reads click"))
+    assert not catalogs.problems()
+
+
+def test_a_click_word_no_catalog_has_is_shown_in_english():
+    import click.exceptions
+
+    from drunter_notation.cli.language import install_click_words
+    install_click_words()
+    with i18n.using("de"):
+        assert click.exceptions._("Usage:") != "Usage:"  # a kept word is translated
+        assert click.exceptions._("a word of a later click release") == "a word of a later click release"
