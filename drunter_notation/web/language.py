@@ -49,11 +49,11 @@ class Speak:
 
 
 @cache
-def script_messages() -> tuple[str | tuple[str, ...], ...]:
-    """Every message the pages' scripts translate (``_()`` and ``ngettext()`` in static/*.js),
-    found as the catalogs' extractor finds them."""
+def script_messages(folder: Path = STATIC) -> tuple[str | tuple[str, ...], ...]:
+    """Every message the pages' scripts translate (``_()`` and ``ngettext()`` in static/*.js,
+    or the browser edition's folder's), found as the catalogs' extractor finds them."""
     found: dict[str | tuple[str, ...], None] = {}
-    for path in sorted(STATIC.glob("*.js")):
+    for path in sorted(folder.glob("*.js")):
         with open(path, "rb") as f:
             for _lineno, message, _comments, _context in extract("javascript", f):
                 found[message] = None
@@ -61,7 +61,7 @@ def script_messages() -> tuple[str | tuple[str, ...], ...]:
 
 
 @cache
-def words(lang: str) -> str:
+def words(lang: str, folder: Path = STATIC) -> str:
     """What a page's scripts need of the catalog of ``lang``, as JSON: ``messages``
     (msgid: msgstr, a plural's msgid: its forms), ``plural`` (the form's index for
     0 to 199), the languages the menu offers."""
@@ -69,7 +69,7 @@ def words(lang: str) -> str:
         plural = [_form(lang, n) for n in range(PLURAL_TABLE)]
         firsts = {k: plural.index(k) for k in sorted(set(plural))}  # a count that takes each form
         messages: dict[str, str | list[str]] = {}
-        for m in script_messages():
+        for m in script_messages(folder):
             if isinstance(m, str):
                 messages[m] = i18n._(m)
             else:

@@ -1,0 +1,74 @@
+// The browser edition's JS API (docs/browser.md), also window.drunter: the engine runs in a Web
+// Worker; every call is a promise. No rule lives here: each answer is the engine's.
+const pending = new Map();
+let worker = null;
+let ready = null;
+let nextId = 1;
+
+export class DrunterError extends Error {
+  constructor(error) {
+    super(error.message);
+    this.code = error.code;
+  }
+}
+
+function start() {
+  worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  ready = new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => {
+      if (data.ready) return resolve();
+      if (data.id === undefined) return reject(new Error(data.failed));
+      const answer = pending.get(data.id);
+      pending.delete(data.id);
+      if (answer) data.failed === undefined ? answer.resolve(data.value) : answer.reject(new Error(data.failed));
+    };
+    worker.onerror = (e) => reject(new Error(e.message || "worker"));
+  });
+}
+
+function send(name, args) {
+  const w = worker;
+  return ready.then(() => new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, { resolve, reject, worker: w });
+    w.postMessage({ id, name, args });
+  }));
+}
+
+async function typed(name, args) {
+  const value = await send(name, { lang: drunter.lang, ...args });
+  if (value && typeof value === "object" && value.error) throw new DrunterError(value.error);
+  return value;
+}
+
+export const drunter = {
+  // The language of the game calls' messages (cli() takes --lang as drunter does).
+  lang: (typeof document !== "undefined" && document.documentElement.lang) || "en",
+  get ready() { return ready; },
+  // drunter ARGS in a folder of its own holding FILES ({relative path: text}):
+  // {status, stdout, stderr, files} (files: those the command wrote or changed).
+  cli: (args, files = {}) => typed("cli", { args, files }),
+  newGame: (options) => typed("new_game", options),
+  state: (game) => typed("state", { game }),
+  legalMoves: (game) => typed("legal_moves", { game }),
+  push: (game, move, options = {}) => typed("push", { game, move, ...options }),
+  undo: (game) => typed("undo", { game }),
+  position: (game) => typed("position", { game }),
+  record: (game) => typed("record", { game }),
+  verdict: (move, where = {}) => typed("verdict", { move, ...where }),
+  decide: (game, options = {}) => typed("decide", { game, ...options }),
+  closeGame: (game) => typed("close_game", { game }),
+  // Stop whatever the engine is doing: a new engine starts; open games are gone.
+  cancel() {
+    worker.terminate();
+    for (const [id, answer] of pending) {
+      pending.delete(id);
+      answer.reject(new Error("cancelled"));
+    }
+    start();
+    return ready;
+  },
+};
+
+start();
+if (typeof window !== "undefined") window.drunter = drunter;
