@@ -1,6 +1,7 @@
 // The built site's engine in Node (tests/test_browser_edition.py, bench/browser.py): the site's
 // own Pyodide files and packages.zip, booted as its worker boots them. Each line of standard
-// input is one call, {"name", "args"}; each answer is one line: {"value"} or {"failed"}.
+// input is one call, {"name", "args"}; each answer is one line: {"value"} or {"failed"}. The name
+// "python" (here only, never in the pages) runs args.code and answers its last line's value as JSON.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
@@ -18,7 +19,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   const { name, args } = JSON.parse(line);
   let answer;
   try {
-    answer = { value: call(name, args) };
+    answer = { value: name === "python" ? JSON.parse(call.pyodide.runPython(args.code)) : call(name, args) };
   } catch (e) {
     answer = { failed: String(e) };
   }

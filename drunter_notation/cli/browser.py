@@ -22,7 +22,7 @@ from typing import Any, TextIO, cast
 
 from drunter_notation.adjudication import adjudicate_position, all_ruleset_ids, as_json
 from drunter_notation.bots import Bot, make_bot
-from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
+from drunter_notation.data.rulesets import DEFAULT_RULESET, list_rulesets, load_ruleset
 from drunter_notation.errors import DnError, fail
 from drunter_notation.game import Game
 from drunter_notation.i18n import _, using
@@ -217,6 +217,11 @@ def verdict(move: str, game: int | None = None, position: str | None = None, rul
                                                     adjudicate_position(st, rulesets, move), all_rulesets=every))))
 
 
+def rulesets() -> list[JSON]:
+    """Every shipped ruleset, the default first: its id and its name in the language in force."""
+    return [{"id": r.id, "name": _(r.name), "default": r.id == DEFAULT_RULESET} for r in list_rulesets()]
+
+
 def decide(game: int, player: str | None = None, kind: str = "move", move: str | None = None,
            ballots: dict[str, list[str]] | None = None, spec: str | None = None) -> JSON:
     """A bot's decision for ``player`` (default the player to move; its seat's bot, or
@@ -254,4 +259,5 @@ def _bot(t: Table, seat: str, spec: str | None) -> Bot:
 CALLS: dict[str, Callable[..., object]] = {
     "cli": cli, "new_game": new_game, "close_game": close_game, "state": state, "legal_moves": legal_moves,
     "push": push, "undo": undo, "position": position, "record": record, "verdict": verdict, "decide": decide,
+    "rulesets": rulesets,
 }

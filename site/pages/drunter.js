@@ -58,6 +58,7 @@ export const drunter = {
   verdict: (move, where = {}) => typed("verdict", { move, ...where }),
   decide: (game, options = {}) => typed("decide", { game, ...options }),
   closeGame: (game) => typed("close_game", { game }),
+  rulesets: () => typed("rulesets", {}),
   // Stop whatever the engine is doing: a new engine starts; open games are gone.
   cancel() {
     worker.terminate();

@@ -7,5 +7,7 @@ export async function boot(loadPyodide, bundle, options) {
   py.unpackArchive(await bundle, "zip", { extractDir: PACKAGES });
   py.runPython(`import sys\nsys.path.insert(0, "${PACKAGES}")`);
   const api = py.pyimport("drunter_notation.cli.browser");
-  return (name, args) => JSON.parse(api.call(name, JSON.stringify(args)));
+  const call = (name, args) => JSON.parse(api.call(name, JSON.stringify(args)));
+  call.pyodide = py;
+  return call;
 }

@@ -1,0 +1,49 @@
+"""The built browser edition's engine in Node (site/node-run.mjs), for the tests and the benchmark:
+the site's own Pyodide files and packages.zip, booted as the pages' worker boots them."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE = "/usr/bin/node"
+
+
+def site_dir() -> Path | None:
+    """The built site named by ``DRUNTER_SITE`` (``bash scripts/site.sh DIR`` writes one), if any."""
+    value = os.environ.get("DRUNTER_SITE")
+    return Path(value) if value and (Path(value) / "packages.zip").is_file() else None
+
+
+class NodeEngine:
+    """One Node process running the site's engine; :meth:`call` is the worker's call."""
+
+    def __init__(self, site: Path):
+        self.proc = subprocess.Popen([NODE, str(ROOT / "site" / "node-run.mjs"), str(site)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
+        first = self.proc.stdout.readline()  # type: ignore[union-attr]
+        if json.loads(first or "{}").get("ready") is not True:
+            raise RuntimeError(f"the site's engine did not start in Node: {first!r}")
+
+    def call(self, name: str, **args: object) -> object:
+        self.proc.stdin.write(json.dumps({"name": name, "args": args}) + "\n")  # type: ignore[union-attr]
+        self.proc.stdin.flush()  # type: ignore[union-attr]
+        answer = json.loads(self.proc.stdout.readline())  # type: ignore[union-attr]
+        if "failed" in answer:
+            raise RuntimeError(answer["failed"])
+        return answer["value"]
+
+    def python(self, code: str) -> object:
+        """``code`` run by the engine's Python; the value of its last line (JSON)."""
+        return self.call("python", code=code)
+
+    def close(self) -> None:
+        self.proc.stdin.close()  # type: ignore[union-attr]
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc.stdout.close()  # type: ignore[union-attr]
