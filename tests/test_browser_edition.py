@@ -17,9 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import RUN_CLI
-from tests.site_engine import NodeEngine, site_dir
+from conftest import RUN_CLI
+from site_engine import NodeEngine, site_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"

@@ -113,6 +113,7 @@ function engineStatus() {
   const line = $("engine");
   drunter.ready.then(() => {
     line.hidden = true;
+    document.body.dataset.readyMs = String(Math.round(performance.now()));  // bench/browser.py reads it
     document.body.classList.add("ready");
   }, () => {
     $("engine-progress").hidden = true;

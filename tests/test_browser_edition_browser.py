@@ -1,0 +1,274 @@
+"""The browser edition's pages in Chromium (/usr/bin/chromium via Playwright) from a static server
+on loopback: the four pages in en/de/cs at a laptop's 1280x800 and a phone's 390x844, a record
+checked as validate checks it, a replay stepped, a dispute judged as adjudicate judges it, a whole
+game of one person against three bots to a valid record that survives a reload, the site with
+the server gone and the network off, and axe-core finding no violation.
+
+Needs a built site (``DRUNTER_SITE=DIR`` after ``bash scripts/site.sh DIR``); skipped otherwise.
+Screenshots go to test-artifacts/."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from conftest import ARTIFACTS, ROOT, RUN_CLI
+from site_engine import site_dir
+
+from drunter_notation import i18n
+
+SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+PAGES = {"check": "Check a record", "replay": "Replay a record", "dispute": "Settle a dispute",
+         "play": "Play on one phone"}
+AXE = ROOT / "site" / "node_modules" / "axe-core" / "axe.min.js"
+READY = 120_000  # ms: a cold engine on a busy machine
+
+pytestmark = [pytest.mark.slow, pytest.mark.site]
+
+
+@contextmanager
+def serving(site: Path):
+    """``python3 -m http.server`` over the site on a free loopback port: its base URL."""
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory",
+                             str(site)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        found = re.search(r"port (\d+)", proc.stdout.readline())  # type: ignore[union-attr]
+        assert found, "the static server did not start"
+        yield proc, f"http://127.0.0.1:{found[1]}/"
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(10)
+        proc.stdout.close()  # type: ignore[union-attr]
+
+
+@pytest.fixture(scope="module")
+def site():
+    found = site_dir()
+    if found is None:
+        pytest.skip("no built site: bash scripts/site.sh DIR, then DRUNTER_SITE=DIR")
+    return found
+
+
+@pytest.fixture(scope="module")
+def base(site):
+    with serving(site) as (_proc, url):
+        yield url
+
+
+def new_page(browser, width: int, height: int, **options):
+    """A page of a new context, its console's errors (a CSP violation among them) collected."""
+    page = browser.new_context(viewport={"width": width, "height": height}, **options).new_page()
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def ready(page) -> None:
+    page.wait_for_selector("body.ready", timeout=READY)
+
+
+def until(page, script: str, timeout: float = READY / 1000) -> None:
+    """Poll ``script`` (an expression) until it is true: the pages' CSP forbids wait_for_function."""
+    for _ in range(int(timeout * 10)):
+        if page.evaluate(script):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"never true: {script}")
+
+
+def cpython(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", RUN_CLI, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_page_in_every_language_fits_and_speaks_it(browser, base, size):
+    width, height = SIZES[size]
+    page = new_page(browser, width, height)
+    for lang in i18n.LANGUAGES:
+        for name, heading in PAGES.items():
+            page.goto(f"{base}{lang}/{name}.html")
+            with i18n.using(lang):
+                assert page.inner_text("h1") == i18n._(heading)
+                assert page.inner_text("header nav") .split() == " ".join(
+                    i18n._(w) for w in ("Check", "Replay", "Dispute", "Play")).split()
+            assert page.get_attribute("html", "lang") == lang
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{lang}/{name}"
+            if lang == "de":
+                ready(page)
+            page.screenshot(path=str(ARTIFACTS / f"site-{name}-{lang}-{size}.png"), full_page=True)
+    assert not page.errors
+
+
+def test_the_language_menu_moves_to_the_same_page_in_another_language(browser, base):
+    page = new_page(browser, 390, 844)
+    page.goto(f"{base}en/dispute.html")
+    page.select_option("#lang-menu", "cs")
+    page.wait_for_url(f"{base}cs/dispute.html")
+    page.goto(base)  # the entry page remembers the choice
+    page.wait_for_url(f"{base}cs/check.html")
+
+
+def test_check_shows_each_finding_as_validate_says_it_and_marks_its_line(browser, base, tmp_path):
+    record = (ROOT / "replays" / "illegal" / "A001-bridge-run.dn").read_text("utf-8")
+    page = new_page(browser, 390, 844)
+    page.goto(f"{base}en/check.html")
+    ready(page)
+    page.fill("#record", record)
+    page.click("#check")
+    page.wait_for_selector("#result:not([hidden])")
+    (tmp_path / "game.dn").write_text(record, "utf-8")
+    done = cpython(["validate", "game.dn"], tmp_path)
+    said = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    assert page.locator("#findings li").all_inner_texts() == said
+    lines = sorted({int(m[1]) for line in said if (m := re.match(r"game\.dn:(\d+):", line))})
+    assert [int(x.split("-")[1]) for x in page.locator("#source li.marked").evaluate_all(
+        "items => items.map(i => i.id)")] == lines
+    page.fill("#record", record.replace("\n\n", "\n\n\n", 1))  # Format gives drunter fmt's canonical text
+    page.click("#format")
+    until(page, "document.getElementById('record').value.indexOf('\\n\\n\\n') < 0")
+    assert page.input_value("#record") == cpython(["fmt", "game.dn"], tmp_path).stdout
+    assert not page.errors
+
+
+def test_replay_steps_through_the_report(browser, base):
+    page = new_page(browser, 1280, 800)
+    page.goto(f"{base}de/replay.html")
+    ready(page)
+    page.fill("#record", (ROOT / "replays" / "legal-2p.dn").read_text("utf-8"))
+    page.click("#replay")
+    frame = page.frame_locator("#view")
+    frame.locator("#next").click(timeout=READY)
+    assert frame.locator("#pos").inner_text() == "1 / 60"
+    frame.locator("#last").click()
+    assert frame.locator("#pos").inner_text() == "60 / 60"
+    assert frame.locator("html").get_attribute("lang") == "de"
+    page.screenshot(path=str(ARTIFACTS / "site-replay-stepped.png"), full_page=True)
+    assert not page.errors
+
+
+def test_dispute_gives_adjudicates_verdicts(browser, base):
+    position = cpython(["position", "replays/legal-2p.dn", "--turn", "5"], ROOT).stdout.strip()  # a built-in board
+    page = new_page(browser, 390, 844)
+    page.goto(f"{base}en/dispute.html")
+    ready(page)
+    page.check("input[value=position]")
+    page.fill("#position", position)
+    page.fill("#move", "W2 a14-a13")
+    page.select_option("#rules", "all")
+    page.click("#judge")
+    page.wait_for_selector("#result:not([hidden])")
+    done = cpython(["adjudicate", "--position", position, "--move", "W2 a14-a13", "--all-rulesets"], ROOT)
+    assert done.returncode == 0
+    assert page.evaluate("document.getElementById('verdict').textContent") == done.stdout + done.stderr
+    assert not page.errors
+
+
+def play_on(page, moves_before_stop: int | None = None) -> int:
+    """Answer every question the Play page asks its one person (the first legal move, the first
+    vote card, JEIN counted yes) until the game ends, or after MOVES_BEFORE_STOP moves."""
+    moves = 0
+    for _ in range(5_000):
+        if page.locator("#result:not([hidden])").count():
+            return moves
+        if moves_before_stop is not None and moves >= moves_before_stop:
+            return moves
+        if page.locator("#move-form:not([hidden])").count():
+            page.click("#play-move")
+            moves += 1
+        elif page.locator("#vote-form:not([hidden])").count():
+            page.locator("#vote-cards input").first.check()
+            page.click("#vote-form button[type=submit]")
+        elif page.locator("#jein-form:not([hidden])").count():
+            page.click("#jein-yes")
+        else:
+            page.wait_for_timeout(100)
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_against_three_bots_survives_a_reload_and_gives_a_valid_record(browser, base, tmp_path):
+    page = new_page(browser, 390, 844, accept_downloads=True)
+    page.goto(f"{base}en/play.html")
+    ready(page)
+    for n in (2, 3, 4):
+        page.select_option(f"#seat-who-{n}", "easy")
+    page.click("#start")
+    assert play_on(page, 4) == 4
+    record = page.evaluate("drunter.record(1)")
+    page.reload()  # the game is kept on the device (IndexedDB)
+    ready(page)
+    page.locator("#saved li button").first.click()
+    page.wait_for_selector("#table:not([hidden])")
+    assert page.evaluate("drunter.record(1)").startswith(record.split("\n\n")[0])
+    play_on(page)
+    with page.expect_download() as download:
+        page.click("#download")
+    path = tmp_path / "game.dn"
+    download.value.save_as(path)
+    done = cpython(["validate", str(path)], ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"valid: \d+ turns", done.stdout)
+    assert "Anna" in path.read_text("utf-8")
+    page.screenshot(path=str(ARTIFACTS / "site-play-finished.png"), full_page=True)
+    assert not page.errors
+
+
+def test_the_site_works_offline_after_one_visit(browser, site):
+    with serving(site) as (proc, url):
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(f"{url}en/check.html")
+        ready(page)
+        until(page, "navigator.serviceWorker.controller !== null")  # every file of the site is cached
+    context.set_offline(True)  # the server is gone too
+    page.goto(f"{url}de/dispute.html")
+    ready(page)
+    page.goto(f"{url}en/check.html")
+    ready(page)
+    page.fill("#record", (ROOT / "replays" / "legal-2p.dn").read_text("utf-8"))
+    page.click("#check")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#summary") == "The record is valid."
+    context.close()
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd site && npm ci)")
+@pytest.mark.parametrize("size", SIZES)
+def test_axe_finds_no_violation(browser, base, size):
+    # The check's own script is injected, so this context bypasses the pages' CSP (tested above).
+    page = new_page(browser, *SIZES[size], bypass_csp=True)
+    found = {}
+    for name in PAGES:
+        page.goto(f"{base}en/{name}.html")
+        ready(page)
+        if name == "play":  # the table too, not only the new-game form
+            page.click("#start")
+            page.wait_for_selector("#move-form:not([hidden])", timeout=READY)
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document).then(r => r.violations.map(v => [v.id, v.nodes.length]))")
+        if result:
+            found[name] = result
+    assert not found, json.dumps(found)
+
+
+def test_the_js_api_example_of_the_docs_answers_as_cpython(browser, base, tmp_path):
+    text = (ROOT / "docs" / "browser.md").read_text("utf-8")
+    blocks = re.findall(r"```js\n(.*?)```", text, re.S)
+    assert len(blocks) == 1
+    page = new_page(browser, 1280, 800)
+    page.goto(f"{base}en/check.html")
+    out, position, record = page.evaluate(f"async () => {{ {blocks[0]} }}")
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "a.dn").write_text("1. Anna W3 a1-c1\n", "utf-8")
+    done = cpython(["validate", "games/a.dn"], tmp_path)
+    assert out == {"status": done.returncode, "stdout": done.stdout, "stderr": done.stderr, "files": {}}
+    from drunter_notation import Game
+    game = Game.new(["Anna", "Ben"], seed=7)
+    game.push(game.legal_moves()[0])
+    assert (position, record) == (game.position(), game.to_dn())
