@@ -79,7 +79,8 @@ def unreachable(address: str, reason: str) -> click.UsageError:
 
 def knock(address: str) -> None:
     """A TCP scheduler (``tcp://`` or ``tls://HOST:PORT``, or plain ``HOST:PORT``)
-    that refuses or does not answer is known in at most DASK_TIMEOUT seconds, before
+    that refuses, does not accept, or accepts and says nothing (over plain TCP) is
+    known in at most DASK_TIMEOUT seconds each, before
     Dask is even imported (its client retries a refused connection until its timeout)."""
     scheme, _sep, rest = address.rpartition("://")
     if scheme not in ("", "tcp", "tls"):
@@ -90,7 +91,12 @@ def knock(address: str) -> None:
     import socket  # here, as logging and concurrent.futures below: a run without --dask does not load them
 
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=DASK_TIMEOUT).close()
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=DASK_TIMEOUT) as sock:
+            if scheme != "tls":  # a scheduler speaks first (its handshake); Dask's client would wait for it forever
+                sock.recv(1)
+    except TimeoutError:
+        raise unreachable(address, _("something accepted the connection but did not answer as a Dask "
+                                     "scheduler does")) from None
     except (OSError, ValueError, OverflowError) as e:
         raise unreachable(address, getattr(e, "strerror", None) or str(e) or type(e).__name__) from None
 
