@@ -24,6 +24,7 @@ import click
 
 from drunter_notation import i18n
 from drunter_notation.cli import YOUNG_THRESHOLD
+from drunter_notation.cli.common import IN_WEBASSEMBLY, command_name
 from drunter_notation.errors import DnError, printable
 from drunter_notation.files import read_record
 from drunter_notation.i18n import N_, _
@@ -64,8 +65,7 @@ class ClusterLost(click.ClickException):
 
     def __init__(self, message: str):
         super().__init__(message)
-        ctx = click.get_current_context(silent=True)  # while the command runs: gone by the time it is shown
-        self.where = ctx.command_path if ctx is not None else "drunter"
+        self.where = command_name()  # while the command runs: gone by the time it is shown
 
     def show(self, file: Any = None) -> None:
         click.echo(printable(_("{command}: error: {message}").format(command=self.where, message=self.message)),
@@ -231,6 +231,12 @@ def on_cluster(address: str, fn: Callable[[T], R], items: Iterable[T | Ready[R]]
                unit: str | None = None) -> Iterator[R]:
     """:func:`run` on the scheduler at ``address``; with ``unit``, a progress bar on a
     terminal counts the ``total`` items as they finish."""
+    if IN_WEBASSEMBLY:
+        click.echo(printable(_("{command}: warning: this Python cannot reach a Dask cluster (WebAssembly): --dask "
+                               "{address} runs in this process").format(command=command_name(), address=address)),
+                   err=True)
+        yield from (x.result if isinstance(x, Ready) else fn(x) for x in items)
+        return
     with contextlib.ExitStack() as stack:
         client = connect(address, stack)
         bar = progress(total, unit, stack) if unit else None
