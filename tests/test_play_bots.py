@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 
 from drunter_notation import Game
 from drunter_notation.notation.model import BUILDINGS, GOALS
-from drunter_notation.web import bots
+from drunter_notation.table import bots
 from drunter_notation.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,10 +216,10 @@ def test_an_undo_discards_what_a_bot_was_thinking(tmp_path):
         gate.wait(30)
         return bots.decide(job)
     app = create_app(folder(tmp_path), bot_delay_ms=0)
-    app.pilot.think = think
+    app.thinker.think = think
     with TestClient(app, base_url=BASE) as c:
-        app.pilot.pool.shutdown()
-        app.pilot.pool = ThreadPoolExecutor(1)  # a thread, so the test can hold the thought
+        app.thinker.pool.shutdown()
+        app.thinker.pool = ThreadPoolExecutor(1)  # a thread, so the test can hold the thought
         assert c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "deal": "random",
                                           "bots": {"Ben": "greedy"}}).status_code == 201
         anna = tokens(c, "t")["Anna"]
@@ -237,7 +237,7 @@ def test_an_undo_discards_what_a_bot_was_thinking(tmp_path):
         # the bot thinks again once it is its turn again
         assert c.post("/api/seat/t/moves", headers=anna, json={"move": move, "turn": 1}).status_code == 200
         wait(lambda: c.get("/api/games/t").json()["turn"] == 3, "Ben moved")
-        app.pilot.pool.shutdown()
+        app.thinker.pool.shutdown()
 
 
 def test_a_bot_to_move_goes_on_after_a_restart(tmp_path):
@@ -247,7 +247,7 @@ def test_a_bot_to_move_goes_on_after_a_restart(tmp_path):
                                          "bots": {"Ben": "greedy"}}).status_code == 201
     assert made.get("/api/games/t").json()["turn"] == 1
     with TestClient(create_app(tmp_path, bot_delay_ms=0, bot_workers=1), base_url=BASE) as c:
-        assert isinstance(c.app.pilot.pool, ProcessPoolExecutor)  # the bots think off the server's loop
+        assert isinstance(c.app.thinker.pool, ProcessPoolExecutor)  # the bots think off the server's loop
         game = wait(lambda: (g := c.get("/api/games/t").json())["turn"] == 2 and g, "Ben moved after the restart")
         assert game["events"][0]["player"] == "Ben" and game["to_move"] == "Anna"
 

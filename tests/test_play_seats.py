@@ -25,7 +25,8 @@ from starlette.testclient import TestClient
 
 from drunter_notation import Game
 from drunter_notation.notation.model import BUILDINGS, GOALS
-from drunter_notation.web import events, seats
+from drunter_notation.table import seats
+from drunter_notation.web import events
 from drunter_notation.web.app import STATIC, create_app
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,463 +1,84 @@
-"""Bots in the empty seats of ``drunter play``, and the coach.
-
-* A new game names its bots (``"bots": {"Ben": "ismcts:sims=800"}``, each a spec as
-  ``drunter tournament --bots`` spells it, read by the same :func:`make_bot`); the
-  record keeps them in a ``Bots`` tag, one entry per seat as ``drunter simulate
-  --bots`` writes it (``-`` for a person's seat), so a restarted server knows its
-  bots again. ``"hints": true`` adds a ``Hints`` tag that counts the hints each
-  person took.
-* The :class:`Pilot` plays the bots' seats through the same seat actions a
-  person's page uses (``web/seat_api.py``). A bot decides in a worker process of a
-  bounded pool (:func:`decide`), from the public record and its own cards only; a
-  decision whose game changed meanwhile (an undo, a take-back, someone else's
-  move) is discarded, and the bots look again.
-* :func:`hint_moves`: the best few moves of a seat with their win chances, from the
-  analysis engine's playouts over what that seat may know.
+"""Where the server's bots think and how the table core runs on its event loop: the
+:class:`ProcessThinker` (a bounded pool of worker processes, one per core at most)
+and the :class:`ServerRuntime` (blocking calls in Starlette's thread pool, the
+pages told through the :class:`~.events.Hub`). The bots themselves are the core's
+(:mod:`drunter_notation.table.bots`).
 """
 from __future__ import annotations
 
 import asyncio
-import logging
 import multiprocessing
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
-from drunter_notation.analysis.evaluate import candidates, estimate
-from drunter_notation.analysis.inference import Model
-from drunter_notation.analysis.record import walk
-from drunter_notation.bots import lean_move, make_bot
-from drunter_notation.errors import DnError
-from drunter_notation.game import Game
-from drunter_notation.i18n import _, format_number
-from drunter_notation.load import judge
-from drunter_notation.notation.model import Tag
-from drunter_notation.notation.parser import parse_text
-from drunter_notation.rules.playout import Playout
-from drunter_notation.web import seats
-from drunter_notation.web.endpoint import Endpoint, SeatWork
+from drunter_notation.i18n import _
+from drunter_notation.table.bots import HintJob, Job, Task, decide, hint_moves
+from drunter_notation.table.store import JSONObject, Refused
 from drunter_notation.web.events import Hub
-from drunter_notation.web.store import JSONObject, Refused, Store, Table
 
-log = logging.getLogger(__name__)
-
-# The new-game form's three strengths of "the computer"; strong answers in about a second (docs/play.md).
-LEVELS = {"easy": "greedy", "medium": "ismcts:sims=200", "strong": "ismcts:sims=800"}
-PERSON = "-"  # a person's seat in the Bots tag
-FIELDS = frozenset({"name", "players", "board", "rules", "variant", "deal", "bots", "hints"})
-DELAY_MS = 600  # default pause before a bot acts, so the table can follow
-MAX_DELAY_MS = 10_000
-HINT_MOVES = 3  # moves a hint shows
-HINT_WIDTH = 6  # moves a hint plays out
-HINT_PLAYOUTS = 60  # per move
-
-
-# -- the new game's bots and the record's tags -----------------------------------------------
-
-def new_game_tags(body: JSONObject) -> dict[str, str]:
-    """The ``Bots`` and ``Hints`` tags of a new game, from its request body; 400 for
-    any field the body should not have, a bot for no player or a bad spec."""
-    unknown = sorted(str(k)[:40] for k in body if k not in FIELDS)
-    if unknown:
-        raise Refused(400, _("unknown field {field}: a new game takes {fields}").format(
-            field=unknown[0], fields=", ".join(sorted(FIELDS))))
-    players = body.get("players")
-    players = players if isinstance(players, list) else []
-    tags: dict[str, str] = {}
-    bots = body.get("bots")
-    if bots is not None:
-        if not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values()):
-            raise Refused(400, _("bots: an object of player names to bots, e.g. {\"Ben\": \"ismcts:sims=400\"}"))
-        for player, spec in bots.items():
-            if player not in players:
-                raise Refused(400, _("bots: {player} is no player of this game").format(player=player[:40]))
-            try:
-                make_bot(level_spec(spec))
-            except DnError as e:
-                raise Refused(400, _("bots: the bot of {player}: {problem}").format(
-                    player=player[:40], problem=e.diagnostic.message)) from None
-        deal = body.get("deal")
-        dealt = deal == "random" or (isinstance(deal, dict) and deal.get("hands") is not None
-                                     and deal.get("cards") is not None)
-        if bots and not dealt:
-            raise Refused(400, _("bots: a bot needs its tiles and cards: let the app deal, or enter the hands "
-                                 "and the cards"))
-        if bots:
-            tags["Bots"] = ", ".join(level_spec(bots[p]) if p in bots else PERSON for p in players)
-    hints = body.get("hints", False)
-    if not isinstance(hints, bool):
-        raise Refused(400, _("hints: true or false"))
-    if hints:
-        tags["Hints"] = ", ".join(f"{p} 0" for p in players if p not in (bots or {}))
-    return tags
-
-
-def level_spec(spec: str) -> str:
-    """The bot spec of a strength of the new-game form (``easy``...), or ``spec`` itself."""
-    return LEVELS.get(spec, spec)
-
-
-def _tag(game: Game, name: str) -> str | None:
-    return next((t.value for t in game.tags if t.key == name), None)
-
-
-def bots_of(game: Game) -> dict[str, str]:
-    """The bot of each bot seat, from the record's ``Bots`` tag (an entry that is no
-    bot, e.g. after a hand edit, is a person's seat)."""
-    value = _tag(game, "Bots")
-    if value is None:
-        return {}
-    out = {}
-    for player, spec in zip(game.players, value.split(", "), strict=False):  # a hand edit may cut or add
-        try:
-            make_bot(spec)
-        except DnError:
-            continue
-        out[player] = spec
-    return out
-
-
-def hints_of(game: Game) -> dict[str, int] | None:
-    """Hints taken per person, from the ``Hints`` tag; None when the game has no coach."""
-    value = _tag(game, "Hints")
-    if value is None:
-        return None
-    out = {}
-    for entry in value.split(", "):
-        player, _sep, count = entry.rpartition(" ")
-        if player in game.players and count.isdigit():
-            out[player] = int(count)
-    return out
-
-
-def _with_hint(game: Game, player: str) -> None:
-    taken = hints_of(game) or {}
-    taken[player] = taken.get(player, 0) + 1
-    value = ", ".join(f"{p} {taken[p]}" for p in game.players if p in taken)
-    game.tags = tuple(Tag("Hints", value) if t.key == "Hints" else t for t in game.tags)
-
-
-# -- a decision, in a worker process ---------------------------------------------------------
-
-Kind = Literal["move", "lay", "jein", "choose"]  # the decisions a bot makes
-
-
-@dataclass(frozen=True)
-class Job:
-    """What one bot decision needs, and no more: the public record, the bot's own
-    cards (its kept goal first), which decision. Picklable, for the worker. A
-    decision is carried out only while the table still waits for this same job."""
-
-    game: str
-    kind: Kind
-    player: str
-    spec: str
-    text: str  # the record as anyone may read it (seats.public_dn)
-    path: str  # the record's path: a board file is named relative to it
-    cards: tuple[str, ...]
-    turn: int
-    move: str | None = None  # the move voted on (lay, jein)
-    ballots: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the ballots shown (jein)
-
-    @property
-    def seed(self) -> str:  # public: the same table asks the same bot the same
-        return f"{self.game}-{self.turn}-{self.player}-{self.kind}"
-
-
-def decide(job: Job) -> JSONObject:
-    """The bot's answer: ``{"move": ..., "vote": bool}``, ``{"cards": [...]}``,
-    ``{"side": ...}`` or ``{"keep": ...}``."""
-    game = Game.from_dn(job.text, job.path)
-    bot = make_bot(job.spec, job.seed)
-    bot.start(game, job.player, job.cards)
-    if job.kind == "choose":
-        return {"keep": bot.choose_goal(game, (job.cards[0], job.cards[1]))}
-    moves = game.legal_moves()
-    if job.kind == "move":
-        if not moves:
-            return {"move": "pass", "vote": False}
-        move = bot.choose_move(game, moves)
-        return {"move": str(move), "vote": move.needs_vote}
-    voted = next(m for m in moves if str(m) == job.move)
-    if job.kind == "lay":
-        return {"cards": list(bot.cast_ballot(game, voted))}
-    return {"side": bot.declare_joker(game, voted, {p: list(c) for p, c in job.ballots})}
-
-
-@dataclass(frozen=True)
-class HintJob:
-    text: str
-    path: str
-    player: str
-    cards: tuple[str, ...]
-    turn: int
-
-
-def hint_moves(job: HintJob) -> list[JSONObject]:
-    """The seat's best few moves with their win chances: the analysis engine's
-    playouts (:func:`.evaluate.estimate`) from the position, the others' cards drawn
-    from what the public record tells of them (its inference), the seat's own known."""
-    t = judge(parse_text(job.text, job.path), job.path, keep_states=True)
-    if not t.valid or t.state is None:
-        raise Refused(409, _("the coach needs a valid record"))
-    w = walk(t, Model())
-    post = w.posteriors[-1]
-    mine = next((c for c in post.cards if set(c.split("+")) == set(job.cards)), None)
-    given = {job.player: mine} if mine is not None else None
-    seat = t.players.index(job.player)
-    pl = Playout.from_state(t.state)
-    if not pl.legal():
-        win = estimate(t.state, post, HINT_PLAYOUTS, f"hint-{job.turn}", None, given).win[seat]
-        return [{"move": "pass", "win": round(win, 3)}]
-    moves = candidates(t.state, job.cards, None, HINT_WIDTH)
-    game = Game.from_dn(job.text, job.path)
-    names = {lean_move(pl, m): str(m) for m in game.legal_moves()}
-    rated = [(estimate(t.state, post, HINT_PLAYOUTS, f"hint-{job.turn}", m, given).win[seat], names[m])
-             for m in moves]
-    rated.sort(key=lambda r: -r[0])
-    return [{"move": text, "win": round(win, 3)} for win, text in rated[:HINT_MOVES]]
-
-
-# -- the pilot: the bots' seats played ------------------------------------------------------
-
-@dataclass
-class Autoplay:
-    paused: bool = False
-    delay_ms: int = DELAY_MS
+T = TypeVar("T")
 
 
 @dataclass
-class Pilot:
-    """Plays every bot seat of every game; used from the event loop. ``actions``: the
-    seat actions of :attr:`.seat_api.SeatApi.actions` (move, ballot, lay, jein, choose)."""
+class ProcessThinker:
+    """Bots decide, and the coach plays out, in worker processes (``workers``; default
+    one per core); ``think``: the decision made there."""
 
-    store: Store
-    keys: seats.Keys
-    hub: Hub
-    actions: Mapping[str, SeatWork]
-    delay_ms: int = DELAY_MS
-    workers: int | None = None  # processes; default one per core
+    workers: int | None = None
     think: Callable[[Job], JSONObject] = decide
-    tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
-    autoplay: dict[str, Autoplay] = field(default_factory=dict)
-    seen: set[str] = field(default_factory=set)
-    again: set[str] = field(default_factory=set)  # games changed while their bots were looking
-    thinking: dict[str, Job] = field(default_factory=dict)  # the decision each game waits for now
-    discarded: int = 0  # decisions thrown away because their game changed meanwhile
     pool: Executor | None = None
 
+    @property
+    def running(self) -> bool:
+        return self.pool is not None
+
     def start(self) -> None:
-        """On the event loop: the pool made (its processes start when first asked), the bots resumed."""
+        """The pool made (its processes start when first asked)."""
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         # not fork: the server has threads, and a forked child could inherit a held lock
         self.pool = ProcessPoolExecutor(max_workers=min(self.workers or cores, cores),
                                         mp_context=multiprocessing.get_context(method))
-        for name in self.store.names():  # a game whose turn is a bot's goes on after a restart
-            self.kick(name)
 
     def close(self) -> None:
-        for task in self.tasks.values():
-            task.cancel()
-        self.tasks.clear()
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
 
-    def settings(self, name: str) -> Autoplay:
-        return self.autoplay.setdefault(name, Autoplay(delay_ms=self.delay_ms))
+    async def _in_pool(self, work: Callable[[Any], T], job: Any) -> T:
+        if self.pool is None:
+            raise Refused(503, _("the server is shutting down"))
+        return await asyncio.get_running_loop().run_in_executor(self.pool, work, job)
 
-    def look(self, name: str) -> None:
-        """A game asked for: its bots start if it is new to this server."""
-        if name not in self.seen:
-            self.kick(name)
+    async def decide(self, job: Job) -> JSONObject:
+        return await self._in_pool(self.think, job)
 
-    def kick(self, name: str, *, restart: bool = False, idle: bool = False) -> None:
-        """The game changed: its bots look at it; ``restart`` drops what they are thinking.
-        ``idle``: the change was looked at already (:meth:`idle`) and no bot decision is due."""
-        self.seen.add(name)
-        task = self.tasks.get(name)
-        cancelled = False
-        if task is not None and not task.done():
-            if not restart:
-                self.again.add(name)
-                return
-            cancelled = task.cancel()
-            if name in self.thinking:
-                self.discarded += 1
-        if self.pool is None or (idle and not cancelled):  # a cancelled look may have been for a later change
-            return
-        self.tasks[name] = asyncio.get_running_loop().create_task(self._run(name))
-
-    def idle(self, name: str) -> bool:
-        """Whether no bot decision is due in game ``name`` now (call off the event loop)."""
-        return self._due(name) is None
-
-    async def _run(self, name: str) -> None:
-        me = asyncio.current_task()
-        failed: Job | None = None
-        try:
-            while self.pool is not None and not self.settings(name).paused:
-                self.again.discard(name)
-                job = await run_in_threadpool(self._due, name)
-                if job is None or job == failed:
-                    if name in self.again:  # a change came while looking: look again
-                        continue
-                    return
-                await asyncio.sleep(self.settings(name).delay_ms / 1000)
-                if self.settings(name).paused:
-                    return
-                self.thinking[name] = job
-                try:
-                    answer = await asyncio.get_running_loop().run_in_executor(self.pool, self.think, job)
-                finally:
-                    self.thinking.pop(name, None)
-                if await run_in_threadpool(self._act, job, answer):
-                    self.hub.notify(name)
-                    failed = None
-                else:
-                    failed = job
-        except Exception as e:  # a bot that cannot go on stops; the table is unharmed
-            log.warning("the bots of %s stopped: %s", name, type(e).__name__)
-        finally:
-            if self.tasks.get(name) is me:
-                del self.tasks[name]
-
-    def _due(self, name: str) -> Job | None:
-        """The bot decision the game waits for, if any."""
-        try:
-            table = self.store.table(name)
-            with table.lock:
-                self.store.playable(table)
-                return due(table)
-        except (Refused, DnError):
-            return None
-
-    def _act(self, job: Job, answer: JSONObject) -> bool:
-        """Carry out the bot's answer through its seat, unless the game moved on meanwhile."""
-        try:
-            table = self.store.table(job.game)
-            with table.lock:
-                self.store.playable(table)
-                now = due(table)
-                if now is None or now != job:
-                    self.discarded += 1
-                    return False
-                token = self.keys.token(job.game, table.played.players.index(job.player), job.player)
-            act = {"move": "ballot" if answer.get("vote") else "move", "lay": "lay", "jein": "jein",
-                   "choose": "choose"}[job.kind]
-            body = {k: v for k, v in answer.items() if k != "vote"} | {"turn": job.turn}
-            self.actions[act](self.store, job.game, body, token=token)
-            return True
-        except (Refused, DnError) as e:
-            log.warning("a bot of %s was refused: %s", job.game, e)
-            return False
+    async def hint(self, job: HintJob) -> list[JSONObject]:
+        return await self._in_pool(hint_moves, job)
 
 
-def due(table: Table) -> Job | None:
-    """The next decision of a bot seat on the table (call with its lock held): its
-    ballot, its joker, its expert choice, its turn."""
-    g = table.played
-    bots = bots_of(g)
-    dealt = g.cards
-    if not bots or g.is_over() or dealt is None or g.state.hands is None:
-        return None
+@dataclass
+class ServerRuntime:
+    """The table core on the server's event loop."""
 
-    def job(kind: Kind, player: str, move: str | None = None,
-            ballots: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> Job:
-        cards = tuple(dealt[player])
-        kept = g.kept.get(player)
-        if kept is not None:
-            cards = (kept, *(c for c in cards if c != kept))
-        return Job(table.name, kind, player, bots[player], seats.public_dn(g, table.text), str(table.path),
-                   cards, g.turn, move=move, ballots=ballots)
-    v = seats.open_vote(table)
-    if v is not None:
-        if not v.shown:
-            waiting = [p for p in v.order if p in bots and p not in v.laid]
-            return job("lay", waiting[0], move=v.move) if waiting else None
-        joker = [p for p in v.jein_due if p in bots]
-        return job("jein", joker[0], move=v.move, ballots=tuple(sorted(v.laid.items()))) if joker else None
-    if g.choice_due:
-        c = seats.open_choice(table)
-        left = [p for p in g.players if p in bots and (c is None or p not in c.keep)]
-        return job("choose", left[0]) if left else None
-    return job("move", g.to_move) if g.to_move in bots else None
+    hub: Hub
 
+    async def blocking(self, work: Callable[[], T]) -> T:
+        return await run_in_threadpool(work)
 
-# -- the routes -------------------------------------------------------------------------------
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
-def routes(store: Store, keys: seats.Keys, pilot: Pilot, endpoint: Endpoint) -> list[Route]:
-    """``/api/games/{name}/autoplay`` (GET, POST) and the coach, ``/api/seat/{name}/hint``."""
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> Task:
+        return asyncio.get_running_loop().create_task(coroutine)
 
-    def autoplay(_store: Store, name: str | None, body: JSONObject) -> JSONObject:
-        table = store.table(name)
-        with table.lock:
-            store.playable(table)
-        unknown = sorted(str(k)[:40] for k in body if k not in ("paused", "delay_ms"))
-        if unknown:
-            raise Refused(400, _("unknown field {field}: autoplay takes paused and delay_ms").format(field=unknown[0]))
-        paused, delay = body.get("paused"), body.get("delay_ms")
-        if paused is not None and not isinstance(paused, bool):
-            raise Refused(400, _("paused: true or false"))
-        if delay is not None and (not isinstance(delay, int) or isinstance(delay, bool)
-                                  or not 0 <= delay <= MAX_DELAY_MS):
-            raise Refused(400, _("delay_ms: the pause before each bot's action, 0 to {most} ms").format(
-                most=format_number(MAX_DELAY_MS)))
-        s = pilot.settings(table.name)
-        if paused is not None:
-            s.paused = paused
-        if delay is not None:
-            s.delay_ms = delay
-        return {"paused": s.paused, "delay_ms": s.delay_ms}
+    def notify(self, name: str) -> None:
+        self.hub.notify(name)
 
-    async def autoplay_route(request: Request) -> Response:
-        response = await endpoint(autoplay)(request)
-        name = request.path_params["name"]
-        if request.method == "POST" and response.status_code < 400:
-            pilot.kick(name, restart=pilot.settings(name).paused)
-        return response
-
-    def hint_job(name: str, token: str | None) -> HintJob:
-        table = store.table(name)
-        with table.lock:
-            g = store.playable(table)
-            player = keys.seat(g, name, token)
-            if hints_of(g) is None or player in bots_of(g):
-                raise Refused(403, _("this game has no coach: it is asked for when the game is made"))
-            if g.is_over() or g.choice_due or g.to_move != player or seats.open_vote(table) is not None:
-                raise Refused(409, _("a hint is for your own turn, before you place"))
-            if g.cards is None or g.state.hands is None:
-                raise Refused(409, _("the coach needs the tiles and your card"))
-            return HintJob(seats.public_dn(g, table.text), str(table.path), player, tuple(g.cards[player]), g.turn)
-
-    def count(name: str, job: HintJob) -> None:
-        table = store.table(name)  # a hint keeps the turns taken back, ready to replay
-        store.change(table, job.turn, lambda g: _with_hint(g, job.player), lambda t: None, taken_back=table.taken_back)
-
-    async def hint(request: Request) -> Response:
-        name = request.path_params["name"]
-        try:
-            job = await run_in_threadpool(hint_job, name, request.headers.get("x-drunter-seat"))
-            if pilot.pool is None:
-                raise Refused(503, _("the server is shutting down"))
-            moves = await asyncio.get_running_loop().run_in_executor(pilot.pool, hint_moves, job)
-            await run_in_threadpool(count, name, job)
-        except Refused as e:
-            return JSONResponse({"error": e.reason}, e.status)
-        except DnError as e:
-            return JSONResponse({"error": e.format(f"{name}.dn")}, 422)
-        pilot.hub.notify(name)
-        return JSONResponse({"moves": moves})
-
-    return [
-        Route("/api/games/{name}/autoplay", autoplay_route, methods=["GET", "POST"]),
-        Route("/api/seat/{name}/hint", hint, methods=["GET"]),
-    ]
+    def present(self, name: str) -> set[str]:
+        return self.hub.present(name)
