@@ -24,8 +24,9 @@ from typing import Any, Literal, Protocol, TypeVar
 from drunter_notation.analysis.evaluate import candidates, estimate
 from drunter_notation.analysis.inference import Model
 from drunter_notation.analysis.record import walk
-from drunter_notation.bots import lean_move, make_bot
-from drunter_notation.errors import DnError
+from drunter_notation.bots import canonical_bot, lean_move, make_bot
+from drunter_notation.bots.ismcts import SPEC_LIMIT, canonical, spec
+from drunter_notation.errors import DnError, printable
 from drunter_notation.game import Game
 from drunter_notation.i18n import _, format_number
 from drunter_notation.load import judge
@@ -48,13 +49,20 @@ MAX_DELAY_MS = 10_000
 HINT_MOVES = 3  # moves a hint shows
 HINT_WIDTH = 6  # moves a hint plays out
 HINT_PLAYOUTS = 60  # per move
+# A table's budgets: a bot's decision takes at most a few seconds of one core (docs/play.md), and at most
+# MAX_LIVE games have bots playing at once (a game paused or over does not count).
+TABLE_SIMS = 2000
+TABLE_TIME = 2.0
+MAX_LIVE = 12
+PAUSED = "paused"  # the value of a paused game's Autoplay tag: a restarted server leaves its bots still
 
 
 # -- the new game's bots and the record's tags -----------------------------------------------
 
 def new_game_tags(body: JSONObject) -> dict[str, str]:
     """The ``Bots`` and ``Hints`` tags of a new game, from its request body; 400 for
-    any field the body should not have, a bot for no player or a bad spec."""
+    any field the body should not have, a bot for no player or a bad spec (each bot
+    kept in its one spelling, :func:`table_bot`)."""
     unknown = sorted(str(k)[:40] for k in body if k not in FIELDS)
     if unknown:
         raise Refused(400, _("unknown field {field}: a new game takes {fields}").format(
@@ -63,17 +71,14 @@ def new_game_tags(body: JSONObject) -> dict[str, str]:
     players = players if isinstance(players, list) else []
     tags: dict[str, str] = {}
     bots = body.get("bots")
+    spelled: dict[str, str] = {}
     if bots is not None:
         if not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values()):
             raise Refused(400, _("bots: an object of player names to bots, e.g. {\"Ben\": \"ismcts:sims=400\"}"))
         for player, spec in bots.items():
             if player not in players:
-                raise Refused(400, _("bots: {player} is no player of this game").format(player=player[:40]))
-            try:
-                make_bot(level_spec(spec))
-            except DnError as e:
-                raise Refused(400, _("bots: the bot of {player}: {problem}").format(
-                    player=player[:40], problem=e.diagnostic.message)) from None
+                raise Refused(400, _("bots: {player} is no player of this game").format(player=printable(player[:40])))
+            spelled[player] = table_bot(player, spec)
         deal = body.get("deal")
         dealt = deal == "random" or (isinstance(deal, dict) and deal.get("hands") is not None
                                      and deal.get("cards") is not None)
@@ -81,7 +86,7 @@ def new_game_tags(body: JSONObject) -> dict[str, str]:
             raise Refused(400, _("bots: a bot needs its tiles and cards: let the app deal, or enter the hands "
                                  "and the cards"))
         if bots:
-            tags["Bots"] = ", ".join(level_spec(bots[p]) if p in bots else PERSON for p in players)
+            tags["Bots"] = ", ".join(spelled.get(p, PERSON) for p in players)
     hints = body.get("hints", False)
     if not isinstance(hints, bool):
         raise Refused(400, _("hints: true or false"))
@@ -95,24 +100,76 @@ def level_spec(spec: str) -> str:
     return LEVELS.get(spec, spec)
 
 
+def table_bot(player: str, spec: str) -> str:
+    """The bot ``spec`` (or level) asked for ``player``'s seat, in its one spelling; 400
+    naming the player and the spec when it is no bot or over a table's budget."""
+    shown = printable(spec[:SPEC_LIMIT])
+    try:
+        bot = canonical_bot(level_spec(spec))
+    except DnError as e:
+        raise Refused(400, _("bots: the bot of {player}: {problem}").format(
+            player=printable(player[:40]), problem=e.diagnostic.message), "bot-spec",
+            {"player": player[:40], "spec": shown}) from None
+    if over_budget(bot):
+        raise Refused(400, _("bots: the bot of {player}, {spec}, thinks longer than a table allows: at most "
+                             "sims={sims} and time={time}").format(player=printable(player[:40]), spec=shown,
+                                                                    sims=TABLE_SIMS, time=f"{TABLE_TIME:g}"),
+                      "bot-budget", {"player": player[:40], "spec": shown, "sims": TABLE_SIMS, "time": TABLE_TIME})
+    return bot
+
+
+def over_budget(bot: str) -> bool:
+    """Whether the bot (in its one spelling) may search longer than a table allows."""
+    name, params = spec(bot)
+    sims, seconds = params.get("sims", 0), params.get("time", 0.0)
+    return name == "ismcts" and (not isinstance(sims, int) or sims > TABLE_SIMS or not isinstance(seconds, float)
+                                 or seconds > TABLE_TIME)
+
+
 def _tag(game: Game, name: str) -> str | None:
     return next((t.value for t in game.tags if t.key == name), None)
 
 
 def bots_of(game: Game) -> dict[str, str]:
     """The bot of each bot seat, from the record's ``Bots`` tag (an entry that is no
-    bot, e.g. after a hand edit, is a person's seat)."""
+    bot, e.g. after a hand edit, is a person's seat; one over a table's budget is
+    held to it)."""
     value = _tag(game, "Bots")
     if value is None:
         return {}
     out = {}
-    for player, spec in zip(game.players, value.split(", "), strict=False):  # a hand edit may cut or add
+    for player, entry in zip(game.players, value.split(", "), strict=False):  # a hand edit may cut or add
         try:
-            make_bot(spec)
+            bot = canonical_bot(entry)
         except DnError:
             continue
-        out[player] = spec
+        out[player] = _within_budget(bot)
     return out
+
+
+def _within_budget(bot: str) -> str:
+    if not over_budget(bot):
+        return bot
+    name, params = spec(bot)
+    held = dict(params, sims=min(int(params.get("sims", TABLE_SIMS)), TABLE_SIMS))
+    if "time" in params:
+        held["time"] = min(float(params["time"]), TABLE_TIME)
+    return canonical(name, held)
+
+
+def paused_of(game: Game) -> bool:
+    """Whether the game's bots are paused (its ``Autoplay`` tag): kept in the record, so a restart keeps them so."""
+    return _tag(game, "Autoplay") == PAUSED
+
+
+def set_paused(game: Game, paused: bool) -> None:
+    others = tuple(t for t in game.tags if t.key != "Autoplay")
+    game.tags = (*others, Tag("Autoplay", PAUSED)) if paused else others
+
+
+def live(game: Game) -> bool:
+    """Whether the game's bots play now: it has bots, is not over and not paused."""
+    return bool(bots_of(game)) and not game.is_over() and not paused_of(game)
 
 
 def hints_of(game: Game) -> dict[str, int] | None:
@@ -189,6 +246,7 @@ class HintJob:
     player: str
     cards: tuple[str, ...]
     turn: int
+    game: str = ""  # the table's id: the server shares its workers among the tables by it
 
 
 def hint_moves(job: HintJob) -> list[JSONObject]:
@@ -367,7 +425,10 @@ class Pilot:
         try:
             table = self.store.table(name)
             with table.lock:
-                self.store.playable(table)
+                g = self.store.playable(table)
+                if paused_of(g):  # paused in the record: after a restart too
+                    self.settings(name).paused = True
+                    return None
                 return due(table)
         except (Refused, DnError):
             return None
@@ -427,10 +488,7 @@ def due(table: Table) -> Job | None:
 # -- the works --------------------------------------------------------------------------------
 
 def autoplay(store: Tables, pilot: Pilot, name: str | None, body: JSONObject) -> JSONObject:
-    """``GET``/``POST .../autoplay``: the bots' pause and their delay."""
-    table = store.table(name)
-    with table.lock:
-        store.playable(table)
+    """``GET``/``POST .../autoplay``: the bots' pause (kept in the record) and their delay."""
     unknown = sorted(str(k)[:40] for k in body if k not in ("paused", "delay_ms"))
     if unknown:
         raise Refused(400, _("unknown field {field}: autoplay takes paused and delay_ms").format(field=unknown[0]))
@@ -441,16 +499,42 @@ def autoplay(store: Tables, pilot: Pilot, name: str | None, body: JSONObject) ->
                               or not 0 <= delay <= MAX_DELAY_MS):
         raise Refused(400, _("delay_ms: the pause before each bot's action, 0 to {most} ms").format(
             most=format_number(MAX_DELAY_MS)))
+    table = store.table(name)
+    with table.lock:
+        g = store.playable(table)
+        was = paused_of(g)
+    if paused is not None and paused != was:
+        if not paused and bots_of(g) and not g.is_over():
+            room_for_bots(store, but=table.name)
+        # a pause keeps the turns taken back, ready to replay
+        store.change(table, None, lambda g: set_paused(g, paused), lambda t: None, taken_back=table.taken_back)
     s = pilot.settings(table.name)
-    if paused is not None:
-        s.paused = paused
+    s.paused = was if paused is None else paused
     if delay is not None:
         s.delay_ms = delay
     return {"paused": s.paused, "delay_ms": s.delay_ms}
 
 
-def hint_job(store: Tables, keys: seats.Keys, name: str, token: str | None) -> HintJob:
-    """What the coach needs for the seat ``token`` opens: 403 in a game without a coach, 409 off its turn."""
+def room_for_bots(store: Tables, but: str | None = None) -> None:
+    """429 when MAX_LIVE games have bots playing already (``but``: not counting that one)."""
+    count = 0
+    for name in store.names():
+        if name == but:
+            continue
+        try:
+            table = store.table(name)
+            with table.lock:
+                count += live(store.playable(table))
+        except (Refused, DnError):
+            continue
+    if count >= MAX_LIVE:
+        raise Refused(429, _("{count} games have bots playing already, the most a table runs at once: pause "
+                             "or end one first").format(count=count), "live-bot-tables", {"most": MAX_LIVE})
+
+
+def hint_job(store: Tables, keys: seats.Keys, name: str, token: str | None) -> tuple[HintJob, tuple[str, ...]]:
+    """What the coach needs for the seat ``token`` opens, and what names its question (the
+    game, the seat, the turn, the position): 403 in a game without a coach, 409 off its turn."""
     table = store.table(name)
     with table.lock:
         g = store.playable(table)
@@ -461,7 +545,9 @@ def hint_job(store: Tables, keys: seats.Keys, name: str, token: str | None) -> H
             raise Refused(409, _("a hint is for your own turn, before you place"))
         if g.cards is None or g.state.hands is None:
             raise Refused(409, _("the coach needs the tiles and your card"))
-        return HintJob(seats.public_dn(g, table.text), str(table.path), player, tuple(g.cards[player]), g.turn)
+        job = HintJob(seats.public_dn(g, table.text), str(table.path), player, tuple(g.cards[player]), g.turn,
+                      table.name)
+        return job, (table.name, player, str(g.turn), g.position())
 
 
 def count_hint(store: Tables, name: str, job: HintJob) -> None:

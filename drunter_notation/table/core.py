@@ -19,6 +19,7 @@ from drunter_notation.table import games, mend
 from drunter_notation.table.answer import Answer, Reply, SeatWork, Work, answer
 from drunter_notation.table.bots import (
     DELAY_MS,
+    HintJob,
     Pilot,
     Runtime,
     Thinker,
@@ -60,6 +61,7 @@ class Entry:
 
 # Changes after which what a bot was thinking is void: the game went back.
 TAKE_BACKS = frozenset({"undo", "takeback", "replay", "repair"})
+HINTS_KEPT = 256  # hints remembered, so the same question is not thought out twice
 
 
 class TableCore:
@@ -76,6 +78,8 @@ class TableCore:
         # the bots act through the seats' own acts, as a person's page does
         self.pilot = Pilot(self.store, self.keys, runtime, thinker, self.seats.actions, delay_ms=delay_ms)
         self.routes = self._routes()
+        self.hints: dict[tuple[str, ...], list[JSONObject]] = {}  # (game, seat, turn, position) -> the hint
+        self.hinting: set[tuple[str, ...]] = set()  # (game, seat) whose hint is being thought out
 
     def start(self) -> None:
         """The bots resume (games whose turn is a bot's go on)."""
@@ -93,6 +97,7 @@ class TableCore:
             host("GET", "/api/games", games.list_games, body=False),
             host("POST", "/api/games", games.create_game),
             host("GET", "/api/games/{name}", games.show_game, body=False),
+            host("DELETE", "/api/games/{name}", games.delete_game),
             host("GET", "/api/games/{name}/rev", games.game_rev, body=False),
             host("GET", "/api/games/{name}/board.svg", games.show_board, body=False),
             host("POST", "/api/games/{name}/moves", games.play_move),
@@ -120,7 +125,7 @@ class TableCore:
         ]
 
     def _host(self, method: str, path: str, work: Work, *, body: bool = True) -> Entry:
-        restart = path.rsplit("/", 1)[-1] in TAKE_BACKS
+        restart = path.rsplit("/", 1)[-1] in TAKE_BACKS or method == "DELETE"
 
         async def handle(call: Call) -> Reply:
             return await self.run(lambda: work(self.store, call.name, call.body), call.name, method, restart=restart)
@@ -135,13 +140,15 @@ class TableCore:
     async def run(self, work: Callable[[], Answer], name: str | None, method: str, *, restart: bool = False) -> Reply:
         """``work`` run off the transport's loop and answered; a change is then pushed to the
         game's pages and its bots (``restart``: the game went back, what they think is void)."""
-        change = method == "POST" and name is not None
+        change = method in ("POST", "DELETE") and name is not None
 
         def run() -> tuple[Reply, bool]:
             reply = answer(work, name)
             # whether no bot decision is due now, asked here, off the loop: a change with none costs no second trip
             return reply, change and reply.status < 400 and name is not None and self.pilot.idle(name)
         reply, idle = await self.runtime.blocking(run)
+        if reply.status == 201 and isinstance(reply.body, dict) and isinstance(reply.body.get("name"), str):
+            self.pilot.kick(reply.body["name"])  # a new game's bots start by themselves
         if reply.status < 400 and name is not None:
             if change:
                 self.runtime.notify(name)
@@ -160,17 +167,35 @@ class TableCore:
         return reply
 
     async def _hint(self, call: Call) -> Reply:
-        """The coach: the seat's best few moves, thought out in the thinker, the hint counted."""
+        """The coach: the seat's best few moves, thought out in the thinker once per seat,
+        turn and position (asked again, the same answer, not counted again); one at a
+        time per seat."""
         name = call.name or ""
         try:
-            job = await self.runtime.blocking(lambda: hint_job(self.store, self.keys, name, call.token))
-            if not self.thinker.running:
-                raise Refused(503, _("the server is shutting down"))
-            moves = await self.thinker.hint(job)
-            await self.runtime.blocking(lambda: count_hint(self.store, name, job))
+            job, key = await self.runtime.blocking(lambda: hint_job(self.store, self.keys, name, call.token))
+            moves = self.hints.get(key)
+            if moves is None:
+                moves = await self._think_hint(job, key)
+                self.hints[key] = moves
+                while len(self.hints) > HINTS_KEPT:
+                    del self.hints[next(iter(self.hints))]
+                await self.runtime.blocking(lambda: count_hint(self.store, name, job))
+                self.runtime.notify(name)
         except Refused as e:
             return Reply(e.as_json(), e.status)
         except DnError as e:
             return Reply({"error": e.format(f"{name}.dn")}, 422)
-        self.runtime.notify(name)
         return Reply({"moves": moves})
+
+    async def _think_hint(self, job: HintJob, key: tuple[str, ...]) -> list[JSONObject]:
+        seat = key[:2]
+        if seat in self.hinting:
+            raise Refused(409, _("the coach is still thinking about your last question; wait for its answer"),
+                          "hint-busy", {"player": job.player})
+        if not self.thinker.running:
+            raise Refused(503, _("the server is shutting down"))
+        self.hinting.add(seat)
+        try:
+            return await self.thinker.hint(job)
+        finally:
+            self.hinting.discard(seat)

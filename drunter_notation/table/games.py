@@ -19,8 +19,8 @@ from drunter_notation.notation.parser import parse_move
 from drunter_notation.rules import votes
 from drunter_notation.table import seats
 from drunter_notation.table.answer import Reply, problem
-from drunter_notation.table.bots import new_game_tags
-from drunter_notation.table.store import JSONObject, Refused, Table, Tables, apply, title
+from drunter_notation.table.bots import new_game_tags, room_for_bots
+from drunter_notation.table.store import JSONObject, Refused, Table, Tables, apply, game_id, title
 from drunter_notation.table.views import board_svg, game_json, public_rev
 
 
@@ -51,7 +51,10 @@ def list_games(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
 
 
 def create_game(store: Tables, name: str | None, body: JSONObject) -> Reply:
-    table = store.create(body, new_game_tags(body))
+    tags = new_game_tags(body)
+    if "Bots" in tags:
+        room_for_bots(store)
+    table = store.create(body, tags)
     with table.lock:
         return Reply(game_json(table), 201)
 
@@ -61,6 +64,11 @@ def show_game(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
     with table.lock:
         store.playable(table)
         return game_json(table)
+
+
+def delete_game(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
+    """``DELETE /api/games/NAME``: the game ended and deleted, its record moved to the archive."""
+    return {"deleted": game_id(name), "archived": store.delete(store.table(name))}
 
 
 def show_board(store: Tables, name: str | None, body: JSONObject) -> Reply:

@@ -88,6 +88,7 @@ class Storage(Protocol):
     def clear(self, name: str) -> None: ...  # the journal emptied: the record holds every change
     def replace(self, name: str, text: str) -> None: ...  # a repair: the record as it was kept as a backup
     def close(self, name: str, *, remove: bool) -> None: ...  # at the end: its journal closed (removed if empty)
+    def archive(self, name: str) -> str: ...  # a game ended and deleted: its record (and cards) kept apart; where
     def secret(self) -> bytes: ...  # the seat key (made on first use, at least 32 bytes)
 
 
@@ -148,6 +149,17 @@ class MemoryStorage:
 
     def close(self, name: str, *, remove: bool) -> None:
         """Nothing to close in memory."""
+
+    def archive(self, name: str) -> str:
+        kept = f"archive/{name}"
+        n = 1
+        while kept in self.files:
+            n += 1
+            kept = f"archive/{name}-{n}"
+        self.files[kept] = self.files.pop(name)
+        self.journals.pop(name, None)
+        self._stamps.pop(name, None)
+        return f"{kept}.dn"
 
     def secret(self) -> bytes:
         return self.key
@@ -410,6 +422,24 @@ class Tables:
         table.stamp = self.storage.write(table.name, text, known)
         table.rev, table.text, table.base = _rev(text, game), text, base_of(text)
         table.pending = 0
+
+    def delete(self, table: Table) -> str:
+        """End and delete a game: every change written into its record, which the storage
+        then keeps apart (a folder's ``archive/``), never lost; where it went. Call without the lock."""
+        with table.lock:
+            self.fresh(table)
+            if table.pending and table.game is not None:
+                self.save(table)
+            with contextlib.suppress(OSError):
+                self.storage.close(table.name, remove=True)
+            try:
+                kept = self.storage.archive(table.name)
+            except OSError as e:
+                raise _unwritten(e, table.path, _("the game is still there")) from None
+            with self._lock:
+                self._tables.pop(table.name, None)
+            table.stamp = None
+        return kept
 
     def rewrite(self, table: Table, text: str) -> None:
         """Replace a record by ``text`` (a repair), the record as it was kept as a backup

@@ -141,6 +141,27 @@ class FileStorage:
         if journal is not None:
             journal.close(remove=remove)
 
+    def archive(self, name: str) -> str:
+        """The record (its cards and backup too) moved to ``archive/`` in the folder, under a
+        name no earlier game took there; the emptied journal removed."""
+        folder = self._guard(self.root / "archive")
+        folder.mkdir(exist_ok=True)
+        stem, n = name, 1
+        while os.path.lexists(folder / f"{stem}.dn"):
+            n += 1
+            stem = f"{name}-{n}"
+        record = self._guard(self._record(name))
+        for suffix in (".cards.json", ".dn.bak"):
+            each = self.root / f"{name}{suffix}"
+            if os.path.lexists(each) and self.inside(each):
+                os.replace(each, folder / f"{stem}{suffix}")
+        os.replace(record, folder / f"{stem}.dn")  # the record last: till then the game is all there
+        journal = self.root / f"{name}.dn{SUFFIX}"
+        with contextlib.suppress(OSError):
+            if os.path.isfile(journal) and not os.path.islink(journal) and not os.path.getsize(journal):
+                os.unlink(journal)
+        return f"archive/{stem}.dn"
+
     def secret(self) -> bytes:
         path = self.root / KEY_FILE
         with self._key_lock:
