@@ -228,3 +228,65 @@ def test_one_hint_at_a_time_per_seat(tmp_path):
         assert r.status_code == 409 and r.json()["code"] == "hint-busy"
         app.core.hinting.clear()
         assert c.get("/api/seat/t/hint", headers=anna).status_code == 200
+
+
+# -- clean stops -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_and_sigterm_end_with_one_line_and_leave_no_journal(tmp_path, how):
+    """As at a terminal: the signal goes to the server's whole process group (its workers
+    too), after bots played and while a hint is being thought out."""
+    import json
+    import os
+    import select
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import urllib.request
+
+    from conftest import RUN_CLI
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen([sys.executable, "-c", RUN_CLI, "play", str(folder(tmp_path)), "--port", "0",
+                             "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        url = proc.stdout.readline().strip().rsplit(" ", 1)[-1] if ready else ""
+        assert url.startswith("http://127.0.0.1:"), url
+
+        def call(method, path, body=None, headers=None):
+            data = None if body is None else json.dumps(body).encode()
+            req = urllib.request.Request(url.rstrip("/") + path, data, method=method,
+                                         headers={"Content-Type": "application/json"} | (headers or {}))
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.loads(r.read())
+        call("POST", "/api/games", {"name": "t", "players": ["Ben", "Anna"], "deal": "random", "hints": True,
+                                    "board": "tiny.toml", "bots": {"Ben": "greedy"}})
+        wait(lambda: call("GET", "/api/games/t")["turn"] == 2, "Ben played")
+        anna = {"X-Drunter-Seat": call("GET", "/api/games/t/seats")["seats"][1]["links"][0].split("#")[1]}
+        asked = threading.Thread(target=lambda: contextlib_suppress(call, "GET", "/api/seat/t/hint", None, anna))
+        asked.start()
+        os.killpg(proc.pid, getattr(signal, how))
+        assert proc.wait(30) is not None
+        asked.join(60)
+        err = proc.stderr.read()
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert "Traceback" not in err and "Aborted" not in err and "Error" not in err, err
+        assert len(lines) == 2 and "stopped" in lines[-1], err  # "Ctrl+C stops it", then the one line
+        assert not list(tmp_path.glob("*.journal")) and "Ben" in (tmp_path / "t.dn").read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def contextlib_suppress(call, *args):
+    """A request the server may not answer, as it stops."""
+    try:
+        call(*args)
+    except OSError:
+        pass

@@ -33,9 +33,11 @@ NICE = 10  # the workers' niceness: the server's own threads answer first
 
 
 def _worker(conn: Connection, think: Callable[[Job], JSONObject]) -> None:
-    """A worker process: one job after another from ``conn``, each answer sent back;
-    Ctrl+C is the server's to handle (it ends this process), not this one's."""
+    """A worker process: one job after another from ``conn``, each answer sent back.
+    Ctrl+C and SIGTERM are the server's to handle (it kills this process), not this
+    one's; without its server, it ends at its next job."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(NICE)
     while True:
@@ -184,7 +186,8 @@ class ProcessThinker:
         except (EOFError, OSError):
             self._end(slot)
             if item is not None and not item.future.done():
-                item.future.set_exception(RuntimeError("a worker process ended"))
+                item.future.set_exception(Refused(503, _("the server is shutting down") if not self.started else
+                                                  _("a worker process of the bots ended; ask again")))
             self._pump()
             return
         slot.item = None
