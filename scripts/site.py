@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 # The packages the engine imports in the browser, as the lock file names them. markupsafe
 # publishes no pure wheel: its sdist's modules run without the C speedups (its own fallback).
-WHEELS = ("lark", "jinja2", "click", "babel", "graphviz")
+WHEELS = ("lark", "jinja2", "click", "babel", "graphviz", "segno")  # segno: the table core draws seat links
 SDISTS = ("markupsafe",)
 PAGE_NAMES = ("check", "replay", "dispute", "play")
 BUNDLE = "packages.zip"

@@ -19,7 +19,8 @@ for await (const line of createInterface({ input: process.stdin })) {
   const { name, args } = JSON.parse(line);
   let answer;
   try {
-    answer = { value: name === "python" ? JSON.parse(call.pyodide.runPython(args.code)) : call(name, args) };
+    answer = { value: name === "python" ? JSON.parse(call.pyodide.runPython(args.code))
+      : name.startsWith("table.") ? await call.table[name.slice(6)](args) : call(name, args) };
   } catch (e) {
     answer = { failed: String(e) };
   }

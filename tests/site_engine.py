@@ -27,8 +27,8 @@ class NodeEngine:
         if json.loads(first or "{}").get("ready") is not True:
             raise RuntimeError(f"the site's engine did not start in Node: {first!r}")
 
-    def call(self, name: str, **args: object) -> object:
-        self.proc.stdin.write(json.dumps({"name": name, "args": args}) + "\n")  # type: ignore[union-attr]
+    def call(self, call: str, /, **args: object) -> object:
+        self.proc.stdin.write(json.dumps({"name": call, "args": args}) + "\n")  # type: ignore[union-attr]
         self.proc.stdin.flush()  # type: ignore[union-attr]
         answer = json.loads(self.proc.stdout.readline())  # type: ignore[union-attr]
         if "failed" in answer:

@@ -25,6 +25,7 @@ SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 PAGES = {"check": "Check a record", "replay": "Replay a record", "dispute": "Settle a dispute",
          "play": "Play on one phone"}
 AXE = ROOT / "site" / "node_modules" / "axe-core" / "axe.min.js"
+ASKED = "#move-form:not([hidden]), #vote-form:not([hidden]), #jein-form:not([hidden])"  # a person is asked
 READY = 120_000  # ms: a cold engine on a busy machine
 
 pytestmark = [pytest.mark.slow, pytest.mark.site]
@@ -200,12 +201,13 @@ def test_a_whole_game_against_three_bots_survives_a_reload_and_gives_a_valid_rec
         page.select_option(f"#seat-who-{n}", "easy")
     page.click("#start")
     assert play_on(page, 4) == 4
-    record = page.evaluate("drunter.record(1)")
-    page.reload()  # the game is kept on the device (IndexedDB)
+    page.wait_for_selector(ASKED, timeout=READY)  # the bots wait for the person
+    before = page.inner_text("#status")
+    page.reload()  # the game is kept on the device (IndexedDB) and goes on in a new engine
     ready(page)
     page.locator("#saved li button").first.click()
-    page.wait_for_selector("#table:not([hidden])")
-    assert page.evaluate("drunter.record(1)").startswith(record.split("\n\n")[0])
+    page.wait_for_selector(ASKED, timeout=READY)
+    assert page.inner_text("#status") == before
     play_on(page)
     with page.expect_download() as download:
         page.click("#download")
@@ -214,8 +216,33 @@ def test_a_whole_game_against_three_bots_survives_a_reload_and_gives_a_valid_rec
     done = cpython(["validate", str(path)], ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"valid: \d+ turns", done.stdout)
-    assert "Anna" in path.read_text("utf-8")
+    assert path.read_text("utf-8").startswith('[Players "Anna, Ben, Cleo, Dana"]')
     page.screenshot(path=str(ARTIFACTS / "site-play-finished.png"), full_page=True)
+    assert not page.errors
+
+
+def test_pass_and_play_hides_the_last_persons_cards(browser, base):
+    page = new_page(browser, 390, 844)
+    page.goto(f"{base}de/play.html")
+    ready(page)
+    page.select_option("#seat-who-2", "person")
+    page.select_option("#seat-who-3", "none")
+    page.select_option("#seat-who-4", "none")
+    page.click("#start")
+    page.wait_for_selector("#cover:not([hidden])", timeout=READY)
+    with i18n.using("de"):
+        assert page.inner_text("#cover-text") == i18n._("Pass the phone to {name}").format(name="Anna")
+    assert page.locator("#mine:not([hidden])").count() == 0
+    page.click("#cover-go")
+    page.wait_for_selector("#move-form:not([hidden])")
+    card = page.inner_text("#card")
+    page.click("#play-move")
+    page.wait_for_selector("#cover:not([hidden])", timeout=READY)  # Ben's turn (or ballot): Anna's card is gone
+    assert page.locator("#mine:not([hidden])").count() == 0 and "Ben" in page.inner_text("#cover-text")
+    page.click("#cover-go")
+    page.wait_for_selector("#mine:not([hidden])")
+    assert page.inner_text("#mine-title").find("Ben") >= 0 and page.inner_text("#card") != "" and card != ""
+    page.screenshot(path=str(ARTIFACTS / "site-play-pass-the-phone.png"), full_page=True)
     assert not page.errors
 
 

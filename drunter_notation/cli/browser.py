@@ -18,17 +18,14 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from drunter_notation.adjudication import adjudicate_position, all_ruleset_ids, as_json
-from drunter_notation.bots import Bot, make_bot
-from drunter_notation.data.rulesets import DEFAULT_RULESET, list_rulesets, load_ruleset
 from drunter_notation.errors import DnError, fail
-from drunter_notation.game import Game
 from drunter_notation.i18n import _, using
-from drunter_notation.report.view import position_board
-from drunter_notation.rules.board import DEFAULT_BOARD
-from drunter_notation.rules.votes import voting_order
+
+if TYPE_CHECKING:  # imported where used: the page's engine is ready before it needs them
+    from drunter_notation.bots import Bot
+    from drunter_notation.game import Game
 
 JSON = dict[str, Any]
 MAX_FILES = 64  # files one cli() call may lay out
@@ -130,18 +127,23 @@ def _table(game: int) -> Table:
     return TABLES[game]
 
 
-def new_game(players: list[str], board: str = DEFAULT_BOARD, rules: str = DEFAULT_RULESET, variant: str = "base",
+def new_game(players: list[str], board: str | None = None, rules: str | None = None, variant: str = "base",
              seed: int | None = None, bots: dict[str, str] | None = None, dn: str | None = None,
              cards: dict[str, list[str]] | None = None) -> JSON:
     """A new game (dealt from ``seed``), or the game of the record ``dn`` going on
     (``cards``: the secret cards, which a record shows only at the end); ``bots``
     names the bot (a strength or a spec) of each bot seat."""
+    from drunter_notation.bots import make_bot
+    from drunter_notation.data.rulesets import DEFAULT_RULESET
+    from drunter_notation.game import Game
+    from drunter_notation.rules.board import DEFAULT_BOARD
+
     if dn is not None:
         game = Game.from_dn(dn, "game.dn")
         if cards is not None and game.cards is None:
             game.cards = {p: tuple(cards[p]) for p in game.players}
     else:
-        game = Game.new(players, board, rules, variant, seed=seed)
+        game = Game.new(players, board or DEFAULT_BOARD, rules or DEFAULT_RULESET, variant, seed=seed)
     specs = {p: LEVELS.get(s, s) for p, s in (bots or {}).items() if p in game.players}
     for spec in specs.values():
         make_bot(spec)  # an unknown bot is refused now, not at its turn
@@ -160,6 +162,9 @@ def close_game(game: int) -> JSON:
 def state(game: int) -> JSON:
     """What the page shows of a game: the position, every seat's public holdings and
     secret cards (the page shows a card only to its seat), the legal moves, the result."""
+    from drunter_notation.report.view import position_board
+    from drunter_notation.rules.votes import voting_order
+
     t = _table(game)
     g = t.game
     result = g.result()
@@ -207,6 +212,8 @@ def record(game: int) -> str:
 def verdict(move: str, game: int | None = None, position: str | None = None, rules: str | None = None) -> JSON:
     """``drunter adjudicate --position ... --move MOVE [--rules ID | --all-rulesets]
     --format json`` at a game's position or a position string; ``rules="all"`` for every ruleset."""
+    from drunter_notation.adjudication import adjudicate_position, all_ruleset_ids, as_json
+    from drunter_notation.data.rulesets import load_ruleset
     from drunter_notation.position import parse_position
 
     text = _table(game).game.position() if game is not None else (position or "")
@@ -219,6 +226,8 @@ def verdict(move: str, game: int | None = None, position: str | None = None, rul
 
 def rulesets() -> list[JSON]:
     """Every shipped ruleset, the default first: its id and its name in the language in force."""
+    from drunter_notation.data.rulesets import DEFAULT_RULESET, list_rulesets
+
     return [{"id": r.id, "name": _(r.name), "default": r.id == DEFAULT_RULESET} for r in list_rulesets()]
 
 
@@ -250,6 +259,8 @@ def decide(game: int, player: str | None = None, kind: str = "move", move: str |
 
 
 def _bot(t: Table, seat: str, spec: str | None) -> Bot:
+    from drunter_notation.bots import make_bot
+
     which = spec or t.bots.get(seat) or HINT_BOT
     bot = make_bot(LEVELS.get(which, which), f"{seat}-{t.game.turn}")
     bot.start(t.game, seat, tuple((t.game.cards or {}).get(seat, ())))

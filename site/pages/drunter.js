@@ -4,6 +4,7 @@ const pending = new Map();
 let worker = null;
 let ready = null;
 let nextId = 1;
+const listeners = new Set();
 
 export class DrunterError extends Error {
   constructor(error) {
@@ -17,6 +18,7 @@ function start() {
   ready = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
       if (data.ready) return resolve();
+      if (data.event !== undefined) return listeners.forEach((f) => f(data.event));
       if (data.id === undefined) return reject(new Error(data.failed));
       const answer = pending.get(data.id);
       pending.delete(data.id);
@@ -59,6 +61,15 @@ export const drunter = {
   decide: (game, options = {}) => typed("decide", { game, ...options }),
   closeGame: (game) => typed("close_game", { game }),
   rulesets: () => typed("rulesets", {}),
+  // The table core of drunter play (docs/play.md's JSON API), in the worker: ask() answers
+  // {status, body}; onChange(f) calls f(game) after every change of a game (a bot's move too).
+  table: {
+    ask: (method, path, body = null, token = null) => send("table.ask", { method, path, body, token }),
+    tokens: (name, players) => send("table.tokens", { name, players }),
+    export: (name) => send("table.export", { name }),
+    restore: (name, kept) => send("table.restore", { name, kept }),
+    onChange: (f) => listeners.add(f),
+  },
   // Stop whatever the engine is doing: a new engine starts; open games are gone.
   cancel() {
     worker.terminate();

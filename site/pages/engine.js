@@ -1,13 +1,30 @@
 // The engine's start, shared by the pages' Web Worker and the tests' Node runner: Pyodide, then
 // the one zip of the site's Python packages unpacked into a folder of its own on sys.path.
+// call(name, args) answers drunter_notation.cli.browser's calls; call.table the table core's
+// (drunter_notation.cli.table_worker, imported on first use), whose changes go to TELL(name).
 export const PACKAGES = "/drunter/site-packages";
 
-export async function boot(loadPyodide, bundle, options) {
+export async function boot(loadPyodide, bundle, options, tell = () => {}) {
   const py = await loadPyodide(options);
   py.unpackArchive(await bundle, "zip", { extractDir: PACKAGES });
   py.runPython(`import sys\nsys.path.insert(0, "${PACKAGES}")`);
   const api = py.pyimport("drunter_notation.cli.browser");
   const call = (name, args) => JSON.parse(api.call(name, JSON.stringify(args)));
+  let core = null;
+  const table = () => {
+    if (!core) {
+      core = py.pyimport("drunter_notation.cli.table_worker");
+      core.start(tell);
+    }
+    return core;
+  };
+  call.table = {
+    ask: async ({ method, path, body, token }) =>
+      JSON.parse(await table().ask(method, path, JSON.stringify(body || {}), token || null)),
+    tokens: ({ name, players }) => JSON.parse(table().tokens(name, JSON.stringify(players))),
+    export: ({ name }) => JSON.parse(table().export(name)),
+    restore: ({ name, kept }) => { table().restore(name, JSON.stringify(kept)); return null; },
+  };
   call.pyodide = py;
   return call;
 }

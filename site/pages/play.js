@@ -1,13 +1,16 @@
-// Play on one phone: pass and play, any seat the computer. Every move, ballot and result is the
-// engine's (drunter.push judges it); this page only asks who acts next and shows what it may.
-// Games are kept in IndexedDB (the record, the secret cards, who plays which seat) after every turn.
+// Play on one phone: pass and play, any seat the computer. The game is drunter play's table core
+// (drunter_notation/table/) in the engine's worker, asked through its JSON API (docs/play.md):
+// each person acts through their own seat, whose view alone shows their card and ballot; the
+// computer's seats play on their own. This page only asks who acts next and shows what they may.
+// Every game is kept in IndexedDB after each change, and goes on after a reload.
 import { $, _, download, drunter, el, fmt } from "./app.js";
 
-const WATCH_DELAY = 400;  // ms between the computer's turns, so a person can follow them
-let game = null;  // the engine's state of the open game
-let meta = null;  // what IndexedDB keeps of it: {id, players, who, cards, record, updated, over}
-let shown = null;  // the person whose hand is on the screen
-let running = 0;  // the drive loop's generation: leaving a game or undo stops an older loop
+let name = null;  // the open game's id in the table core
+let meta = null;  // what IndexedDB keeps: {id, players, who, kept, updated, over}
+let tokens = {};  // each person's seat token
+let shown = null;  // the person whose cards are on the screen
+let asked = null;  // the question on the screen (who, what, turn): asked once
+let view = null;  // the core's public view of the game
 
 // -- IndexedDB ---------------------------------------------------------------------------------
 function store(mode, work) {
@@ -27,13 +30,21 @@ const saveGame = (record) => store("readwrite", (s) => s.put(record));
 const loadGames = () => store("readonly", (s) => s.getAll());
 const deleteGame = (id) => store("readwrite", (s) => s.delete(id));
 
+// -- the core's API ------------------------------------------------------------------------------
+async function ask(method, path, body = null, who = null) {
+  const answer = await drunter.table.ask(method, path, body, who ? tokens[who] : null);
+  if (answer.status >= 400) throw new Error(answer.body.error || String(answer.status));
+  return answer.body;
+}
+const game = (rest = "") => `/api/games/${encodeURIComponent(name)}${rest}`;
+const seat = (rest = "") => `/api/seat/${encodeURIComponent(name)}${rest}`;
+
 // -- setup -------------------------------------------------------------------------------------
 function seats() {
   const out = [];
   for (let n = 1; n <= 4; n++) {
     const who = $(`seat-who-${n}`).value;
-    const name = $(`seat-name-${n}`).value.trim();
-    if (who !== "none") out.push({ name, who });
+    if (who !== "none") out.push({ name: $(`seat-name-${n}`).value.trim(), who });
   }
   return out;
 }
@@ -41,37 +52,37 @@ function seats() {
 async function start(watch) {
   const chosen = seats().map((s) => (watch && s.who === "person" ? { ...s, who: "medium" } : s));
   const who = Object.fromEntries(chosen.map((s) => [s.name, s.who]));
-  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+  const bots = Object.fromEntries(chosen.filter((s) => s.who !== "person").map((s) => [s.name, s.who]));
+  const id = `game-${Date.now()}`;
   try {
-    game = await drunter.newGame({ players: chosen.map((s) => s.name), seed, bots: bots(who) });
+    const made = await ask("POST", "/api/games", { name: id, players: chosen.map((s) => s.name), deal: "random",
+      bots, hints: chosen.some((s) => s.who === "person") });
+    name = made.name;
   } catch (e) {
-    $("message").textContent = e.message;
-    $("table").hidden = false;
+    $("setup-message").textContent = e.message;
     return;
   }
-  meta = { id: `${Date.now()}-${seed}`, players: game.players, who, cards: game.cards, record: game.record,
-    updated: Date.now(), over: false };
-  await saveGame(meta);
-  open();
-}
-
-function bots(who) {
-  return Object.fromEntries(Object.entries(who).filter(([, w]) => w !== "person"));
+  meta = { id: name, players: chosen.map((s) => s.name), who, updated: Date.now(), over: false };
+  await open();
 }
 
 async function resume(saved) {
   meta = saved;
-  game = await drunter.newGame({ players: saved.players, dn: saved.record, cards: saved.cards, bots: bots(saved.who) });
-  open();
+  name = saved.id;
+  const here = await drunter.table.ask("GET", game());
+  if (here.status === 404) await drunter.table.restore(name, saved.kept);
+  await open();
 }
 
-function open() {
+async function open() {
+  tokens = await drunter.table.tokens(name, meta.players);
   shown = null;
+  asked = null;
   $("setup").hidden = true;
   $("table").hidden = false;
   $("message").textContent = "";
   $("share").hidden = !navigator.canShare;
-  drive();
+  await refresh();
 }
 
 async function listSaved() {
@@ -89,202 +100,195 @@ async function listSaved() {
 }
 
 // -- the table ---------------------------------------------------------------------------------
-const isPerson = (name) => meta.who[name] === "person";
+const isPerson = (who) => meta.who[who] === "person";
 const people = () => meta.players.filter(isPerson);
-
-async function update(next) {
-  game = next;
-  meta.record = game.record;
-  meta.over = game.over;
-  meta.updated = Date.now();
-  await saveGame(meta);
-}
 
 function hideForms() {
   for (const id of ["move-form", "vote-form", "jein-form", "mine"]) $(id).hidden = true;
 }
 
-function render() {
-  $("table-board").innerHTML = game.board;  // the engine's SVG (report/view.py), no user text unescaped
-  $("status").textContent = game.over ? _("The game is over.")
-    : fmt(_("Turn {turn}: {name} to move"), { turn: game.turn, name: game.to_move });
-  $("result").hidden = !game.result;
-  if (game.result) $("result-text").textContent = game.result.explanation;
-}
-
-// The phone passes to NAME: everything of the last person is hidden until NAME says it is them.
-function handTo(name) {
-  if (shown === name || people().length < 2) {
-    shown = name;
+// The phone passes to WHO: everything of the last person is hidden until WHO says it is them.
+function handTo(who) {
+  if (shown === who || people().length < 2) {
+    shown = who;
     return Promise.resolve();
   }
   hideForms();
-  $("cover-text").textContent = fmt(_("Pass the phone to {name}"), { name });
-  $("cover-go").textContent = fmt(_("I am {name}: show my cards"), { name });
+  $("cover-text").textContent = fmt(_("Pass the phone to {name}"), { name: who });
+  $("cover-go").textContent = fmt(_("I am {name}: show my cards"), { name: who });
   $("cover").hidden = false;
   return new Promise((resolve) => {
     $("cover-go").onclick = () => {
       $("cover").hidden = true;
-      shown = name;
+      shown = who;
       resolve();
     };
   });
 }
 
-function showHand(name) {
-  $("mine-title").textContent = fmt(_("{name}'s hand"), { name });
-  const cards = game.cards[name] || [];
-  $("card").textContent = fmt(_("Your building card: {card}"), { card: cards.join(", ") });
-  $("tiles").replaceChildren(...Object.entries(game.tiles[name] || {}).map(([t, n]) => el("li", { text: `${t} ×${n}` })));
-  $("votes").replaceChildren(...Object.entries(game.votes[name]).map(([c, n]) => el("li", { text: `${c} ×${n}` })));
+async function showHand(who) {
+  const mine = await ask("GET", seat(), null, who);
+  const me = view.players.find((p) => p.name === who);
+  $("mine-title").textContent = fmt(_("{name}'s hand"), { name: who });
+  $("card").textContent = fmt(_("Your building card: {card}"), { card: mine.me.card || "?" });
+  $("tiles").replaceChildren(...me.tiles.map(([t, n]) => el("li", { text: `${t} ×${n}` })));
+  $("votes").replaceChildren(...me.cards.map((c) => el("li", { text: c })));
   $("mine").hidden = false;
+  return mine;
 }
 
-async function think(name, work) {
-  $("thinking-text").textContent = fmt(_("{name} is thinking…"), { name });
-  $("thinking").hidden = false;
-  try {
-    return await work();
-  } finally {
-    $("thinking").hidden = true;
-  }
-}
-
-function askMove(name) {
-  showHand(name);
-  $("move").replaceChildren(...game.legal.map((m) => el("option", { value: m.move, text: m.move })));
+async function askMove(who) {
+  const mine = await showHand(who);
+  const legal = mine.legal.length ? mine.legal : [{ move: "pass", needs_vote: false }];
+  $("move").replaceChildren(...legal.map((m) => el("option", { value: m.move, text: m.move })));
   $("hint-text").textContent = "";
+  $("hint").hidden = !view.hints;
   $("move-form").hidden = false;
-  return new Promise((resolve) => {
-    $("move-form").onsubmit = (e) => {
-      e.preventDefault();
-      $("move-form").hidden = true;
-      resolve(game.legal.find((m) => m.move === $("move").value));
-    };
-  });
+  $("move-form").onsubmit = (e) => {
+    e.preventDefault();
+    const move = legal.find((m) => m.move === $("move").value);
+    $("move-form").hidden = true;
+    act(() => ask("POST", seat(move.needs_vote ? "/ballot" : "/moves"), { move: move.move, turn: view.turn }, who));
+  };
 }
 
-function askBallot(name, move) {
-  showHand(name);
-  $("vote-question").textContent = fmt(_("{name}: your vote on {move} (one or more cards)"), { name, move });
-  $("vote-cards").replaceChildren(...Object.entries(game.votes[name]).map(([card, n], i) =>
-    el("label", {}, el("input", { type: "checkbox", value: card, id: `vote-${i}` }), ` ${card} ×${n}`)));
+async function askBallot(who) {
+  await showHand(who);
+  const me = view.players.find((p) => p.name === who);
+  $("vote-question").textContent = fmt(_("{name}: your vote on {move} (one or more cards)"),
+    { name: who, move: view.vote.move });
+  $("vote-cards").replaceChildren(...me.cards.map((card, i) =>
+    el("label", {}, el("input", { type: "checkbox", value: card, id: `vote-${i}` }), ` ${card}`)));
   $("vote-form").hidden = false;
-  return new Promise((resolve) => {
-    $("vote-form").onsubmit = (e) => {
-      e.preventDefault();
-      const cards = [...$("vote-cards").querySelectorAll("input:checked")].map((c) => c.value);
-      if (!cards.length) {
-        $("message").textContent = _("Lay at least one card.");
-        return;
-      }
-      $("message").textContent = "";
-      $("vote-form").hidden = true;
-      resolve(cards);
-    };
-  });
+  $("vote-form").onsubmit = (e) => {
+    e.preventDefault();
+    const cards = [...$("vote-cards").querySelectorAll("input:checked")].map((c) => c.value);
+    if (!cards.length) {
+      $("message").textContent = _("Lay at least one card.");
+      return;
+    }
+    $("vote-form").hidden = true;
+    act(() => ask("POST", seat("/lay"), { cards }, who));
+  };
 }
 
-function askJoker(name, ballots) {
-  $("jein-question").textContent = fmt(_("{name}: every ballot is shown; does your JEIN count as yes or no?"), { name });
-  $("ballots").replaceChildren(...Object.entries(ballots).map(([p, c]) => el("li", { text: `${p}: ${c.join(" ")}` })));
+function askJoker(who) {
+  $("jein-question").textContent = fmt(_("{name}: every ballot is shown; does your JEIN count as yes or no?"),
+    { name: who });
+  $("ballots").replaceChildren(...Object.entries(view.vote.ballots || {}).map(([p, c]) =>
+    el("li", { text: `${p}: ${c.join(" ")}` })));
   $("jein-form").hidden = false;
-  return new Promise((resolve) => {
-    $("jein-yes").onclick = () => { $("jein-form").hidden = true; resolve("yes"); };
-    $("jein-no").onclick = () => { $("jein-form").hidden = true; resolve("no"); };
-  });
+  const side = (value) => () => {
+    $("jein-form").hidden = true;
+    act(() => ask("POST", seat("/jein"), { side: value }, who));
+  };
+  $("jein-yes").onclick = side("yes");
+  $("jein-no").onclick = side("no");
 }
 
-// The vote on a move that covers a toilet: each player in voting order lays cards, then each
-// JEIN is declared with every ballot shown (B2, B4).
-async function vote(move) {
-  const ballots = {};
-  for (const name of game.voters) {
-    if (isPerson(name)) {
-      await handTo(name);
-      ballots[name] = await askBallot(name, move);
-    } else {
-      ballots[name] = (await think(name, () => drunter.decide(game.game, { player: name, kind: "lay", move }))).cards;
-    }
+// One action of a person; the core's refusal is shown in its words, and the question asked again.
+async function act(work) {
+  $("message").textContent = "";
+  asked = null;
+  try {
+    await work();
+  } catch (e) {
+    $("message").textContent = e.message;
   }
-  const jein = {};
-  for (const name of game.voters.filter((n) => ballots[n].includes("JEIN"))) {
-    if (isPerson(name)) {
-      await handTo(name);
-      jein[name] = await askJoker(name, ballots);
-    } else {
-      jein[name] = (await think(name, () => drunter.decide(game.game, { player: name, kind: "jein", move, ballots }))).side;
-    }
-  }
-  return { vote: ballots, jein };
+  await refresh();
 }
 
-async function turn() {
-  const name = game.to_move;
-  if (!game.legal.length) {
-    $("message").textContent = fmt(_("{name} cannot place a tile and is passed over."), { name });
-    return { move: "pass" };
+// Who acts now, from the core's public view: a person is asked (once), the computer plays alone.
+function question() {
+  const vote = view.vote;
+  if (view.over) return null;
+  if (vote && !vote.shown) {
+    const next = vote.order.find((p) => !vote.laid.includes(p));
+    return next && { who: next, kind: "lay" };
   }
-  let chosen;
-  if (isPerson(name)) {
-    await handTo(name);
-    chosen = await askMove(name);
-  } else {
-    if (!people().length) await new Promise((r) => setTimeout(r, WATCH_DELAY));
-    chosen = await think(name, () => drunter.decide(game.game, { player: name }));
+  if (vote && vote.shown) {
+    const next = (vote.jein_due || [])[0];
+    return next && { who: next, kind: "jein" };
   }
-  return chosen.vote ? { move: chosen.move, ...(await vote(chosen.move)) } : { move: chosen.move };
+  return { who: view.to_move, kind: "move" };
 }
 
-async function drive() {
-  const mine = ++running;
-  render();
-  while (!game.over && mine === running) {
-    let played;
-    try {
-      played = await turn();
-    } catch (e) {
-      if (e.message === "cancelled") return;
-      throw e;
-    }
-    if (mine !== running) return;
-    try {
-      await update(await drunter.push(game.game, played.move, { vote: played.vote, jein: played.jein }));
-      if (played.move !== "pass") $("message").textContent = "";
-    } catch (e) {
-      $("message").textContent = e.message;  // the engine's refusal, in its words
-    }
-    render();
+let refreshing = Promise.resolve();
+function refresh() {
+  refreshing = refreshing.then(draw);
+  return refreshing;
+}
+
+async function draw() {
+  try {
+    await drawn();
+  } catch (e) {
+    $("message").textContent = e.message;
   }
+}
+
+async function drawn() {
+  if (!name) return;
+  view = await ask("GET", game());
+  $("table-board").innerHTML = await ask("GET", game("/board.svg"));  // the engine's SVG (report/svg.py)
+  meta.kept = await drunter.table.export(name);
+  meta.over = view.over;
+  meta.updated = Date.now();
+  await saveGame(meta);
+  $("status").textContent = view.over ? _("The game is over.")
+    : fmt(_("Turn {turn}: {name} to move"), { turn: view.turn, name: view.to_move });
+  $("result").hidden = !view.result;
+  if (view.result) $("result-text").textContent = view.result.explanation;
+  const q = question();
+  const key = q && `${q.who} ${q.kind} ${view.turn}`;
+  $("thinking").hidden = !q || isPerson(q.who);
+  if (q && !isPerson(q.who)) $("thinking-text").textContent = fmt(_("{name} is thinking…"), { name: q.who });
+  if (!q || !isPerson(q.who)) {
+    hideForms();
+    asked = null;
+    return;
+  }
+  if (asked === key) return;
+  asked = key;
   hideForms();
-  if (game.over) $("message").textContent = "";
+  await handTo(q.who);
+  if (q.kind === "move") await askMove(q.who);
+  else if (q.kind === "lay") await askBallot(q.who);
+  else askJoker(q.who);
 }
+
+drunter.table.onChange((changed) => { if (changed === name) refresh(); });
 
 $("hint").addEventListener("click", async () => {
-  const name = game.to_move;
-  const advice = await think(_("The coach"), () => drunter.decide(game.game, { player: name, spec: "medium" }));
-  $("move").value = advice.move;
-  $("hint-text").textContent = fmt(_("The coach suggests {move}."), { move: advice.move });
+  $("hint-text").textContent = "";
+  try {
+    const { moves } = await ask("GET", seat("/hint"), null, view.to_move);
+    $("move").value = moves[0].move;
+    $("hint-text").textContent = fmt(_("The coach suggests {move}."), { move: moves[0].move });
+  } catch (e) {
+    $("hint-text").textContent = e.message;
+  }
 });
 
-$("undo").addEventListener("click", async () => {
-  running++;  // the loop waiting for a person's answer stops
-  hideForms();
-  let next = await drunter.undo(game.game);
-  while (next.turn > 1 && !isPerson(next.to_move) && people().length) next = await drunter.undo(game.game);
-  await update(next);
-  drive();
-});
+// Undo: back to the last turn a person played, the computer held meanwhile.
+$("undo").addEventListener("click", () => act(async () => {
+  await ask("POST", game("/autoplay"), { paused: true });
+  try {
+    let now = await ask("POST", game("/undo"), {});
+    while (now.turn > 1 && !isPerson(now.to_move) && people().length) now = await ask("POST", game("/undo"), {});
+  } finally {
+    await ask("POST", game("/autoplay"), { paused: false });
+  }
+}));
 
-$("download").addEventListener("click", () => download(`drunter-${meta.id}.dn`, game.record));
+$("download").addEventListener("click", () => download(`drunter-${name}.dn`, view.dn));
 $("share").addEventListener("click", () => {
-  const file = new File([game.record], `drunter-${meta.id}.dn`, { type: "text/plain" });
+  const file = new File([view.dn], `drunter-${name}.dn`, { type: "text/plain" });
   if (navigator.canShare && navigator.canShare({ files: [file] })) navigator.share({ files: [file] });
-  else download(file.name, game.record);
+  else download(file.name, view.dn);
 });
 $("leave").addEventListener("click", () => {
-  running++;
-  drunter.closeGame(game.game);
+  name = null;
   $("table").hidden = true;
   $("setup").hidden = false;
   $("cover").hidden = true;

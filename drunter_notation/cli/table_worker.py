@@ -1,0 +1,108 @@
+"""The table core (``drunter_notation.table``) as the browser edition's Play page drives it: a
+transport with no server, thread or process, in the page's Web Worker under Pyodide
+(docs/browser.md, docs/architecture.md "The table core and its transports").
+
+The page asks the core's JSON API of docs/play.md (``ask``: method, path, body, seat
+token) and is told of every change of a game (``tell``, a callable the worker gives).
+The games live in memory; the page keeps each one in the browser's storage
+(``export``, ``restore``), so a reload goes on where it stood. The computer's seats
+play on the worker's event loop, thinking in the caller (``InlineThinker``).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from drunter_notation.table.bots import InlineThinker, Task
+from drunter_notation.table.core import Call, TableCore
+from drunter_notation.table.store import MemoryStorage
+
+T = TypeVar("T")
+DELAY_MS = 400  # the computer's pace, so a person can follow its turns
+
+
+class WorkerRuntime:
+    """One caller, no threads: a blocking call runs at once, a spawned one on the worker's loop."""
+
+    def __init__(self, tell: Callable[[str], object]):
+        self.tell = tell
+
+    async def blocking(self, work: Callable[[], T]) -> T:
+        return work()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> Task:
+        return asyncio.ensure_future(coroutine)
+
+    def notify(self, name: str) -> None:
+        self.tell(name)
+
+    def present(self, name: str) -> set[str]:
+        return set()  # one phone: no seat has a page of its own
+
+
+class WorkerTable:
+    """The core, its games in memory, and what the page asks of it."""
+
+    def __init__(self, tell: Callable[[str], object]):
+        self.storage = MemoryStorage()
+        self.core = TableCore(self.storage, WorkerRuntime(tell), InlineThinker(), delay_ms=DELAY_MS)
+        self.patterns = [(re.compile("^" + e.path.replace("{name}", "(?P<name>[^/]+)") + "$"), e)
+                         for e in self.core.routes]
+        self.started = False
+
+    async def ask(self, method: str, path: str, body: dict[str, Any] | None, token: str | None) -> dict[str, Any]:
+        """The core's answer to one request: ``{"status", "body"}``; 404 for no such route."""
+        if not self.started:  # on the loop the bots will play on
+            self.core.start()
+            self.started = True
+        for pattern, entry in self.patterns:
+            found = pattern.match(path)
+            if found and method in entry.methods:
+                reply = await entry.work(Call(found.groupdict().get("name"), method, body or {}, token))
+                return {"status": reply.status, "body": reply.body}
+        return {"status": 404, "body": {"error": f"no route {method} {path}"[:200]}}
+
+    def tokens(self, name: str, players: list[str]) -> dict[str, str]:
+        """Each player's seat token: the page shows a seat's view only to that player."""
+        return {p: self.core.keys.token(name, i, p) for i, p in enumerate(players)}
+
+    def export(self, name: str) -> dict[str, Any]:
+        """What the browser keeps of a game: its record, the changes journaled on it, the cards."""
+        return {"text": self.storage.files.get(name), "journal": self.storage.journals.get(name, []),
+                "cards": self.storage.kept_cards.get(name)}
+
+    def restore(self, name: str, kept: dict[str, Any]) -> None:
+        """A game the browser kept, put back before the core first reads it."""
+        self.storage.write(name, str(kept["text"]), kept.get("cards"))
+        if kept.get("journal"):
+            self.storage.journals[name] = json.loads(json.dumps(kept["journal"]))
+
+
+TABLE: list[WorkerTable] = []  # the worker's one table, made by start()
+
+
+def start(tell: Callable[[str], object]) -> None:
+    TABLE[:] = [WorkerTable(tell)]
+
+
+async def ask(method: str, path: str, body: str, token: str | None) -> str:
+    """JSON in (the body), JSON out: what the worker passes on."""
+    return json.dumps(await TABLE[0].ask(method, path, json.loads(body or "{}"), token), ensure_ascii=False)
+
+
+def tokens(name: str, players: str) -> str:
+    return json.dumps(TABLE[0].tokens(name, json.loads(players)))
+
+
+def export(name: str) -> str:
+    return json.dumps(TABLE[0].export(name), ensure_ascii=False)
+
+
+def restore(name: str, kept: str) -> None:
+    TABLE[0].restore(name, json.loads(kept))

@@ -1,0 +1,105 @@
+"""The browser edition's Python side under CPython (the same modules run in the page's worker):
+cli() gives drunter's bytes in a folder of its own, refuses paths outside it; the typed game
+calls follow the Game API; the table core's worker transport plays a game of a person and a
+bot to its end and keeps it across a new worker (docs/browser.md)."""
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+from conftest import ROOT, RUN_CLI
+
+from drunter_notation import Game
+from drunter_notation.cli import browser, table_worker
+
+RECORD = (ROOT / "replays" / "illegal" / "A001-bridge-run.dn").read_text("utf-8")
+BOARD = (ROOT / "replays" / "boards" / "tiny.toml").read_text("utf-8")
+
+
+def call(name: str, **args: object) -> object:
+    return json.loads(browser.call(name, json.dumps(args)))
+
+
+def test_cli_gives_drunters_bytes_in_a_folder_of_its_own(tmp_path):
+    files = {"illegal/a.dn": RECORD, "boards/tiny.toml": BOARD}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, "utf-8")
+    for args in (["validate", "illegal/a.dn"], ["--lang", "cs", "validate", "--format", "json", "illegal/a.dn"],
+                 ["fmt", "illegal/a.dn"]):
+        done = subprocess.run([sys.executable, "-c", RUN_CLI, *args], cwd=tmp_path, capture_output=True, text=True,
+                              env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+        assert call("cli", args=args, files=files) == {"status": done.returncode, "stdout": done.stdout,
+                                                       "stderr": done.stderr, "files": {}}
+    written = call("cli", args=["report", "illegal/a.dn", "-o", "out.html"], files=files)
+    assert isinstance(written, dict) and written["files"]["out.html"].startswith("<!DOCTYPE html>")
+
+
+def test_cli_refuses_a_file_outside_its_folder():
+    for bad in ("../x.dn", "/etc/x.dn", ""):
+        answer = call("cli", args=["validate", "x.dn"], files={bad: "x"})
+        assert isinstance(answer, dict) and answer["error"]["code"] == "U002", bad
+
+
+def test_the_typed_game_calls_follow_the_game_api():
+    state = call("new_game", players=["Anna", "Ben"], seed=7, bots={"Ben": "easy"})
+    assert isinstance(state, dict)
+    game = Game.new(["Anna", "Ben"], seed=7)
+    assert state["position"] == game.position() and [m["move"] for m in state["legal"]] == [
+        str(m) for m in game.legal_moves()]
+    after = call("push", game=state["game"], move=state["legal"][0]["move"])
+    game.push(game.legal_moves()[0])
+    assert isinstance(after, dict) and after["record"] == game.to_dn()
+    bot = call("decide", game=state["game"])
+    assert isinstance(bot, dict) and bot["move"] in call("legal_moves", game=state["game"])  # type: ignore[operator]
+    refused = call("push", game=state["game"], move="pass")  # Ben can place: Legezwang
+    assert isinstance(refused, dict) and refused["error"]["code"] == "T004"
+    back = call("undo", game=state["game"])
+    assert isinstance(back, dict) and back["position"] == state["position"]
+    verdicts = call("verdict", game=state["game"], move=state["legal"][0]["move"], rules="all")
+    assert isinstance(verdicts, dict) and len(verdicts["verdicts"]) == len(call("rulesets"))  # type: ignore[arg-type]
+
+
+def test_the_table_core_plays_a_person_and_a_bot_to_the_end_and_goes_on_in_a_new_worker():
+    async def main() -> None:
+        told: list[str] = []
+        table_worker.start(told.append)
+
+        async def ask(method: str, path: str, body: dict[str, object] | None = None, token: str | None = None):
+            answer = json.loads(await table_worker.ask(method, path, json.dumps(body or {}), token))
+            return answer["status"], answer["body"]
+
+        status, _ = await ask("POST", "/api/games", {"name": "g", "players": ["Anna", "Ben"], "deal": "random",
+                                                     "bots": {"Ben": "easy"}, "hints": True})
+        assert status == 201
+        assert (await ask("POST", "/api/games/g/autoplay", {"delay_ms": 0}))[0] == 200  # the bot at once
+        anna = json.loads(table_worker.tokens("g", json.dumps(["Anna", "Ben"])))["Anna"]
+        kept = None
+        for _ in range(5_000):
+            status, seat = await ask("GET", "/api/seat/g", token=anna)
+            assert status == 200
+            if seat["over"]:
+                break
+            vote = seat["vote"]
+            if vote is not None:
+                if "Anna" not in vote["laid"] and not vote["shown"]:
+                    await ask("POST", "/api/seat/g/lay", {"cards": ["?"]}, anna)
+                elif "Anna" in (vote.get("jein_due") or []):
+                    await ask("POST", "/api/seat/g/jein", {"side": "yes"}, anna)
+            elif seat["to_move"] == "Anna":
+                move = seat["legal"][0] if seat["legal"] else {"move": "pass", "needs_vote": False}
+                route = "ballot" if move["needs_vote"] else "moves"
+                status, _ = await ask("POST", f"/api/seat/g/{route}", {"move": move["move"], "turn": seat["turn"]}, anna)
+                assert status == 200
+                if seat["turn"] > 6 and kept is None:
+                    kept = json.loads(table_worker.export("g")), seat["turn"]
+            await asyncio.sleep(0.001)  # the bot plays on the loop
+        assert seat["over"] and seat["result"]["winners"] and "g" in told
+        assert kept is not None
+        table_worker.start(told.append)  # a reload: a new worker, the game from the browser's storage
+        table_worker.restore("g", json.dumps(kept[0]))
+        status, again = await ask("GET", "/api/games/g")
+        assert status == 200 and again["turn"] >= kept[1] and not again["over"]
+    asyncio.run(main())
