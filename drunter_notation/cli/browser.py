@@ -28,7 +28,8 @@ if TYPE_CHECKING:  # imported where used: the page's engine is ready before it n
     from drunter_notation.game import Game
 
 JSON = dict[str, Any]
-MAX_FILES = 64  # files one cli() call may lay out
+MAX_FILES = 2_000  # files one cli() call may lay out (a folder of records)
+MAX_TOTAL_CHARS = 64_000_000  # and their text in all
 MAX_FILE_CHARS = 4_000_000  # the size cap of a record read from disk, for each file given
 MAX_GAMES = 32  # games kept open in one worker
 # The strengths of the table app's new-game form (docs/play.md), by the same bot specs.
@@ -66,8 +67,10 @@ def cli(args: list[str], files: dict[str, str] | None = None) -> JSON:
     from drunter_notation.cli import main
 
     given = dict(files or {})
-    if len(given) > MAX_FILES or not all(isinstance(a, str) for a in args):
-        raise fail("U002", _("cli() takes at most {n} files and text arguments").format(n=MAX_FILES))
+    if len(given) > MAX_FILES or sum(map(len, given.values())) > MAX_TOTAL_CHARS \
+            or not all(isinstance(a, str) for a in args):
+        raise fail("U002", _("cli() takes at most {n} files, {mb} MB in all, and text arguments").format(
+            n=MAX_FILES, mb=MAX_TOTAL_CHARS // 1_000_000))
     folder = Path(tempfile.mkdtemp(prefix="drunter-"))
     before: dict[str, str] = {}
     for name, text in given.items():
