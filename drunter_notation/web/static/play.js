@@ -148,10 +148,10 @@
   }
 
   // a change pushed by the server (a move on another device, a ballot laid, ...): show it
-  let loading = false, again = false;
+  let loading = false, again = false, acting = 0;
   async function changed() {
     if (!state || voting) return;
-    if (loading) { again = true; return; }
+    if (loading || acting) { again = true; return; }
     loading = true;
     const before = state.events.map((e) => e.dn);
     const g = await api("GET", "/api/games/" + gameName);
@@ -171,6 +171,17 @@
     if (again) { again = false; changed(); }
   }
   window.DP.onGame = (s) => show(s);
+
+  // A change made here: the pushes it causes wait until its answer is shown, so it is never taken for another device's.
+  const mine = (work) => async (...args) => {
+    acting++;
+    try {
+      return await work(...args);
+    } finally {
+      acting--;
+      if (!acting && again) { again = false; changed(); }
+    }
+  };
 
   // -- mending a file that is no valid record ----------------------------------------
   let mendSource = null;
@@ -350,7 +361,7 @@
     if ($("ask-mode").checked) ask({move: text}); else play({move: text});
   }
 
-  async function play(body) {
+  const play = mine(async (body) => {
     body.turn = state.turn;
     const r = await api("POST", "/api/games/" + gameName + "/moves", body);
     if (r.ok) {
@@ -365,13 +376,13 @@
     say(r.status === 422 ? fmt(_("{error} — not recorded."), {error: r.data.error}) : r.data.error, "bad");
     if (r.status === 409) { const g = await api("GET", "/api/games/" + gameName); if (g.ok) await show(g.data); say(r.data.error, "bad"); }
     if (r.data.adjudication) verdicts(r.data.adjudication, body.move); else $("verdicts").hidden = true;
-  }
+  });
 
   $("pass").addEventListener("click", () => ($("ask-mode").checked ? ask({move: "pass"}) : play({move: "pass"})));
-  $("undo").addEventListener("click", async () => {
+  $("undo").addEventListener("click", mine(async () => {
     const r = await api("POST", "/api/games/" + gameName + "/undo", {turn: state.turn});
     if (r.ok) { await show(r.data); say(_("Undone: the last turn is taken back."), "info"); } else say(r.data.error, "bad");
-  });
+  }));
 
   // -- taking back to an earlier turn, and replaying it -------------------------------
   let keepTo = null;
@@ -385,14 +396,14 @@
   }
   $("takeback-cancel").addEventListener("click", () => { $("takeback").hidden = true; });
   $("takeback-mine").addEventListener("click", () => askTakeBack(Number($("takeback-mine").dataset.keep)));
-  $("takeback-do").addEventListener("click", async () => {
+  $("takeback-do").addEventListener("click", mine(async () => {
     const r = await api("POST", "/api/games/" + gameName + "/takeback", {keep: keepTo, turn: state.turn});
     if (r.ok) { await show(r.data); say(fmt(_("Taken back: the game is at turn {turn} again."), {turn: r.data.turn}), "info"); } else say(r.data.error, "bad");
-  });
-  $("replay").addEventListener("click", async () => {
+  }));
+  $("replay").addEventListener("click", mine(async () => {
     const r = await api("POST", "/api/games/" + gameName + "/replay", {turn: state.turn});
     if (r.ok) { await show(r.data); say(fmt(_("Replayed: the game is at turn {turn}."), {turn: r.data.turn}), "good"); } else say(r.data.error, "bad");
-  });
+  }));
 
   // -- the vote --------------------------------------------------------------------
   function openVote(m) {
