@@ -146,7 +146,7 @@ def test_simulate_files_are_the_same_and_only_the_message_is_translated(tmp_path
         assert (tmp_path / "en" / name).read_bytes() == (tmp_path / "cs" / name).read_bytes()
 
 
-@pytest.mark.parametrize("command, words", [("tournament", "Bots spielen GAMES Partien"),
+@pytest.mark.parametrize("command, words", [("tournament", "Bots spielen N Partien"),
                                             ("simulate", "Vollständige zufällige"),
                                             ("analyze", "Simulationen je Stellung")])
 def test_help_in_german(command, words):
