@@ -78,7 +78,7 @@ def load_analyses(path: str) -> dict[str, dict[str, Any]]:
         try:
             a = json.loads(line)
             out[os.path.abspath(a["file"])] = a
-            a["turns"][0]["beliefs"]
+            a["turns"][0]["beliefs"], a["final"]["beliefs"], a["final"]["styles"], a["final"]["evidence"]
         except (ValueError, KeyError, IndexError, TypeError):
             raise DiagnosticError(fail("U004", _("not a line of `drunter analyze --format json` output"), line=n,
                                        column=1), path) from None
