@@ -3,6 +3,7 @@ in the caller, driven by one event loop as a page's worker under Pyodide drives 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
 
 from drunter_notation.table.bots import InlineThinker
@@ -30,6 +31,13 @@ class Runtime:
 
     def present(self, name):
         return set()
+
+
+def run(main) -> None:
+    """``asyncio.run(main())`` on a thread of its own: a browser test earlier in this
+    worker may still hold the main thread's event loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
 
 
 def route(core: TableCore, method: str, path: str):
@@ -75,7 +83,7 @@ def test_a_game_with_a_bot_plays_in_memory_with_no_thread_and_no_process():
         status, problem = await ask(core, "GET", "/api/games/nope")
         assert status == 404 and problem["error"]
         core.close()
-    asyncio.run(main())
+    run(main)
 
 
 def test_the_core_keeps_its_journal_in_the_storage_and_reads_it_back():
@@ -90,4 +98,4 @@ def test_the_core_keeps_its_journal_in_the_storage_and_reads_it_back():
         again = TableCore(storage, Runtime(), InlineThinker())  # what a reload of the page's worker sees
         status, game = await ask(again, "GET", "/api/games/t")
         assert status == 200 and game["turn"] == 2
-    asyncio.run(main())
+    run(main)
