@@ -145,4 +145,11 @@ def test_one_person_against_three_bots_on_a_phone(browser, expect, play_server, 
     with play_server(tmp_path, "--port", str(port)) as (_, url, _token):
         expect(page.locator("#connection")).to_contain_text("Connected again")
         assert call(api + "/autoplay")["paused"] and call(api)["to_move"] == ME  # nothing resumed by itself
+        # the game ended and deleted from the lobby: two taps, the record kept in the archive
+        page.goto(url)
+        page.click('#games button.delete[data-game="t"]')
+        page.click('#games button.delete[data-game="t"]')
+        expect(page.locator("#lobby-msg")).to_contain_text("archive/t.dn")
+        expect(page.locator('#games button.delete[data-game="t"]')).to_have_count(0)
+    assert (tmp_path / "archive" / "t.dn").exists() and not (tmp_path / "t.dn").exists()
     assert not problems, problems
