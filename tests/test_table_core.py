@@ -3,10 +3,9 @@ in the caller, driven by one event loop as a page's worker under Pyodide drives 
 from __future__ import annotations
 
 import asyncio
-import re
 
 from drunter_notation.table.bots import InlineThinker
-from drunter_notation.table.core import Call, TableCore
+from drunter_notation.table.core import TableCore
 from drunter_notation.table.store import MemoryStorage
 
 
@@ -32,19 +31,8 @@ class Runtime:
         return set()
 
 
-def route(core: TableCore, method: str, path: str):
-    """The core's entry for ``path`` and the game's id in it, as a transport finds them."""
-    for entry in core.routes:
-        pattern = "^" + re.sub(r"\{name\}", "(?P<name>[^/]+)", entry.path) + "$"
-        m = re.match(pattern, path)
-        if m and method in entry.methods:
-            return entry, m.groupdict().get("name")
-    raise AssertionError(f"no route {method} {path}")
-
-
 async def ask(core: TableCore, method: str, path: str, body=None, token=None):
-    entry, name = route(core, method, path)
-    reply = await entry.work(Call(name, method, body or {}, token))
+    reply = await core.request(method, path, body, token)
     return reply.status, reply.body
 
 
@@ -82,6 +70,10 @@ def test_a_game_with_a_bot_plays_in_memory_with_no_thread_and_no_process():
         assert "t" in runtime.told and "[Bots \"-, greedy\"]" in storage.files["t"]
         status, problem = await ask(core, "GET", "/api/games/nope")
         assert status == 404 and problem["error"]
+        assert (await ask(core, "GET", "/api/nothing"))[1]["code"] == "not-found"
+        assert (await ask(core, "PUT", "/api/games/t"))[1] == {
+            "error": "/api/games/t does not take PUT", "code": "method-not-allowed",
+            "data": {"path": "/api/games/t", "method": "PUT"}}
         core.close()
     asyncio.run(main())
 
