@@ -84,6 +84,13 @@ def test_one_person_against_three_bots_on_a_phone(browser, expect, play_server, 
         assert sorted(labels) == ["the computer: easy", "the computer: easy", "the computer: medium"]
         assert page.locator("#players .bot-seat").evaluate_all("es => es.map(e => e.title)").count("greedy") == 2
         assert "function" not in page.inner_text("body")
+        # a refusal with a code is worded by the page from its own catalog, with the answer's data
+        worded = page.evaluate("""async () => [(await DP.api("GET", "/api/nope")).data.error,
+          (await DP.api("POST", "/api/games", {name: "x", players: ["A", "B"], deal: "random",
+                                               bots: {B: "ismcts:sims=1_000"}})).data.error]""")
+        assert worded == ["no page and no API route at /api/nope",
+                          "bots: ismcts:sims=1_000 is no bot for B: give easy, medium, strong, greedy, cautious, "
+                          "random or ismcts with settings like ismcts:sims=400"]
 
         # the coach's hint on the host page, one of its moves played by a tap
         tapped = None
@@ -138,4 +145,11 @@ def test_one_person_against_three_bots_on_a_phone(browser, expect, play_server, 
     with play_server(tmp_path, "--port", str(port)) as (_, url, _token):
         expect(page.locator("#connection")).to_contain_text("Connected again")
         assert call(api + "/autoplay")["paused"] and call(api)["to_move"] == ME  # nothing resumed by itself
+        # the game ended and deleted from the lobby: two taps, the record kept in the archive
+        page.goto(url)
+        page.click('#games button.delete[data-game="t"]')
+        page.click('#games button.delete[data-game="t"]')
+        expect(page.locator("#lobby-msg")).to_contain_text("archive/t.dn")
+        expect(page.locator('#games button.delete[data-game="t"]')).to_have_count(0)
+    assert (tmp_path / "archive" / "t.dn").exists() and not (tmp_path / "t.dn").exists()
     assert not problems, problems

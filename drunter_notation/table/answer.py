@@ -44,6 +44,16 @@ def answer(work: Callable[[], Answer], name: str | None) -> Reply:
     return result if isinstance(result, Reply) else Reply(result)
 
 
+def no_route(path: str, method: str, *, other_methods: bool) -> Reply:
+    """No route at ``path`` (404), or none that takes ``method`` (405): data and one translated line."""
+    shown = printable(path[:200])
+    if other_methods:
+        return Reply({"error": _("{path} does not take {method}").format(path=shown, method=method),
+                      "code": "method-not-allowed", "data": {"path": shown, "method": method}}, 405)
+    return Reply({"error": _("no page and no API route at {path}").format(path=shown), "code": "not-found",
+                  "data": {"path": shown}}, 404)
+
+
 def problem(e: DnError, name: str | None) -> JSONObject:
     """The engine's error as the API answers it: one line, and its diagnostic as ``validate`` gives it."""
     d = e.diagnostic

@@ -60,6 +60,7 @@ window.DP = (function () {
     }
     let data;
     try { data = await r.json(); } catch (e) { data = {error: fmt(_("the server answered {status}"), {status: r.status})}; }
+    if (!r.ok && data && data.code) data.error = worded(data);
     return {ok: r.ok, status: r.status, data};
   }
 
@@ -67,6 +68,20 @@ window.DP = (function () {
   // "__proto__" or "toString"): a map keyed by names is dict(), one read from the server is read with own().
   const dict = () => Object.create(null);
   const own = (map, key) => (map && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined);
+
+  // A problem the server names by a stable code: worded here, from the page's own catalog, with its data.
+  const PROBLEMS = {
+    "bot-spec": (d) => fmt(_("bots: {spec} is no bot for {player}: give easy, medium, strong, greedy, cautious, random or ismcts with settings like ismcts:sims=400"), d),
+    "bot-budget": (d) => fmt(_("bots: the bot of {player}, {spec}, thinks longer than a table allows: at most sims={sims} and time={time}"), d),
+    "live-bot-tables": (d) => fmt(_("{count} games have bots playing already, the most a table runs at once: pause or end one first"), {count: d.most}),
+    "hint-busy": () => _("the coach is still thinking about your last question; wait for its answer"),
+    "not-found": (d) => fmt(_("no page and no API route at {path}"), d),
+    "method-not-allowed": (d) => fmt(_("{path} does not take {method}"), d),
+  };
+  function worded(answer) {
+    const word = Object.prototype.hasOwnProperty.call(PROBLEMS, answer.code) ? PROBLEMS[answer.code] : null;
+    return word && answer.data ? word(answer.data) : answer.error;
+  }
 
   const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 

@@ -54,7 +54,8 @@
     for (const g of r.data.games) {
       const what = g.error ? g.error : g.players.join(", ") + " · " + (g.over ? _("over") : fmt(_("turn {turn}"), {turn: g.turn})) +
         " · " + g.board + " · " + g.rules + (g.variant === "expert" ? " · " + variantName("expert") : "");
-      list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.title}), " ", el("span", {class: "muted", text: what})));
+      list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.title}), " ", el("span", {class: "muted", text: what}),
+        " ", deleteButton(g)));
     }
     // the name field's placeholder is the default name: the first table-N not taken
     const taken = new Set(r.data.games.map((g) => g.name));
@@ -127,6 +128,24 @@
     $("ng-name").value = "";
     location.hash = "#/g/" + r.data.name;
   });
+
+  // Ending and deleting a game: a second tap confirms; the record moves to the folder's archive, never lost.
+  function deleteButton(g) {
+    const b = el("button", {type: "button", class: "delete", "data-game": g.name, "aria-label": fmt(_("End and delete {game}"), {game: g.title}),
+      text: _("Delete")});
+    b.addEventListener("click", async () => {
+      if (b.dataset.sure !== "yes") {
+        b.dataset.sure = "yes";
+        b.textContent = _("Sure? Tap again: the record moves to the archive folder");
+        return;
+      }
+      b.disabled = true;
+      const r = await api("DELETE", "/api/games/" + encodeURIComponent(g.name), {});
+      if (r.ok) { $("lobby-msg").textContent = fmt(_("{game} was ended; its record is kept as {file}."), {game: g.title, file: r.data.archived}); openLobby(); }
+      else { b.disabled = false; $("lobby-msg").textContent = r.data.error; }
+    });
+    return b;
+  }
 
   // -- a game ----------------------------------------------------------------------
   async function openGame(name) {
