@@ -10,7 +10,6 @@ metavars and in "'abc' is not a valid integer range"), the metavars, ``[OPTIONS]
 from __future__ import annotations
 
 import copy
-import importlib.metadata
 import sys
 from collections.abc import Sequence
 from functools import cache
@@ -220,6 +219,8 @@ class TranslatedGroup(_TranslatedHelp, click.Group):
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
+        import importlib.metadata  # only here: it loads zipfile and more, start-up time for every command
+
         click.echo(_("%(prog)s, version %(version)s") % {
             "prog": ctx.find_root().info_name, "version": importlib.metadata.version("drunter-notation")})
         ctx.exit()
