@@ -1,6 +1,6 @@
 """Benchmark: the coach of ``drunter play`` as a player. One seat always plays the
 coach's first move (``GET /api/seat/{name}/hint``'s first entry: the same function,
-:func:`drunter_notation.web.bots.hint_moves`, on the same public record and the seat's
+:func:`drunter_notation.table.bots.hint_moves`, on the same public record and the seat's
 own card); its ballots, JEIN sides and passes are the ``greedy`` bot's. The other three
 seats are ``greedy`` bots. 4 players, base game, the coached seat rotating (game i:
 seat i mod 4), game i dealt from seed + i.
@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from drunter_notation.bots import GreedyBot, play_game
 from drunter_notation.game import Game, Move
-from drunter_notation.web.bots import HintJob, hint_moves
+from drunter_notation.table.bots import HintJob, hint_moves
 
 NAMES = ["Anna", "Ben", "Cleo", "Dora"]
 

@@ -1,7 +1,7 @@
 """The bots of ``drunter play`` on this machine: how long the default strong bot takes
 to answer, and whether the table stays quick while bots think.
 
-1. The strong bot (``web.bots.LEVELS["strong"]``) decides at positions taken from
+1. The strong bot (``table.bots.LEVELS["strong"]``) decides at positions taken from
    greedy games (every few turns of two 4-player games on schilda): median, p90, max.
 2. A ``drunter play`` server on loopback (127.0.0.1) with 4 tables of 4 strong bots
    playing at once (no pause between actions), and a fifth table of people: its
@@ -27,7 +27,7 @@ import time
 
 from drunter_notation.bots.tournament import bot_game
 from drunter_notation.game import Game
-from drunter_notation.web.bots import LEVELS, Job, decide
+from drunter_notation.table.bots import LEVELS, Job, decide
 
 RUN_CLI = "import sys; from drunter_notation.cli import main; sys.argv[0] = 'drunter'; main()"
 PLAYERS = ["Anna", "Ben", "Cleo", "Dora"]

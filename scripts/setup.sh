@@ -3,6 +3,8 @@
 # python3 (>= 3.11) unless it exists; inside an already active virtual environment, into
 # that one (then .venv links to it). Needs no root: system programs are a separate step,
 # scripts/system-packages.sh, and what is missing of them is said at the end.
+# Every package comes from a lock, exact versions checked against their sha256 hashes
+# (lock/app.txt, with --test lock/test.txt; bash scripts/lock.sh refreshes them).
 #   bash scripts/setup.sh          the tool:            .venv/bin/drunter
 #   bash scripts/setup.sh --test   also the test tools: .venv/bin/python -m pytest
 set -euo pipefail
@@ -35,10 +37,13 @@ else
   "$py" -m venv .venv
 fi
 pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)
+# The locked packages first (setuptools among them), then the project alone, built with them.
 if [ "$want_test" = 1 ]; then
-  "${pip[@]}" -e '.[test]'
+  "${pip[@]}" --require-hashes -r lock/test.txt
+  "${pip[@]}" --no-deps --no-build-isolation -e .
 else
-  "${pip[@]}" .
+  "${pip[@]}" --require-hashes -r lock/app.txt
+  "${pip[@]}" --no-deps --no-build-isolation .
 fi
 say "done: $(.venv/bin/drunter --version); run it as .venv/bin/drunter, or after 'source .venv/bin/activate' as drunter"
 

@@ -3,6 +3,7 @@ its own (or from its own package), read from the source with ast."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "drunter_notation"
@@ -19,7 +20,8 @@ LAYERS = {
     "game": 7, "adjudication": 7, "simulate": 7,
     "bots": 8,
     "report": 9, "analysis": 9, "ai": 9,
-    "web": 10, "cli": 11,
+    "table": 10,
+    "web": 11, "cli": 12,
 }
 
 
@@ -88,3 +90,21 @@ def test_no_code_reads_a_message_to_decide():
         for pattern in (".message.startswith", ".message ==", "in d.message", "in e.diagnostic.message",
                         ".message.replace", "message.split"):
             assert pattern not in text, f"{path.relative_to(PACKAGE)}: {pattern}"
+
+
+SERVER_MODULES = ("starlette", "uvicorn", "threading", "multiprocessing", "concurrent", "asyncio", "subprocess",
+                  "socket", "os")
+
+
+def test_the_table_core_has_no_server_thread_process_or_file_in_it():
+    """table/ runs behind the server and in a page's worker under Pyodide alike: it imports
+    no server, starts no thread or process and touches no file itself (its storage does)."""
+    for path in sorted((PACKAGE / "table").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for name in names:
+                assert name.split(".")[0] not in SERVER_MODULES, f"table/{path.name} imports {name}"
+        text = path.read_text("utf-8")
+        for word in ("open(", "read_text", "write_text", "Thread(", "time.sleep("):
+            assert not re.search(r"(?<![\w.])" + re.escape(word), text), f"table/{path.name} uses {word}"

@@ -193,3 +193,31 @@ def test_something_else_at_the_address_is_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     [line] = done.stderr.splitlines()
     assert line.startswith(f"drunter validate: error: cannot reach the Dask scheduler at 127.0.0.1:{port} within 5 s: ")
+
+
+def test_a_silent_listener_at_the_address_is_one_line_and_exit_2(tmp_path):
+    """A port that accepts and never answers: Dask's handshake gives up too (no hang)."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port, kept = server.getsockname()[1], []
+
+    def accept() -> None:
+        while True:
+            try:
+                kept.append(server.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        done = drunter("validate", "replays/legal-2p.dn", "--dask", f"tcp://127.0.0.1:{port}")
+    finally:
+        server.close()
+        for conn in kept:
+            conn.close()
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [
+        f"drunter validate: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} within 5 s: something "
+        "accepted the connection but did not answer as a Dask scheduler does; see drunter validate --help"]

@@ -207,7 +207,7 @@ def test_expert_choice(client):
     ("POST", "/api/games/t/moves", {"move": "S9 zz"}, 422),
     ("POST", "/api/games/t/moves", {"move": "choose"}, 422),
     ("POST", "/api/games/t/moves", {"move": "pass"}, 422),
-    ("DELETE", "/api/games/t", {}, 405),
+    ("PUT", "/api/games/t", {}, 405),
     ("GET", "/api/nothing", None, 404),
 ])
 def test_bad_requests_are_4xx_with_one_line(client, method, path, body, status):

@@ -1,4 +1,4 @@
-"""Bots in the seats of drunter play, and the coach (drunter_notation/web/bots.py): the
+"""Bots in the seats of drunter play, and the coach (drunter_notation/table/bots.py): the
 API's contract, a bot's decisions made from its seat's knowledge only, a decision
 discarded by an undo mid-thought, a game whose turn is a bot's going on after a
 restart, and a person against three bots to the end with a record validate accepts.
@@ -9,9 +9,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from starlette.testclient import TestClient
 
 from drunter_notation import Game
 from drunter_notation.notation.model import BUILDINGS, GOALS
-from drunter_notation.web import bots
+from drunter_notation.table import bots
 from drunter_notation.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -208,36 +206,35 @@ def test_a_hint_does_not_depend_on_the_others_secrets(tmp_path):
 
 # -- the bots at work, off the event loop ----------------------------------------------------------
 
-def test_an_undo_discards_what_a_bot_was_thinking(tmp_path):
-    gate, started = threading.Event(), threading.Event()
+def thinks_on(job):
+    """A bot's thought that never ends by itself (in a worker process): only a kill stops it."""
+    time.sleep(600)
 
-    def think(job):  # the bot's thought, held until the test lets it go
-        started.set()
-        gate.wait(30)
-        return bots.decide(job)
+
+def test_an_undo_discards_what_a_bot_was_thinking(tmp_path):
     app = create_app(folder(tmp_path), bot_delay_ms=0)
-    app.pilot.think = think
+    app.thinker.think = thinks_on
     with TestClient(app, base_url=BASE) as c:
-        app.pilot.pool.shutdown()
-        app.pilot.pool = ThreadPoolExecutor(1)  # a thread, so the test can hold the thought
         assert c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "deal": "random",
                                           "bots": {"Ben": "greedy"}}).status_code == 201
         anna = tokens(c, "t")["Anna"]
         first = c.get("/api/games/t").json()["legal"]
         move = next(m["move"] for m in first if not m["needs_vote"])
         assert c.post("/api/seat/t/moves", headers=anna, json={"move": move, "turn": 1}).status_code == 200
-        assert started.wait(30)
+        wait(lambda: any(s.item for s in app.thinker.slots), "Ben thinks")
         assert app.pilot.thinking["t"].player == "Ben"
+        worker = next(s.process for s in app.thinker.slots if s.item is not None)
+        app.thinker.think = bots.decide  # the next worker decides as usual
         assert c.post("/api/games/t/undo", json={"turn": 2}).status_code == 200
-        gate.set()
         wait(lambda: not app.pilot.tasks and "t" not in app.pilot.thinking, "the bots stopped")
+        # the thought is not left running: its worker is killed, nothing else computes
+        assert app.thinker.busy == 0 and app.thinker.killed == 1 and not worker.is_alive()
         game = c.get("/api/games/t").json()
         assert game["turn"] == 1 and game["to_move"] == "Anna" and not game["events"]
         assert app.pilot.discarded >= 1
         # the bot thinks again once it is its turn again
         assert c.post("/api/seat/t/moves", headers=anna, json={"move": move, "turn": 1}).status_code == 200
         wait(lambda: c.get("/api/games/t").json()["turn"] == 3, "Ben moved")
-        app.pilot.pool.shutdown()
 
 
 def test_a_bot_to_move_goes_on_after_a_restart(tmp_path):
@@ -247,8 +244,8 @@ def test_a_bot_to_move_goes_on_after_a_restart(tmp_path):
                                          "bots": {"Ben": "greedy"}}).status_code == 201
     assert made.get("/api/games/t").json()["turn"] == 1
     with TestClient(create_app(tmp_path, bot_delay_ms=0, bot_workers=1), base_url=BASE) as c:
-        assert isinstance(c.app.pilot.pool, ProcessPoolExecutor)  # the bots think off the server's loop
         game = wait(lambda: (g := c.get("/api/games/t").json())["turn"] == 2 and g, "Ben moved after the restart")
+        assert c.app.thinker.slots and c.app.thinker.slots[0].process.pid  # the bots think off the server's loop
         assert game["events"][0]["player"] == "Ben" and game["to_move"] == "Anna"
 
 

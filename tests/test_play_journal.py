@@ -18,7 +18,8 @@ from drunter_notation import Game
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from drunter_notation.web import journal, seats
+from drunter_notation.table import seats
+from drunter_notation.web import journal
 from drunter_notation.web import store as store_module
 from drunter_notation.web.app import create_app
 from drunter_notation.web.store import JOURNAL_LIMIT, Store

@@ -25,7 +25,8 @@ from starlette.testclient import TestClient
 
 from drunter_notation import Game
 from drunter_notation.notation.model import BUILDINGS, GOALS
-from drunter_notation.web import events, seats
+from drunter_notation.table import seats
+from drunter_notation.web import events
 from drunter_notation.web.app import STATIC, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -357,7 +358,7 @@ def test_the_server_stops_at_once_with_pages_listening(play_server, tmp_path):
             assert r.readline() == b"retry: 1000\n"
             listening.append(r)
         proc.send_signal(signal.SIGINT)
-        proc.wait(20)  # ends as without any page open (click says "Aborted!")
+        proc.wait(20)  # ends as without any page open
         for r in listening:
             assert r.read() in (b"", b"event: change\ndata: 0\n\n")  # the stream ends cleanly
         assert "timeout graceful shutdown exceeded" not in proc.stderr.read()

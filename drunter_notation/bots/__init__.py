@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from drunter_notation.bots.ismcts import IsmctsBot, spec
+from drunter_notation.bots.ismcts import IsmctsBot, canonical, spec
 from drunter_notation.bots.player import Bot, Player, lean_move, play_game
 from drunter_notation.bots.styles import BOTS as STYLES
 from drunter_notation.bots.styles import CautiousBot, GreedyBot, RandomBot
@@ -17,8 +17,8 @@ from drunter_notation.rules.playout import play_out, play_turn
 
 BOTS: dict[str, type[Bot]] = {**STYLES, IsmctsBot.name: IsmctsBot}
 
-__all__ = ["BOTS", "STYLES", "Bot", "CautiousBot", "GreedyBot", "IsmctsBot", "Player", "RandomBot", "lean_move",
-           "make_bot", "parse_bots", "play_game", "play_out", "play_turn"]
+__all__ = ["BOTS", "STYLES", "Bot", "CautiousBot", "GreedyBot", "IsmctsBot", "Player", "RandomBot", "canonical_bot",
+           "lean_move", "make_bot", "parse_bots", "play_game", "play_out", "play_turn"]
 
 
 def make_bot(name: str, seed: int | str | random.Random | None = None) -> Bot:
@@ -28,6 +28,13 @@ def make_bot(name: str, seed: int | str | random.Random | None = None) -> Bot:
     if base not in BOTS:
         raise fail("U002", _("no bot named {name}; the bots are {bots}").format(name=repr(base), bots=", ".join(BOTS)))
     return BOTS[base](seed, **params)
+
+
+def canonical_bot(name: str) -> str:
+    """The one spelling of a bot (``ismcts:c=0.50:sims=0400`` is ``ismcts:sims=400:c=0.5``);
+    raises DnError (U002) as :func:`make_bot` does."""
+    make_bot(name)
+    return canonical(*spec(name))
 
 
 def parse_bots(text: str, players: int) -> tuple[str, ...]:
@@ -40,7 +47,5 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
         raise fail("U002", ngettext("--bots names {n} bot for {players} players: give one per seat, or one for all",
                                     "--bots names {n} bots for {players} players: give one per seat, or one for all",
                                     len(names)).format(n=len(names), players=players))
-    for n in names:
-        make_bot(n)  # checks the name and its settings
-    return names
+    return tuple(canonical_bot(n) for n in names)  # each checked, in its one spelling
 

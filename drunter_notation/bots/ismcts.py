@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time as clock
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -261,27 +262,42 @@ class IsmctsBot(Bot):
         return self.kept
 
 
+SPEC_LIMIT = 80  # characters in a bot's name with its settings
+# The settings' values: ASCII digits only (no "２００", "1_000", "1e3", "inf"), so one spec has one spelling.
+VALUES = {"sims": re.compile(r"[0-9]{1,7}"), "time": re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,6})?"),
+          "c": re.compile(r"[0-9]{1,2}(?:\.[0-9]{1,6})?"), "policy": re.compile(r"[a-z]{1,20}")}
+
+
 def spec(text: str) -> tuple[str, dict[str, int | float | str]]:
-    """A bot as named on the command line: ``NAME`` or ``NAME:key=value:...``; only
-    ``ismcts`` takes settings (``sims``, ``time``, ``c``, ``policy``). Raises DnError
-    (U002)."""
+    """A bot as named on the command line, in the API and in a record's ``Bots`` tag:
+    ``NAME`` or ``NAME:key=value:...``, each key once; only ``ismcts`` takes settings
+    (``sims``, ``time``, ``c``, ``policy``), numbers in ASCII digits. Raises DnError (U002)."""
+    if len(text) > SPEC_LIMIT:
+        raise fail("U002", _("a bot is named in at most {most} characters, e.g. {example}").format(
+            most=SPEC_LIMIT, example="ismcts:sims=400"))
     name, *settings = text.split(":")
     params: dict[str, int | float | str] = {}
     if settings and name != IsmctsBot.name:
         raise fail("U002", _("bot {name} takes no settings ({text})").format(name=repr(name), text=repr(text)))
-    kinds = {"sims": int, "time": float, "c": float, "policy": str}
     for item in settings:
         key, eq, value = item.partition("=")
-        if not eq or key not in kinds:
+        if not eq or key not in VALUES:
             raise fail("U002", _("ismcts: {item} is not a setting; give sims=N, time=SECONDS, c=X or policy=NAME")
                        .format(item=repr(item)))
-        parsed: int | float | str | None
-        try:
-            parsed = kinds[key](value) if len(value) <= 20 else None
-        except ValueError:
-            parsed = None
-        if parsed is None or (isinstance(parsed, float) and not math.isfinite(parsed)):
+        if key in params:
+            raise fail("U002", _("ismcts: {key} is given twice").format(key=key))
+        if not VALUES[key].fullmatch(value):
+            if key == "policy":
+                raise fail("U002", _("ismcts: no rollout policy named {name}; the policies are {policies}").format(
+                    name=repr(value[:20]), policies=", ".join(STYLES)))
             raise fail("U002", _("ismcts: {key}={value} is not a number").format(key=key, value=repr(value[:20])))
-        params[key] = parsed
+        params[key] = int(value) if key == "sims" else value if key == "policy" else float(value)
     return name, params
 
+
+def canonical(name: str, params: dict[str, int | float | str]) -> str:
+    """The one spelling of a bot and its settings (as :func:`spec` read them): the settings
+    in a fixed order, numbers without a needless ``.0``."""
+    def word(v: int | float | str) -> str:
+        return repr(v).removesuffix(".0") if isinstance(v, float) else str(v)
+    return ":".join([name, *(f"{k}={word(params[k])}" for k in VALUES if k in params)])

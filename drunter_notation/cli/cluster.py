@@ -24,6 +24,7 @@ import click
 
 from drunter_notation import i18n
 from drunter_notation.cli import YOUNG_THRESHOLD
+from drunter_notation.cli.common import IN_WEBASSEMBLY, command_name
 from drunter_notation.errors import DnError, printable
 from drunter_notation.files import read_record
 from drunter_notation.i18n import N_, _
@@ -64,8 +65,7 @@ class ClusterLost(click.ClickException):
 
     def __init__(self, message: str):
         super().__init__(message)
-        ctx = click.get_current_context(silent=True)  # while the command runs: gone by the time it is shown
-        self.where = ctx.command_path if ctx is not None else "drunter"
+        self.where = command_name()  # while the command runs: gone by the time it is shown
 
     def show(self, file: Any = None) -> None:
         click.echo(printable(_("{command}: error: {message}").format(command=self.where, message=self.message)),
@@ -79,7 +79,8 @@ def unreachable(address: str, reason: str) -> click.UsageError:
 
 def knock(address: str) -> None:
     """A TCP scheduler (``tcp://`` or ``tls://HOST:PORT``, or plain ``HOST:PORT``)
-    that refuses or does not answer is known in at most DASK_TIMEOUT seconds, before
+    that refuses, does not accept, or accepts and says nothing (over plain TCP) is
+    known in at most DASK_TIMEOUT seconds each, before
     Dask is even imported (its client retries a refused connection until its timeout)."""
     scheme, _sep, rest = address.rpartition("://")
     if scheme not in ("", "tcp", "tls"):
@@ -90,7 +91,12 @@ def knock(address: str) -> None:
     import socket  # here, as logging and concurrent.futures below: a run without --dask does not load them
 
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=DASK_TIMEOUT).close()
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=DASK_TIMEOUT) as sock:
+            if scheme != "tls":  # a scheduler speaks first (its handshake); Dask's client would wait for it forever
+                sock.recv(1)
+    except TimeoutError:
+        raise unreachable(address, _("something accepted the connection but did not answer as a Dask "
+                                     "scheduler does")) from None
     except (OSError, ValueError, OverflowError) as e:
         raise unreachable(address, getattr(e, "strerror", None) or str(e) or type(e).__name__) from None
 
@@ -225,6 +231,12 @@ def on_cluster(address: str, fn: Callable[[T], R], items: Iterable[T | Ready[R]]
                unit: str | None = None) -> Iterator[R]:
     """:func:`run` on the scheduler at ``address``; with ``unit``, a progress bar on a
     terminal counts the ``total`` items as they finish."""
+    if IN_WEBASSEMBLY:
+        click.echo(printable(_("{command}: warning: this Python cannot reach a Dask cluster (WebAssembly): --dask "
+                               "{address} runs in this process").format(command=command_name(), address=address)),
+                   err=True)
+        yield from (x.result if isinstance(x, Ready) else fn(x) for x in items)
+        return
     with contextlib.ExitStack() as stack:
         client = connect(address, stack)
         bar = progress(total, unit, stack) if unit else None

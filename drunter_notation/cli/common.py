@@ -160,11 +160,27 @@ def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+# Python on WebAssembly (Pyodide in a browser) has no processes, threads or sockets
+IN_WEBASSEMBLY = sys.platform in ("emscripten", "wasi")
+
+
+def command_name() -> str:
+    """The command running (``drunter validate``), for a line said outside its output."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.command_path if ctx is not None else "drunter"
+
+
 def pool_size(requested: int, tasks: int) -> int:
     """How many worker processes ``--jobs requested`` starts for ``tasks`` pieces of
     work: never more than the tasks, nor than :data:`WORKERS_PER_CORE` per core, so a
-    huge ``--jobs`` cannot start a process per unit asked."""
-    return max(1, min(requested, tasks, WORKERS_PER_CORE * cores()))
+    huge ``--jobs`` cannot start a process per unit asked; one where none can be
+    started (said in one line)."""
+    size = max(1, min(requested, tasks, WORKERS_PER_CORE * cores()))
+    if size > 1 and IN_WEBASSEMBLY:
+        click.echo(_("{command}: warning: this Python cannot start worker processes (WebAssembly): --jobs {n} "
+                     "runs in one process").format(command=command_name(), n=requested), err=True)
+        return 1
+    return size
 
 
 def record_paths(args: tuple[str, ...]) -> tuple[list[str], int]:

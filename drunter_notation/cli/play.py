@@ -1,8 +1,10 @@
 """``drunter play``: a local web app to record and referee games at the table."""
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import secrets
+import signal
 import socket
 import threading
 import webbrowser
@@ -99,4 +101,10 @@ def play(directory: Path, host: str, port: int, no_browser: bool) -> None:
     # no proxy in front: X-Forwarded-* headers are not taken for the client's address
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3,
                             proxy_headers=False)
-    Server(config).run(sockets=[sock])
+    # uvicorn raises the signal that stopped it again once it has: Ctrl+C and SIGTERM are the ways to stop
+    # this command, which then ends with its one line (no traceback, no "Aborted!")
+    signal.signal(signal.SIGTERM, lambda *_: None)
+    with contextlib.suppress(KeyboardInterrupt):
+        Server(config).run(sockets=[sock])
+    click.echo(_("drunter play: stopped; every game is saved in {folder}").format(folder=directory.resolve()),
+               err=True)

@@ -1,463 +1,248 @@
-"""Bots in the empty seats of ``drunter play``, and the coach.
-
-* A new game names its bots (``"bots": {"Ben": "ismcts:sims=800"}``, each a spec as
-  ``drunter tournament --bots`` spells it, read by the same :func:`make_bot`); the
-  record keeps them in a ``Bots`` tag, one entry per seat as ``drunter simulate
-  --bots`` writes it (``-`` for a person's seat), so a restarted server knows its
-  bots again. ``"hints": true`` adds a ``Hints`` tag that counts the hints each
-  person took.
-* The :class:`Pilot` plays the bots' seats through the same seat actions a
-  person's page uses (``web/seat_api.py``). A bot decides in a worker process of a
-  bounded pool (:func:`decide`), from the public record and its own cards only; a
-  decision whose game changed meanwhile (an undo, a take-back, someone else's
-  move) is discarded, and the bots look again.
-* :func:`hint_moves`: the best few moves of a seat with their win chances, from the
-  analysis engine's playouts over what that seat may know.
+"""Where the server's bots think and how the table core runs on its event loop: the
+:class:`ProcessThinker` (worker processes, one per core at most, shared fairly among the tables)
+and the :class:`ServerRuntime` (blocking calls in Starlette's thread pool, the
+pages told through the :class:`~.events.Hub`). The bots themselves are the core's
+(:mod:`drunter_notation.table.bots`).
 """
 from __future__ import annotations
 
 import asyncio
-import logging
+import contextlib
 import multiprocessing
 import os
-from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
+import signal
+import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Literal
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
-from drunter_notation.analysis.evaluate import candidates, estimate
-from drunter_notation.analysis.inference import Model
-from drunter_notation.analysis.record import walk
-from drunter_notation.bots import lean_move, make_bot
-from drunter_notation.errors import DnError
-from drunter_notation.game import Game
-from drunter_notation.i18n import _, format_number
-from drunter_notation.load import judge
-from drunter_notation.notation.model import Tag
-from drunter_notation.notation.parser import parse_text
-from drunter_notation.rules.playout import Playout
-from drunter_notation.web import seats
-from drunter_notation.web.endpoint import Endpoint, SeatWork
+from drunter_notation.i18n import _
+from drunter_notation.table.bots import HintJob, Job, Task, decide, hint_moves
+from drunter_notation.table.store import JSONObject, Refused
 from drunter_notation.web.events import Hub
-from drunter_notation.web.store import JSONObject, Refused, Store, Table
 
-log = logging.getLogger(__name__)
-
-# The new-game form's three strengths of "the computer"; strong answers in about a second (docs/play.md).
-LEVELS = {"easy": "greedy", "medium": "ismcts:sims=200", "strong": "ismcts:sims=800"}
-PERSON = "-"  # a person's seat in the Bots tag
-FIELDS = frozenset({"name", "players", "board", "rules", "variant", "deal", "bots", "hints"})
-DELAY_MS = 600  # default pause before a bot acts, so the table can follow
-MAX_DELAY_MS = 10_000
-HINT_MOVES = 3  # moves a hint shows
-HINT_WIDTH = 6  # moves a hint plays out
-HINT_PLAYOUTS = 60  # per move
+T = TypeVar("T")
 
 
-# -- the new game's bots and the record's tags -----------------------------------------------
-
-def new_game_tags(body: JSONObject) -> dict[str, str]:
-    """The ``Bots`` and ``Hints`` tags of a new game, from its request body; 400 for
-    any field the body should not have, a bot for no player or a bad spec."""
-    unknown = sorted(str(k)[:40] for k in body if k not in FIELDS)
-    if unknown:
-        raise Refused(400, _("unknown field {field}: a new game takes {fields}").format(
-            field=unknown[0], fields=", ".join(sorted(FIELDS))))
-    players = body.get("players")
-    players = players if isinstance(players, list) else []
-    tags: dict[str, str] = {}
-    bots = body.get("bots")
-    if bots is not None:
-        if not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values()):
-            raise Refused(400, _("bots: an object of player names to bots, e.g. {\"Ben\": \"ismcts:sims=400\"}"))
-        for player, spec in bots.items():
-            if player not in players:
-                raise Refused(400, _("bots: {player} is no player of this game").format(player=player[:40]))
-            try:
-                make_bot(level_spec(spec))
-            except DnError as e:
-                raise Refused(400, _("bots: the bot of {player}: {problem}").format(
-                    player=player[:40], problem=e.diagnostic.message)) from None
-        deal = body.get("deal")
-        dealt = deal == "random" or (isinstance(deal, dict) and deal.get("hands") is not None
-                                     and deal.get("cards") is not None)
-        if bots and not dealt:
-            raise Refused(400, _("bots: a bot needs its tiles and cards: let the app deal, or enter the hands "
-                                 "and the cards"))
-        if bots:
-            tags["Bots"] = ", ".join(level_spec(bots[p]) if p in bots else PERSON for p in players)
-    hints = body.get("hints", False)
-    if not isinstance(hints, bool):
-        raise Refused(400, _("hints: true or false"))
-    if hints:
-        tags["Hints"] = ", ".join(f"{p} 0" for p in players if p not in (bots or {}))
-    return tags
+HALF_LIFE = 20.0  # seconds after which a table's use of the workers counts half in who goes next
+NICE = 10  # the workers' niceness: the server's own threads answer first
 
 
-def level_spec(spec: str) -> str:
-    """The bot spec of a strength of the new-game form (``easy``...), or ``spec`` itself."""
-    return LEVELS.get(spec, spec)
-
-
-def _tag(game: Game, name: str) -> str | None:
-    return next((t.value for t in game.tags if t.key == name), None)
-
-
-def bots_of(game: Game) -> dict[str, str]:
-    """The bot of each bot seat, from the record's ``Bots`` tag (an entry that is no
-    bot, e.g. after a hand edit, is a person's seat)."""
-    value = _tag(game, "Bots")
-    if value is None:
-        return {}
-    out = {}
-    for player, spec in zip(game.players, value.split(", "), strict=False):  # a hand edit may cut or add
+def _worker(conn: Connection, think: Callable[[Job], JSONObject]) -> None:
+    """A worker process: one job after another from ``conn``, each answer sent back.
+    Ctrl+C and SIGTERM are the server's to handle (it kills this process), not this
+    one's; without its server, it ends at its next job."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(NICE)
+    while True:
         try:
-            make_bot(spec)
-        except DnError:
-            continue
-        out[player] = spec
-    return out
+            job = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        try:
+            answer: tuple[str, Any] = ("ok", think(job) if isinstance(job, Job) else hint_moves(job))
+        except Refused as e:
+            answer = ("refused", (e.status, e.reason))
+        except Exception as e:  # the parent logs it; the worker goes on
+            answer = ("failed", f"{type(e).__name__}: {e}"[:300])
+        try:
+            conn.send(answer)
+        except (OSError, ValueError):
+            return
 
 
-def hints_of(game: Game) -> dict[str, int] | None:
-    """Hints taken per person, from the ``Hints`` tag; None when the game has no coach."""
-    value = _tag(game, "Hints")
-    if value is None:
-        return None
-    out = {}
-    for entry in value.split(", "):
-        player, _sep, count = entry.rpartition(" ")
-        if player in game.players and count.isdigit():
-            out[player] = int(count)
-    return out
+@dataclass
+class Item:
+    """One computation asked for: a bot's decision or a coach's hint, for ``table``."""
+
+    table: str
+    job: Job | HintJob
+    future: asyncio.Future[Any]
+    hint: bool
 
 
-def _with_hint(game: Game, player: str) -> None:
-    taken = hints_of(game) or {}
-    taken[player] = taken.get(player, 0) + 1
-    value = ", ".join(f"{p} {taken[p]}" for p in game.players if p in taken)
-    game.tags = tuple(Tag("Hints", value) if t.key == "Hints" else t for t in game.tags)
+@dataclass
+class Slot:
+    """One worker process and the item it computes now."""
+
+    process: BaseProcess
+    conn: Connection
+    item: Item | None = None
+    started: float = 0.0
 
 
-# -- a decision, in a worker process ---------------------------------------------------------
+@dataclass
+class ProcessThinker:
+    """Bots decide, and the coach plays out, in worker processes (``workers``; default
+    one per core), shared fairly: a free worker takes a waiting hint first (a person
+    waits for it), else the next decision of the table that has used the workers
+    least lately (its use halves every HALF_LIFE seconds), so a light table keeps its
+    pace beside any number of heavy ones. A computation no longer wanted (its coroutine
+    cancelled: a pause, an undo, a take-back, the end) is dropped from the queue or,
+    when a worker is on it already, the worker is killed and another started.
+    ``think``: the decision made in a worker."""
 
-Kind = Literal["move", "lay", "jein", "choose"]  # the decisions a bot makes
-
-
-@dataclass(frozen=True)
-class Job:
-    """What one bot decision needs, and no more: the public record, the bot's own
-    cards (its kept goal first), which decision. Picklable, for the worker. A
-    decision is carried out only while the table still waits for this same job."""
-
-    game: str
-    kind: Kind
-    player: str
-    spec: str
-    text: str  # the record as anyone may read it (seats.public_dn)
-    path: str  # the record's path: a board file is named relative to it
-    cards: tuple[str, ...]
-    turn: int
-    move: str | None = None  # the move voted on (lay, jein)
-    ballots: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the ballots shown (jein)
+    workers: int | None = None
+    think: Callable[[Job], JSONObject] = decide
+    slots: list[Slot] = field(default_factory=list)
+    waiting: list[Item] = field(default_factory=list)
+    used: dict[str, tuple[float, float]] = field(default_factory=dict)  # table -> (use, when last counted)
+    started: bool = False
+    killed: int = 0  # workers killed because what they computed was no longer wanted
 
     @property
-    def seed(self) -> str:  # public: the same table asks the same bot the same
-        return f"{self.game}-{self.turn}-{self.player}-{self.kind}"
+    def running(self) -> bool:
+        return self.started
 
-
-def decide(job: Job) -> JSONObject:
-    """The bot's answer: ``{"move": ..., "vote": bool}``, ``{"cards": [...]}``,
-    ``{"side": ...}`` or ``{"keep": ...}``."""
-    game = Game.from_dn(job.text, job.path)
-    bot = make_bot(job.spec, job.seed)
-    bot.start(game, job.player, job.cards)
-    if job.kind == "choose":
-        return {"keep": bot.choose_goal(game, (job.cards[0], job.cards[1]))}
-    moves = game.legal_moves()
-    if job.kind == "move":
-        if not moves:
-            return {"move": "pass", "vote": False}
-        move = bot.choose_move(game, moves)
-        return {"move": str(move), "vote": move.needs_vote}
-    voted = next(m for m in moves if str(m) == job.move)
-    if job.kind == "lay":
-        return {"cards": list(bot.cast_ballot(game, voted))}
-    return {"side": bot.declare_joker(game, voted, {p: list(c) for p, c in job.ballots})}
-
-
-@dataclass(frozen=True)
-class HintJob:
-    text: str
-    path: str
-    player: str
-    cards: tuple[str, ...]
-    turn: int
-
-
-def hint_moves(job: HintJob) -> list[JSONObject]:
-    """The seat's best few moves with their win chances: the analysis engine's
-    playouts (:func:`.evaluate.estimate`) from the position, the others' cards drawn
-    from what the public record tells of them (its inference), the seat's own known."""
-    t = judge(parse_text(job.text, job.path), job.path, keep_states=True)
-    if not t.valid or t.state is None:
-        raise Refused(409, _("the coach needs a valid record"))
-    w = walk(t, Model())
-    post = w.posteriors[-1]
-    mine = next((c for c in post.cards if set(c.split("+")) == set(job.cards)), None)
-    given = {job.player: mine} if mine is not None else None
-    seat = t.players.index(job.player)
-    pl = Playout.from_state(t.state)
-    if not pl.legal():
-        win = estimate(t.state, post, HINT_PLAYOUTS, f"hint-{job.turn}", None, given).win[seat]
-        return [{"move": "pass", "win": round(win, 3)}]
-    moves = candidates(t.state, job.cards, None, HINT_WIDTH)
-    game = Game.from_dn(job.text, job.path)
-    names = {lean_move(pl, m): str(m) for m in game.legal_moves()}
-    rated = [(estimate(t.state, post, HINT_PLAYOUTS, f"hint-{job.turn}", m, given).win[seat], names[m])
-             for m in moves]
-    rated.sort(key=lambda r: -r[0])
-    return [{"move": text, "win": round(win, 3)} for win, text in rated[:HINT_MOVES]]
-
-
-# -- the pilot: the bots' seats played ------------------------------------------------------
-
-@dataclass
-class Autoplay:
-    paused: bool = False
-    delay_ms: int = DELAY_MS
-
-
-@dataclass
-class Pilot:
-    """Plays every bot seat of every game; used from the event loop. ``actions``: the
-    seat actions of :attr:`.seat_api.SeatApi.actions` (move, ballot, lay, jein, choose)."""
-
-    store: Store
-    keys: seats.Keys
-    hub: Hub
-    actions: Mapping[str, SeatWork]
-    delay_ms: int = DELAY_MS
-    workers: int | None = None  # processes; default one per core
-    think: Callable[[Job], JSONObject] = decide
-    tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
-    autoplay: dict[str, Autoplay] = field(default_factory=dict)
-    seen: set[str] = field(default_factory=set)
-    again: set[str] = field(default_factory=set)  # games changed while their bots were looking
-    thinking: dict[str, Job] = field(default_factory=dict)  # the decision each game waits for now
-    discarded: int = 0  # decisions thrown away because their game changed meanwhile
-    pool: Executor | None = None
+    @property
+    def busy(self) -> int:
+        """Computations running or waiting now."""
+        return len(self.waiting) + sum(s.item is not None for s in self.slots)
 
     def start(self) -> None:
-        """On the event loop: the pool made (its processes start when first asked), the bots resumed."""
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        # not fork: the server has threads, and a forked child could inherit a held lock
-        self.pool = ProcessPoolExecutor(max_workers=min(self.workers or cores, cores),
-                                        mp_context=multiprocessing.get_context(method))
-        for name in self.store.names():  # a game whose turn is a bot's goes on after a restart
-            self.kick(name)
+        """Workers start when first needed."""
+        self.started = True
 
     def close(self) -> None:
-        for task in self.tasks.values():
-            task.cancel()
-        self.tasks.clear()
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+        """Every worker ended at once; whoever waits for one is told the server is shutting down."""
+        self.started = False
+        for item in [*self.waiting, *(s.item for s in self.slots if s.item is not None)]:
+            if not item.future.done():
+                item.future.set_exception(Refused(503, _("the server is shutting down")))
+        self.waiting.clear()
+        for slot in list(self.slots):
+            self._end(slot)
 
-    def settings(self, name: str) -> Autoplay:
-        return self.autoplay.setdefault(name, Autoplay(delay_ms=self.delay_ms))
+    async def decide(self, job: Job) -> JSONObject:
+        answer: JSONObject = await self._ask(job.game, job, hint=False)
+        return answer
 
-    def look(self, name: str) -> None:
-        """A game asked for: its bots start if it is new to this server."""
-        if name not in self.seen:
-            self.kick(name)
+    async def hint(self, job: HintJob) -> list[JSONObject]:
+        moves: list[JSONObject] = await self._ask(job.game, job, hint=True)
+        return moves
 
-    def kick(self, name: str, *, restart: bool = False, idle: bool = False) -> None:
-        """The game changed: its bots look at it; ``restart`` drops what they are thinking.
-        ``idle``: the change was looked at already (:meth:`idle`) and no bot decision is due."""
-        self.seen.add(name)
-        task = self.tasks.get(name)
-        cancelled = False
-        if task is not None and not task.done():
-            if not restart:
-                self.again.add(name)
-                return
-            cancelled = task.cancel()
-            if name in self.thinking:
-                self.discarded += 1
-        if self.pool is None or (idle and not cancelled):  # a cancelled look may have been for a later change
+    async def _ask(self, table: str, job: Job | HintJob, *, hint: bool) -> Any:
+        if not self.started:
+            raise Refused(503, _("the server is shutting down"))
+        item = Item(table, job, asyncio.get_running_loop().create_future(), hint)
+        item.future.add_done_callback(lambda f: self._done(item))
+        self.waiting.append(item)
+        self._pump()
+        return await item.future
+
+    def _use(self, table: str, now: float) -> float:
+        use, when = self.used.get(table, (0.0, now))
+        return float(use * 0.5 ** ((now - when) / HALF_LIFE))
+
+    def _pump(self) -> None:
+        """Free workers take the next items: hints first, then the table that used the workers least lately."""
+        self.waiting = [i for i in self.waiting if not i.future.done()]
+        while self.waiting and self.started:
+            slot = next((s for s in self.slots if s.item is None), None)
+            if slot is None:
+                if len(self.slots) >= self._size():
+                    return
+                slot = self._spawn()
+            now = time.monotonic()
+            item = min(self.waiting, key=lambda i: (not i.hint, self._use(i.table, now)))
+            self.waiting.remove(item)
+            slot.item, slot.started = item, now
+            try:
+                slot.conn.send(item.job)
+            except (OSError, ValueError):  # the worker died: another takes the item
+                slot.item = None
+                self.waiting.insert(0, item)
+                self._end(slot)
+
+    def _size(self) -> int:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        return max(1, min(self.workers or cores, cores))
+
+    def _spawn(self) -> Slot:
+        # not fork: the server has threads, and a forked child could inherit a held lock
+        context = multiprocessing.get_context("forkserver") if "forkserver" in multiprocessing.get_all_start_methods() \
+            else multiprocessing.get_context("spawn")
+        ours, theirs = multiprocessing.Pipe()
+        process = context.Process(target=_worker, args=(theirs, self.think),
+                                                              name="drunter-bot", daemon=True)
+        process.start()
+        theirs.close()
+        slot = Slot(process, ours)
+        self.slots.append(slot)
+        asyncio.get_running_loop().add_reader(ours.fileno(), self._answered, slot)
+        return slot
+
+    def _answered(self, slot: Slot) -> None:
+        """A worker answered (or died: then its item is failed, and another worker starts for what waits)."""
+        item = slot.item
+        try:
+            kind, value = slot.conn.recv()
+        except (EOFError, OSError):
+            self._end(slot)
+            if item is not None and not item.future.done():
+                item.future.set_exception(Refused(503, _("the server is shutting down") if not self.started else
+                                                  _("a worker process of the bots ended; ask again")))
+            self._pump()
             return
-        self.tasks[name] = asyncio.get_running_loop().create_task(self._run(name))
-
-    def idle(self, name: str) -> bool:
-        """Whether no bot decision is due in game ``name`` now (call off the event loop)."""
-        return self._due(name) is None
-
-    async def _run(self, name: str) -> None:
-        me = asyncio.current_task()
-        failed: Job | None = None
-        try:
-            while self.pool is not None and not self.settings(name).paused:
-                self.again.discard(name)
-                job = await run_in_threadpool(self._due, name)
-                if job is None or job == failed:
-                    if name in self.again:  # a change came while looking: look again
-                        continue
-                    return
-                await asyncio.sleep(self.settings(name).delay_ms / 1000)
-                if self.settings(name).paused:
-                    return
-                self.thinking[name] = job
-                try:
-                    answer = await asyncio.get_running_loop().run_in_executor(self.pool, self.think, job)
-                finally:
-                    self.thinking.pop(name, None)
-                if await run_in_threadpool(self._act, job, answer):
-                    self.hub.notify(name)
-                    failed = None
+        slot.item = None
+        if item is not None:
+            now = time.monotonic()
+            self.used[item.table] = (self._use(item.table, now) + now - slot.started, now)
+            if not item.future.done():
+                if kind == "ok":
+                    item.future.set_result(value)
+                elif kind == "refused":
+                    item.future.set_exception(Refused(*value))
                 else:
-                    failed = job
-        except Exception as e:  # a bot that cannot go on stops; the table is unharmed
-            log.warning("the bots of %s stopped: %s", name, type(e).__name__)
-        finally:
-            if self.tasks.get(name) is me:
-                del self.tasks[name]
+                    item.future.set_exception(RuntimeError(value))
+        self._pump()
 
-    def _due(self, name: str) -> Job | None:
-        """The bot decision the game waits for, if any."""
-        try:
-            table = self.store.table(name)
-            with table.lock:
-                self.store.playable(table)
-                return due(table)
-        except (Refused, DnError):
-            return None
+    def _done(self, item: Item) -> None:
+        """An item's future is settled; cancelled while a worker computes it, that worker is killed."""
+        if not item.future.cancelled():
+            return
+        slot = next((s for s in self.slots if s.item is item), None)
+        if slot is not None:
+            self.killed += 1
+            self._end(slot)
+            self._pump()
 
-    def _act(self, job: Job, answer: JSONObject) -> bool:
-        """Carry out the bot's answer through its seat, unless the game moved on meanwhile."""
-        try:
-            table = self.store.table(job.game)
-            with table.lock:
-                self.store.playable(table)
-                now = due(table)
-                if now is None or now != job:
-                    self.discarded += 1
-                    return False
-                token = self.keys.token(job.game, table.played.players.index(job.player), job.player)
-            act = {"move": "ballot" if answer.get("vote") else "move", "lay": "lay", "jein": "jein",
-                   "choose": "choose"}[job.kind]
-            body = {k: v for k, v in answer.items() if k != "vote"} | {"turn": job.turn}
-            self.actions[act](self.store, job.game, body, token=token)
-            return True
-        except (Refused, DnError) as e:
-            log.warning("a bot of %s was refused: %s", job.game, e)
-            return False
+    def _end(self, slot: Slot) -> None:
+        """The worker killed (a search cannot be interrupted otherwise) and forgotten."""
+        if slot in self.slots:
+            self.slots.remove(slot)
+        with contextlib.suppress(ValueError, RuntimeError):  # the loop is closed already
+            asyncio.get_running_loop().remove_reader(slot.conn.fileno())
+        slot.item = None
+        with contextlib.suppress(OSError, ValueError):
+            slot.process.kill()
+        slot.conn.close()
+        slot.process.join(1)
 
 
-def due(table: Table) -> Job | None:
-    """The next decision of a bot seat on the table (call with its lock held): its
-    ballot, its joker, its expert choice, its turn."""
-    g = table.played
-    bots = bots_of(g)
-    dealt = g.cards
-    if not bots or g.is_over() or dealt is None or g.state.hands is None:
-        return None
+@dataclass
+class ServerRuntime:
+    """The table core on the server's event loop."""
 
-    def job(kind: Kind, player: str, move: str | None = None,
-            ballots: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> Job:
-        cards = tuple(dealt[player])
-        kept = g.kept.get(player)
-        if kept is not None:
-            cards = (kept, *(c for c in cards if c != kept))
-        return Job(table.name, kind, player, bots[player], seats.public_dn(g, table.text), str(table.path),
-                   cards, g.turn, move=move, ballots=ballots)
-    v = seats.open_vote(table)
-    if v is not None:
-        if not v.shown:
-            waiting = [p for p in v.order if p in bots and p not in v.laid]
-            return job("lay", waiting[0], move=v.move) if waiting else None
-        joker = [p for p in v.jein_due if p in bots]
-        return job("jein", joker[0], move=v.move, ballots=tuple(sorted(v.laid.items()))) if joker else None
-    if g.choice_due:
-        c = seats.open_choice(table)
-        left = [p for p in g.players if p in bots and (c is None or p not in c.keep)]
-        return job("choose", left[0]) if left else None
-    return job("move", g.to_move) if g.to_move in bots else None
+    hub: Hub
 
+    async def blocking(self, work: Callable[[], T]) -> T:
+        return await run_in_threadpool(work)
 
-# -- the routes -------------------------------------------------------------------------------
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
-def routes(store: Store, keys: seats.Keys, pilot: Pilot, endpoint: Endpoint) -> list[Route]:
-    """``/api/games/{name}/autoplay`` (GET, POST) and the coach, ``/api/seat/{name}/hint``."""
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> Task:
+        return asyncio.get_running_loop().create_task(coroutine)
 
-    def autoplay(_store: Store, name: str | None, body: JSONObject) -> JSONObject:
-        table = store.table(name)
-        with table.lock:
-            store.playable(table)
-        unknown = sorted(str(k)[:40] for k in body if k not in ("paused", "delay_ms"))
-        if unknown:
-            raise Refused(400, _("unknown field {field}: autoplay takes paused and delay_ms").format(field=unknown[0]))
-        paused, delay = body.get("paused"), body.get("delay_ms")
-        if paused is not None and not isinstance(paused, bool):
-            raise Refused(400, _("paused: true or false"))
-        if delay is not None and (not isinstance(delay, int) or isinstance(delay, bool)
-                                  or not 0 <= delay <= MAX_DELAY_MS):
-            raise Refused(400, _("delay_ms: the pause before each bot's action, 0 to {most} ms").format(
-                most=format_number(MAX_DELAY_MS)))
-        s = pilot.settings(table.name)
-        if paused is not None:
-            s.paused = paused
-        if delay is not None:
-            s.delay_ms = delay
-        return {"paused": s.paused, "delay_ms": s.delay_ms}
+    def notify(self, name: str) -> None:
+        self.hub.notify(name)
 
-    async def autoplay_route(request: Request) -> Response:
-        response = await endpoint(autoplay)(request)
-        name = request.path_params["name"]
-        if request.method == "POST" and response.status_code < 400:
-            pilot.kick(name, restart=pilot.settings(name).paused)
-        return response
-
-    def hint_job(name: str, token: str | None) -> HintJob:
-        table = store.table(name)
-        with table.lock:
-            g = store.playable(table)
-            player = keys.seat(g, name, token)
-            if hints_of(g) is None or player in bots_of(g):
-                raise Refused(403, _("this game has no coach: it is asked for when the game is made"))
-            if g.is_over() or g.choice_due or g.to_move != player or seats.open_vote(table) is not None:
-                raise Refused(409, _("a hint is for your own turn, before you place"))
-            if g.cards is None or g.state.hands is None:
-                raise Refused(409, _("the coach needs the tiles and your card"))
-            return HintJob(seats.public_dn(g, table.text), str(table.path), player, tuple(g.cards[player]), g.turn)
-
-    def count(name: str, job: HintJob) -> None:
-        table = store.table(name)  # a hint keeps the turns taken back, ready to replay
-        store.change(table, job.turn, lambda g: _with_hint(g, job.player), lambda t: None, taken_back=table.taken_back)
-
-    async def hint(request: Request) -> Response:
-        name = request.path_params["name"]
-        try:
-            job = await run_in_threadpool(hint_job, name, request.headers.get("x-drunter-seat"))
-            if pilot.pool is None:
-                raise Refused(503, _("the server is shutting down"))
-            moves = await asyncio.get_running_loop().run_in_executor(pilot.pool, hint_moves, job)
-            await run_in_threadpool(count, name, job)
-        except Refused as e:
-            return JSONResponse({"error": e.reason}, e.status)
-        except DnError as e:
-            return JSONResponse({"error": e.format(f"{name}.dn")}, 422)
-        pilot.hub.notify(name)
-        return JSONResponse({"moves": moves})
-
-    return [
-        Route("/api/games/{name}/autoplay", autoplay_route, methods=["GET", "POST"]),
-        Route("/api/seat/{name}/hint", hint, methods=["GET"]),
-    ]
+    def present(self, name: str) -> set[str]:
+        return self.hub.present(name)

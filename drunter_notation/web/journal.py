@@ -14,19 +14,16 @@ from __future__ import annotations
 import json
 import os
 import stat
-from hashlib import sha1
 from pathlib import Path
 from typing import Any
 
 from drunter_notation.errors import DnError
 from drunter_notation.files import RECORD, NotRegularFile, read_regular
+from drunter_notation.table.store import base_of
+
+__all__ = ["SUFFIX", "Journal", "base_of", "pending"]
 
 SUFFIX = ".journal"
-
-
-def base_of(text: str) -> str:
-    """What names a record's text in its journal's first line."""
-    return sha1(text.encode("utf-8", errors="replace")).hexdigest()
 
 
 class Journal:

@@ -1,290 +1,198 @@
-"""The games of ``drunter play``: one DN file per game in a folder, each kept in
-memory as a :class:`~drunter_notation.game.Game` and written back atomically after
-every change, so the file always holds every acknowledged move.
-
-Nothing here speaks HTTP: problems are :class:`Refused` (a status and a one-line
-reason) or the engine's :class:`DnError`; :mod:`.endpoint` turns both into responses.
-A base game's building cards have no line in DN before the reveal, so cards the
-app knows early (dealt on screen, or entered at the start) wait in a small
-``NAME.cards.json`` beside the record.
+"""The games of ``drunter play`` on the server: one DN file per game in a folder
+(:class:`FileStorage`), the moves not yet in it in a journal beside it
+(:mod:`.journal`), and the threads that keep them: a lock per table, and a compactor
+that writes a quiet journal into its record. The games' logic is the table core's
+(:mod:`drunter_notation.table.store`).
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import re
 import secrets
 import threading
-import time
-import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from hashlib import sha1
+from collections.abc import Hashable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
 
-from drunter_notation.data.boardfile import builtin_boards
-from drunter_notation.errors import DnError, fail, printable
-from drunter_notation.files import RECORD, NotRegularFile, read_record, read_regular, write_atomic
-from drunter_notation.game import Game
-from drunter_notation.i18n import _
-from drunter_notation.web import journal
-from drunter_notation.web.journal import Journal
+from drunter_notation.errors import fail
+from drunter_notation.files import RECORD, Kind, read_record, read_regular, write_atomic
+from drunter_notation.i18n import N_, _
+from drunter_notation.table.seats import KEY_FILE
+from drunter_notation.table.store import (
+    JOURNAL_LIMIT,
+    NAME,
+    QUIET,
+    JSONObject,
+    Refused,
+    Table,
+    Tables,
+    apply,
+    file_id,
+    game_id,
+    title,
+)
+from drunter_notation.web.journal import SUFFIX, Journal, pending
 
-if TYPE_CHECKING:  # seats and app build on the store; a table only holds their values
-    from drunter_notation.notation.model import Choose, Turn
-    from drunter_notation.web.seats import Choice, Vote
+__all__ = ["JOURNAL_LIMIT", "NAME", "QUIET", "FileStorage", "JSONObject", "Refused", "Store", "Table", "apply",
+           "file_id", "game_id", "title"]
 
-# A JSON object as json.loads gives it (a request's body, a journal line, a view): fields checked where read.
-JSONObject = dict[str, Any]
-View = TypeVar("View")
-
-# A game's id is its file name without .dn: letters, digits, - and _, so it can never leave the folder.
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-TITLE_LIMIT = 64  # characters in a game's name as typed
-QUIET = 1.0  # seconds without a change after which a game's journal is written into its file
-JOURNAL_LIMIT = 100  # changes in a journal before the file is written whole at the next one
-TILE = re.compile(r"([WSR][123])(?:x([0-9]{1,3}))?")
-
-
-class Refused(Exception):
-    """A request the store will not carry out: an HTTP status and a one-line reason."""
-
-    def __init__(self, status: int, reason: str):
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
+KEY = Kind("I001", 1024, N_("no such file"), None, N_("is a directory, not the seat key"), None,
+           N_("is {what}, not the seat key; nothing was read"))
 
 
-@dataclass
-class Table:
-    """One game in play: its file, the game (None while the file is no valid
-    record: ``error``), and ``rev``, which changes with every change of the file."""
-
-    name: str
-    path: Path
-    game: Game | None = None
-    error: DnError | None = None
-    rev: str = ""
-    text: str = ""  # the record as last read or written
-    stamp: tuple[int, int] | None = None  # (mtime_ns, size) of the file as last read or written
-    base: str = ""  # journal.base_of the file's text: the record its journal continues
-    journal: Journal | None = None
-    pending: int = 0  # changes in the journal, not yet in the file
-    last_change: float = 0.0  # time.monotonic() of the last change journaled
-    taken_back: list[JSONObject] = field(default_factory=list)  # ops of the turns last taken back, to replay them
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    vote: Vote | None = None  # web.seats: the secret ballot in progress (in memory only)
-    choice: Choice | None = None  # web.seats: the expert choice in progress (in memory only)
-    # web.app: the last public views (by language) and what they were made from
-    view: tuple[tuple[str, Vote | None, Choice | None], dict[str, JSONObject]] | None = None
-    events_json: list[tuple[Turn | Choose, JSONObject]] = field(default_factory=list)  # web.app: of the last view
-
-    @property
-    def played(self) -> Game:
-        """The game, where it is known to be a valid record (after :meth:`Store.playable`, the lock held)."""
-        assert self.game is not None, "the table's record was checked first"
-        return self.game
-
-
-class Store:
-    """The games in ``root`` (``*.dn`` files directly in it); board files anywhere below it."""
+class FileStorage:
+    """The table core's storage in a folder: ``NAME.dn`` (written atomically and durably),
+    ``NAME.cards.json`` (a base game's cards known early), ``NAME.dn.journal``, the seat
+    key ``.drunter-seats.key``; a link out of the folder is neither read nor written (403)."""
 
     def __init__(self, root: str | Path):
         self.root = Path(root).resolve()
-        self._tables: dict[str, Table] = {}
-        self._lock = threading.Lock()  # guards _tables; each table has its own lock for its game
-        self._compactor: threading.Thread | None = None
-        self._stop = threading.Event()
+        self._journals: dict[str, Journal] = {}
+        self._key_lock = threading.Lock()
 
-    # -- finding games -----------------------------------------------------------------
     def names(self) -> list[str]:
         return sorted(p.stem for p in self.root.glob("*.dn") if NAME.fullmatch(p.stem))
 
     def boards(self) -> list[str]:
-        """The built-in boards, then the board files below the folder (paths relative to it)."""
-        files = sorted(p.relative_to(self.root).as_posix() for p in self.root.rglob("*.toml")
-                       if not any(part.startswith(".") for part in p.relative_to(self.root).parts))
-        return builtin_boards() + files
-
-    def path(self, name: object) -> Path:
-        return self.root / f"{game_id(name)}.dn"
+        return sorted(p.relative_to(self.root).as_posix() for p in self.root.rglob("*.toml")
+                      if not any(part.startswith(".") for part in p.relative_to(self.root).parts))
 
     def inside(self, path: Path) -> bool:
         """Whether ``path``, its links followed, stays in the games folder (a link out is never followed)."""
         return Path(os.path.realpath(path)).is_relative_to(self.root)
 
-    def _guard(self, path: Path) -> None:
+    def _guard(self, path: Path) -> Path:
         if not self.inside(path):
             raise Refused(403, _("{file} is a link to a place outside the games folder; it is neither read nor "
                                  "written (copy the file into the folder to play it)").format(file=path.name))
+        return path
 
-    def table(self, name: str | None) -> Table:
-        """The game ``name`` as its file now says (read again when someone else changed it)."""
-        name = game_id(name)
-        path = self.root / f"{name}.dn"
-        with self._lock:
-            table = self._tables.get(name)
-            if table is None:
-                if not os.path.lexists(path):
-                    raise Refused(404, _("no game '{name}' in {folder}").format(name=name, folder=self.root))
-                table = self._tables[name] = Table(name, path)
-        return table
+    def _record(self, name: str) -> Path:
+        return self.root / f"{name}.dn"
 
-    def fresh(self, table: Table) -> Table:
-        """Read the table's file when it is new to us or changed on disk. Call with the table's lock held.
-        A file that cannot be read (too large, not a regular file) is kept as ``error``,
-        as one that is no valid record; a link out of the folder is refused (403)."""
-        self._guard(table.path)
+    def _cards(self, name: str) -> Path:
+        return self.root / f"{name}.cards.json"
+
+    def _journal(self, name: str) -> Journal:
+        if name not in self._journals:  # an open journal is written through its descriptor: checked when opened
+            self._journals[name] = Journal(self._guard(self.root / f"{name}.dn{SUFFIX}"))
+        return self._journals[name]
+
+    def exists(self, name: str) -> bool:
+        return os.path.lexists(self._record(name))
+
+    def stamp(self, name: str) -> Hashable | None:
         try:
-            st = table.path.stat()
+            st = self._guard(self._record(name)).stat()
         except FileNotFoundError:
-            with self._lock:
-                self._tables.pop(table.name, None)
-            raise Refused(404, _("no game '{name}' in {folder}").format(name=table.name, folder=self.root)) from None
-        stamp = (st.st_mtime_ns, st.st_size)
-        if stamp == table.stamp:
-            return table
-        cards = self._cards_path(table.name)
-        text = ""
-        ops: list[JSONObject] = []
-        try:
-            text = read_record(table.path).decode("utf-8", errors="replace")
-            game = Game.from_dn(text, str(table.path))
-            if game.cards is None and os.path.lexists(cards):
-                self._guard(cards)
-                game.set_cards(json.loads(read_regular(cards, RECORD)))
-            ops = journal.pending(self._journal_path(table.name), journal.base_of(text))
-            table.game, table.error = game, None
-        except DnError as e:
-            table.game, table.error = None, e
-        except (ValueError, TypeError, AttributeError):  # a hand-edited cards file
-            table.game, table.error = None, fail("D001", _("{file} does not give each player a card").format(
-                file=cards.name))
-        table.stamp, table.rev, table.text, table.base = stamp, _rev(text, table.game), text, journal.base_of(text)
-        table.pending = 0
-        if ops and table.game is not None:  # changes acknowledged after the file was last written: a crash came
-            table.game = _replay(table.game, ops)
-            table.text = table.game.to_dn()
-            table.rev = _rev(table.text, table.game)
-            try:
-                self.save(table)
-            except (OSError, Refused):  # written later; till then the journal holds them, and goes on from them
-                table.pending = len(ops)
-        return table
+            return None
+        return st.st_mtime_ns, st.st_size
 
-    # -- changing games ----------------------------------------------------------------
-    def create(self, spec: JSONObject, tags: dict[str, str] | None = None) -> Table:
-        """A new game from a request body (see docs/play.md); its file written before it is returned.
-        ``tags``: more tags for its record (the bots', web/bots.py).
-        Its ``name`` may be any printable text: the file is named by :func:`file_id`, and a
-        name that is not that id is kept as the record's ``Event`` tag."""
-        title = spec.get("name")
-        if not isinstance(title, str) or not 0 < len(title.strip()) <= TITLE_LIMIT or not title.isprintable():
-            raise Refused(400, _("name: 1 to {limit} printable characters, e.g. \"Spieleabend 21.11.\"").format(
-                limit=TITLE_LIMIT))
-        title = title.strip()
-        name = file_id(title)
-        path = self.path(name)
-        players = spec.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 40 and p.isprintable()
-                                                    for p in players):
-            raise Refused(400, _("players: a list of 2 to 4 names of 1 to 40 printable characters, in seat order"))
-        board = spec.get("board", "schilda")
-        if board not in self.boards():
-            raise Refused(400, _("board: one of {boards}").format(boards=", ".join(self.boards())))
-        options: dict[str, Any] = {k: spec[k] for k in ("rules", "variant") if k in spec}  # Game.new's keywords
-        if not all(isinstance(v, str) for v in options.values()):
-            raise Refused(400, _("rules and variant are names, e.g. \"hig-1991\" and \"base\""))
-        deal = spec.get("deal")
-        if deal == "random":
-            options["seed"] = secrets.randbelow(2 ** 63)
-        elif isinstance(deal, dict):
-            if deal.get("hands") is not None:
-                options["hands"] = _hands(deal["hands"])
-            if deal.get("cards") is not None:
-                if not isinstance(deal["cards"], dict):
-                    raise Refused(400, _("deal.cards maps each player to their card(s)"))
-                options["cards"] = deal["cards"]
-        elif deal is not None:
-            raise Refused(400, _("deal: \"random\", or {example} as dealt at the table").format(
-                example='{"hands": {...}, "cards": {...}}'))
-        located = board.endswith(".toml")
-        if title != name or tags:
-            options["tags"] = ({"Event": title} if title != name else {}) | (tags or {})
-        game = Game.new(players, board=str(self.root / board) if located else board, **options)
-        if located:  # the record names the board file relative to its own folder, as records do
-            game.board_ref = game.board_tag = board
-        Game.from_dn(game.to_dn(), str(path))  # what we write must read back: e.g. names the grammar cannot hold
-        cards = self._cards_path(name)
-        with self._lock:
-            if name in self._tables or os.path.lexists(path):
-                raise Refused(409, _("a game '{title}' exists already ({file}); choose another name or open "
-                                     "it").format(title=printable(title), file=path.name))
-            table = self._tables[name] = Table(name, path, game)  # the name is taken from here on
-            stale_cards = os.path.lexists(cards)
+    def read(self, name: str) -> str:
+        return read_record(self._record(name)).decode("utf-8", errors="replace")
+
+    def cards(self, name: str) -> object:
+        path = self._cards(name)
+        if not os.path.lexists(path):
+            return None
+        return json.loads(read_regular(self._guard(path), RECORD))
+
+    def journaled(self, name: str, base: str) -> list[JSONObject]:
+        return pending(self.root / f"{name}.dn{SUFFIX}", base)
+
+    def write(self, name: str, text: str, cards: JSONObject | None = None) -> Hashable:
+        path = self._guard(self._record(name))
+        made: list[Path] = []
         try:
-            with table.lock:
-                self.save(table, cards=True)
-        except (OSError, Refused) as e:  # nothing of it stays: not the name, not a file
-            with self._lock:
-                self._tables.pop(name, None)
-            for made in ([] if stale_cards else [cards]) + ([path] if table.stamp is None else []):
+            if cards is not None:
+                card_path = self._guard(self._cards(name))
+                if not os.path.lexists(card_path):
+                    made.append(card_path)
+                write_atomic(card_path, json.dumps(cards, ensure_ascii=False) + "\n", durable=True)
+            if not os.path.lexists(path):
+                made.append(path)
+            write_atomic(path, text, durable=True)
+            st = path.stat()
+        except BaseException:  # nothing new stays: a card file made for a game that is not there would mislead
+            for each in made:
                 with contextlib.suppress(OSError):
-                    if os.path.lexists(made) and self.inside(made):
-                        os.unlink(made)
-            if isinstance(e, Refused):
-                raise
-            raise _unwritten(e, path, _("no game was created")) from None
-        return table
+                    if os.path.lexists(each) and self.inside(each):
+                        os.unlink(each)
+            raise
+        # after the file: a crash between leaves a journal naming the record before, which is not replayed
+        self.clear(name)
+        return st.st_mtime_ns, st.st_size
 
-    def change(self, table: Table, turn: object, act: Callable[[Game], object], view: Callable[[Table], View], *,
-               cards: bool = False, op: JSONObject | None = None, taken_back: list[JSONObject] | None = None) -> View:
-        """Run ``act`` on the table's game, record it and return ``view(table)``, or
-        change nothing: when ``turn`` (the turn the caller saw, None: not checked) is
-        no longer the game's turn (409), ``act`` raises, or it cannot be recorded.
-        ``op``: what ``act`` did, as :func:`apply` replays it: it is appended to the
-        journal (see :meth:`record`); without it the file is written whole.
-        ``cards``: ``act`` may have made the cards known (see :meth:`save`).
-        ``taken_back``: what a take-back took back (any other change forgets it)."""
-        with table.lock:
-            game = self.playable(table)
-            if turn is not None and turn != game.turn:
-                raise Refused(409, _("turn {turn} is not the turn to play: the game is at turn {now} (someone else "
-                                     "moved first); reload and try again").format(turn=turn, now=game.turn))
-            before = game.copy()
-            try:
-                act(game)
-            except BaseException:
-                table.game = before  # the engine leaves a game as it was; this keeps any other slip out too
-                raise
-            try:
-                self.record(table, op, cards=cards)
-            except (OSError, Refused) as e:
-                table.game = before
-                if isinstance(e, Refused):
-                    raise
-                raise _unwritten(e, table.path, _("nothing was changed")) from None
-            table.taken_back = taken_back or []
-            return view(table)
+    def append(self, name: str, base: str, op: JSONObject, *, first: bool) -> None:
+        self._journal(name).append(base, op, first=first)
 
-    def record(self, table: Table, op: JSONObject | None, *, cards: bool = False) -> None:
-        """Make the table's change durable: appended to the journal (one fsync) when it is
-        an ``op`` and the journal is short; written whole (and the journal emptied) when
-        not, or when the game is over (so a finished game's file is complete at once)."""
-        game = table.played
-        if op is None or cards or table.pending >= JOURNAL_LIMIT or game.is_over():
-            self.save(table, cards=cards)
-            return
-        if table.journal is None:  # an open journal is written through its descriptor: checked when opened
-            self._guard(self._journal_path(table.name))
-            table.journal = Journal(self._journal_path(table.name))
-        table.journal.append(table.base, op, first=not table.pending)
-        table.pending += 1
-        table.last_change = time.monotonic()
-        table.text = game.to_dn()
-        table.rev = _rev(table.text, game)
+    def clear(self, name: str) -> None:
+        (self._journals.get(name) or Journal(self.root / f"{name}.dn{SUFFIX}")).clear()
+
+    def replace(self, name: str, text: str) -> None:
+        path = self._guard(self._record(name))
+        backup = self._guard(path.with_name(path.name + ".bak"))
+        write_atomic(backup, read_record(path).decode("utf-8", errors="replace"), durable=True)
+        write_atomic(path, text, durable=True)
+        self.clear(name)
+
+    def close(self, name: str, *, remove: bool) -> None:
+        journal = self._journals.pop(name, None)
+        if journal is not None:
+            journal.close(remove=remove)
+
+    def archive(self, name: str) -> str:
+        """The record (its cards and backup too) moved to ``archive/`` in the folder, under a
+        name no earlier game took there; the emptied journal removed."""
+        folder = self._guard(self.root / "archive")
+        folder.mkdir(exist_ok=True)
+        stem, n = name, 1
+        while os.path.lexists(folder / f"{stem}.dn"):
+            n += 1
+            stem = f"{name}-{n}"
+        record = self._guard(self._record(name))
+        for suffix in (".cards.json", ".dn.bak"):
+            each = self.root / f"{name}{suffix}"
+            if os.path.lexists(each) and self.inside(each):
+                os.replace(each, folder / f"{stem}{suffix}")
+        os.replace(record, folder / f"{stem}.dn")  # the record last: till then the game is all there
+        journal = self.root / f"{name}.dn{SUFFIX}"
+        with contextlib.suppress(OSError):
+            if os.path.isfile(journal) and not os.path.islink(journal) and not os.path.getsize(journal):
+                os.unlink(journal)
+        return f"archive/{stem}.dn"
+
+    def secret(self) -> bytes:
+        path = self.root / KEY_FILE
+        with self._key_lock:
+            try:  # O_EXCL and 0600: a secret, made once, never written over anything
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            except FileExistsError:
+                pass
+            else:
+                with os.fdopen(fd, "w") as f:
+                    f.write(secrets.token_hex(32) + "\n")
+            key = read_regular(path, KEY).strip()
+        if len(key) < 32:
+            raise fail("I001", _("the seat key is shorter than 32 characters: delete it, a new one is made "
+                                 "(every seat link changes)"), path=str(path))
+        return key
+
+
+class Store(Tables):
+    """The games in ``root`` (``*.dn`` files directly in it; board files anywhere below
+    it), each behind a thread lock, with a compactor thread while a journal holds changes."""
+
+    def __init__(self, root: str | Path):
+        self.files = FileStorage(root)
+        super().__init__(self.files, threading.Lock)
+        self._compactor: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def inside(self, path: Path) -> bool:
+        return self.files.inside(path)
+
+    def journaled(self) -> None:
         self._start_compactor()
 
     def _start_compactor(self) -> None:
@@ -303,163 +211,7 @@ class Store:
                     self._compactor = None
                     return
 
-    def compact(self, quiet: float = 0.0) -> None:
-        """Write the file of every game with journaled changes (quiet for ``quiet`` seconds)
-        whole; a write that fails is tried again next time, the journal keeps the changes."""
-        with self._lock:
-            tables = [t for t in self._tables.values() if t.pending]
-        for table in tables:
-            with table.lock:
-                if table.pending and table.game is not None and time.monotonic() - table.last_change >= quiet:
-                    with contextlib.suppress(OSError, Refused):
-                        self.save(table)
-
     def close(self) -> None:
         """At shutdown: every journal compacted into its file, and removed."""
         self._stop.set()
-        self.compact()
-        with self._lock:
-            tables = list(self._tables.values())
-        for table in tables:
-            with table.lock:
-                if table.journal is not None:
-                    with contextlib.suppress(OSError):
-                        table.journal.close(remove=not table.pending)
-
-    def playable(self, table: Table) -> Game:
-        self.fresh(table)
-        if table.game is None:
-            assert table.error is not None  # fresh() keeps either a game or its error
-            raise table.error
-        return table.game
-
-    def save(self, table: Table, *, cards: bool = False) -> None:
-        """Write the game's record atomically and durably, and with ``cards`` its
-        early-known base cards (they change only at the start or the reveal). Call
-        with the lock held."""
-        game = table.played
-        self._guard(table.path)
-        if cards and game.cards is not None and game.variant == "base":
-            self._guard(self._cards_path(table.name))
-            known = {p: c[0] for p, c in game.cards.items()}
-            write_atomic(self._cards_path(table.name), json.dumps(known, ensure_ascii=False) + "\n", durable=True)
-        text = game.to_dn()
-        write_atomic(table.path, text, durable=True)
-        st = table.path.stat()
-        table.stamp, table.rev, table.text = (st.st_mtime_ns, st.st_size), _rev(text, game), text
-        table.base = journal.base_of(text)
-        # after the file: a crash between leaves a journal naming the record before, which is not replayed
-        (table.journal or Journal(self._journal_path(table.name))).clear()
-        table.pending = 0
-
-    def rewrite(self, table: Table, text: str) -> None:
-        """Replace a record by ``text`` (a repair), the file as it was first copied whole
-        to NAME.dn.bak; both written atomically. Call with the table's lock held."""
-        self._guard(table.path)
-        backup = table.path.with_name(table.path.name + ".bak")
-        self._guard(backup)
-        try:
-            write_atomic(backup, read_record(table.path).decode("utf-8", errors="replace"), durable=True)
-            write_atomic(table.path, text, durable=True)
-        except DnError as e:
-            raise Refused(409, e.format(table.path.name)) from None
-        except OSError as e:
-            raise _unwritten(e, table.path, _("the file is as it was")) from None
-        (table.journal or Journal(self._journal_path(table.name))).clear()
-        table.stamp, table.pending, table.taken_back = None, 0, []
-        self.fresh(table)
-
-    def _cards_path(self, name: str) -> Path:
-        return self.root / f"{name}.cards.json"
-
-    def _journal_path(self, name: str) -> Path:
-        return self.root / f"{name}.dn{journal.SUFFIX}"
-
-
-def _replay(game: Game, ops: list[JSONObject]) -> Game:
-    """``game`` with the journaled ``ops`` replayed, up to the first this game cannot take."""
-    game = game.copy()
-    for op in ops:
-        try:
-            apply(game, op)
-        except (DnError, IndexError, TypeError, ValueError):
-            break
-    return game
-
-
-def apply(game: Game, op: JSONObject) -> None:
-    """Replay one journaled change: ``{"op": "push", "move": ..., "vote": ..., "jein": ..., "keep": ...}``,
-    ``{"op": "pop"}``, ``{"op": "takeback", "keep": K}`` (back to the first K events) or
-    ``{"op": "batch", "ops": [...]}``."""
-    if op.get("op") == "pop":
-        game.pop()
-    elif op.get("op") == "takeback" and isinstance(op.get("keep"), int):
-        while len(game.events) > max(op["keep"], 0):
-            game.pop()
-    elif op.get("op") == "batch" and isinstance(op.get("ops"), list):
-        for each in op["ops"]:
-            apply(game, each)
-    elif op.get("op") == "push" and isinstance(op.get("move"), str):
-        game.push(op["move"], vote=op.get("vote"), jein=op.get("jein"), keep=op.get("keep"))
-    else:
-        raise fail("D001", f"a journal line this version does not know: {str(op)[:80]}")
-
-
-def game_id(name: object) -> str:
-    """``name``, when it is a game's id (else 400)."""
-    if not isinstance(name, str) or not NAME.fullmatch(name):
-        raise Refused(400, _("a game's id (its file's name without .dn) is 1 to 64 letters, digits, '-' or '_'"))
-    return name
-
-
-def file_id(title: str) -> str:
-    """The file name (without .dn) of a game named ``title``: the name itself when it is
-    already letters, digits, - and _; else its letters and digits in ASCII, joined by -,
-    and 6 hex digits of its hash, so different names never share a file."""
-    if NAME.fullmatch(title):
-        return title
-    ascii_ = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
-    stem = re.sub(r"[^A-Za-z0-9]+", "-", ascii_).strip("-")[:48].rstrip("-") or "game"
-    return f"{stem}-{sha1(title.encode()).hexdigest()[:6]}"
-
-
-def title(game: Game | None, name: str) -> str:
-    """What a game is called: the name it was created under (its Event tag), else its file's."""
-    event = next((t.value for t in game.tags if t.key == "Event"), None) if game is not None else None
-    return event or name
-
-
-def _unwritten(e: OSError, path: Path, outcome: str) -> Refused:
-    """A write the OS refused: 409 when something that is not a file is in the way, else 503."""
-    status = 409 if isinstance(e, NotRegularFile) else 503
-    return Refused(status, _("could not write {file}: {problem}; {outcome}").format(
-        file=path.name, problem=e.strerror or e, outcome=outcome))
-
-
-def _rev(text: str, game: Game | None) -> str:
-    """Changes whenever what a page shows of the game changes: its record, or cards becoming known."""
-    known = game is not None and game.cards is not None
-    return sha1(f"{known}\n{text}".encode()).hexdigest()[:16]
-
-
-def _hands(hands: object) -> dict[str, dict[str, int]]:
-    """Hands as dealt at the table: ``{"Anna": "W3 W2x2 S1"}`` or ``{"Anna": {"W3": 1, ...}}``."""
-    if not isinstance(hands, dict):
-        raise Refused(400, _("deal.hands maps each player to their tiles, e.g. {example}").format(
-            example='{"Anna": "W3 W2x2 S1"}'))
-    out = {}
-    for player, tiles in hands.items():
-        if isinstance(tiles, dict):
-            out[player] = tiles
-            continue
-        if not isinstance(tiles, str) or len(tiles) > 400:
-            raise Refused(400, _("the hand of {player}: tiles like \"W3 W2x2 S1\"").format(player=str(player)[:40]))
-        counts: dict[str, int] = {}
-        for word in tiles.split():
-            m = TILE.fullmatch(word)
-            if m is None:
-                raise fail("D001", _("'{word}' in the hand of {player} is not a tile like W3 or W2x2").format(
-                    word=word[:20], player=str(player)[:40]))
-            counts[m[1]] = counts.get(m[1], 0) + int(m[2] or 1)
-        out[player] = counts
-    return out
+        super().close()

@@ -1,4 +1,4 @@
-"""Mending a game in ``drunter play``: take back to any earlier turn (and replay what
+"""Mending a game at the table: take back to any earlier turn (and replay what
 was taken back), and repair a record that is no valid record (cut it to its last
 valid turn, or fix the offending line). Before a record is repaired, it is copied
 whole to ``NAME.dn.bak`` beside it (atomically), so nothing is lost.
@@ -16,10 +16,10 @@ from drunter_notation.game import Game
 from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.formatter import format_placement
 from drunter_notation.notation.model import Choose, Turn
-from drunter_notation.web import seats
-from drunter_notation.web.store import JSONObject, Refused, Store, Table, apply
+from drunter_notation.table import seats
+from drunter_notation.table.store import JSONObject, Refused, Table, Tables, apply
 
-View = Callable[[Table], JSONObject]  # the game's view a change answers with (app.game_json)
+View = Callable[[Table], JSONObject]  # the game's view a change answers with (views.game_json)
 
 LINE_LIMIT = 1000  # characters in one line typed as a fix
 
@@ -31,7 +31,7 @@ def redo_op(game: Game, event: Turn | Choose) -> JSONObject:
     return {"op": "push", "move": "pass" if event.placement is None else format_placement(event.placement)}
 
 
-def take_back(store: Store, name: str | None, body: JSONObject, view: View) -> JSONObject:
+def take_back(store: Tables, name: str | None, body: JSONObject, view: View) -> JSONObject:
     """``{"keep": K, "turn": T}``: every event after the first K taken back; they are
     kept (``taken_back``) until something else is played."""
     keep = body.get("keep")
@@ -53,7 +53,7 @@ def take_back(store: Store, name: str | None, body: JSONObject, view: View) -> J
     return store.change(table, _turn(body), act, view, op=op, taken_back=taken)
 
 
-def replay(store: Store, name: str | None, body: JSONObject, view: View) -> JSONObject:
+def replay(store: Tables, name: str | None, body: JSONObject, view: View) -> JSONObject:
     """Play again, in one go, everything the last take-back took back."""
     table = store.table(name)
     ops = list(table.taken_back)
@@ -91,7 +91,7 @@ def verdict(text: str, path: Path) -> JSONObject:
             "line": 0, "column": 0, "code": None}
 
 
-def source(store: Store, name: str | None, body: JSONObject) -> JSONObject:
+def source(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
     """The record's text as on disk, with its verdict, the offending line and where a cut would go."""
     table = _readable(store, name)
     with table.lock:
@@ -122,7 +122,7 @@ def _cut(text: str, line: int, path: Path) -> str | None:
     return cut if verdict(cut, path)["valid"] else None
 
 
-def repair(store: Store, name: str | None, body: JSONObject) -> JSONObject:
+def repair(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
     """``{"cut": true}`` or ``{"line": N, "text": "..."}`` (and ``rev``, the text's rev the
     page showed): the record backed up to NAME.dn.bak, then written repaired. The
     answer is the new :func:`source` (with validate's verdict)."""
@@ -149,7 +149,7 @@ def repair(store: Store, name: str | None, body: JSONObject) -> JSONObject:
         return _source(table)
 
 
-def _readable(store: Store, name: str | None) -> Table:
+def _readable(store: Tables, name: str | None) -> Table:
     table = store.table(name)
     with table.lock:
         store.fresh(table)

@@ -2,8 +2,8 @@
 must stay secret until the rules turn it over.
 
 * A seat's token is an HMAC of the game's name, the seat and the player under a key
-  kept in ``DIR/.drunter-seats.key`` (made once, mode 0600), so links survive a
-  restart and need no file per game; it is compared in constant time.
+  the storage keeps (on a server ``DIR/.drunter-seats.key``, made once, mode 0600), so
+  links survive a restart and need no file per game; it is compared in constant time.
 * A secret ballot (rule B2: every player lays face down; all turn over together) is
   held in memory on its table (``Table.vote``, never written) until every voter has laid. Only then are the
   ballots shown, the jokers declared (B4) and the turn pushed to the engine, which
@@ -18,55 +18,37 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import re
-import secrets
-import threading
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import replace
 
 from drunter_notation.data.rulesets import catalogue
-from drunter_notation.errors import fail
 from drunter_notation.explain.findings import arithmetic, card_lines
-from drunter_notation.files import Kind, read_regular
 from drunter_notation.game import Game
-from drunter_notation.i18n import N_, _
+from drunter_notation.i18n import _
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.model import CARD_NAMES, Goals
+from drunter_notation.report.view import VOTE_RULES
 from drunter_notation.rules import votes
-from drunter_notation.web.store import JSONObject, Refused, Table
+from drunter_notation.table.ballots import Choice, Vote
+from drunter_notation.table.store import JSONObject, Refused, Table
 
-KEY_FILE = ".drunter-seats.key"
-KEY = Kind("I001", 1024, N_("no such file"), None, N_("is a directory, not the seat key"), None,
-           N_("is {what}, not the seat key; nothing was read"))
+KEY_FILE = ".drunter-seats.key"  # where a folder's storage keeps the seat key
 TOKEN_CHARS = 22  # 132 bits of the HMAC, base64url
 
 
 class Keys:
-    """The server's seat key (made on first use) and the seat tokens made from it."""
+    """The seat key (``secret``: the storage's, made on first use) and the seat tokens made from it."""
 
-    def __init__(self, root: Path):
-        self.path = root / KEY_FILE
+    def __init__(self, secret: Callable[[], bytes]):
+        self._secret = secret
         self._key: bytes | None = None
-        self._lock = threading.Lock()
 
     @property
     def key(self) -> bytes:
-        with self._lock:
-            if self._key is None:
-                try:  # O_EXCL and 0600: a secret, made once, never written over anything
-                    fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-                except FileExistsError:
-                    pass
-                else:
-                    with os.fdopen(fd, "w") as f:
-                        f.write(secrets.token_hex(32) + "\n")
-                key = read_regular(self.path, KEY).strip()
-                if len(key) < 32:
-                    raise fail("I001", _("the seat key is shorter than 32 characters: delete it, a new one is made "
-                                         "(every seat link changes)"), path=str(self.path))
-                self._key = key
-            return self._key
+        if self._key is None:
+            self._key = self._secret()
+        return self._key
 
     def token(self, game: str, seat: int, player: str) -> str:
         mac = hmac.new(self.key, f"seat\0{game}\0{seat}\0{player}".encode(), hashlib.sha256).digest()
@@ -100,38 +82,6 @@ def public_text(text: str) -> str:
     """A record's text as on disk (valid or not), as anyone may read it: the goal
     cards of its ``goals`` lines masked while it has no ``reveal``."""
     return text if REVEAL_LINE.search(text) else GOALS_LINE.sub(r"\1 (secret until the reveal)", text)
-
-
-@dataclass(frozen=True)
-class Vote:
-    """A secret ballot in progress on one turn's placement."""
-
-    turn: int
-    move: str  # the legal move's DN text
-    order: tuple[str, ...]  # voting order, the placer first (B2)
-    laid: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    jein: dict[str, str] = field(default_factory=dict)
-    problem: str | None = None  # the engine's word on the last turn-over, when it refused it
-
-    @property
-    def shown(self) -> bool:
-        return len(self.laid) == len(self.order)
-
-    @property
-    def jein_due(self) -> tuple[str, ...]:
-        return tuple(p for p in self.order if "JEIN" in self.laid.get(p, ()) and p not in self.jein)
-
-
-@dataclass(frozen=True)
-class Choice:
-    """The expert choice (X2) in progress: the goal card each player keeps, secret until the reveal."""
-
-    turn: int
-    keep: dict[str, str] = field(default_factory=dict)
-
-
-# Seats' actions that end in a move (the last ballot laid, the last choice made) run one at a time.
-ACTIONS = threading.Lock()
 
 
 def open_vote(table: Table) -> Vote | None:
@@ -249,6 +199,7 @@ def count_json(game: Game, t: votes.Tally, accepted: bool | None = None) -> JSON
     return {"yes": t.yes, "no": t.no, "lines": list(card_lines(t)), "arithmetic": arithmetic(t),
             "accepted": votes.vote_outcome(t, game.state.options) if accepted is None else accepted,
             "rule": "B5", "title": _(title), "option": str(game.state.options.vote_outcome),
+            "option_text": _(VOTE_RULES[str(game.state.options.vote_outcome)]),
             "citation": game.ruleset.cite("B5")}
 
 

@@ -1,8 +1,8 @@
-"""The routes of the seats (``/seat/{name}``, ``/api/seat/{name}/...``) and the host's
-side of them (the seat links with their QR codes, the secret ballot opened or called
-off). A seat route answers only to its seat's token, sent as the header
-``X-Drunter-Seat`` (the page keeps it in the link's fragment, which no request and no
-log carries), and gives that seat's view (:func:`.seats.seat_json`).
+"""The seats' works (a seat's view, its move, its ballot, its joker, its choice) and
+the host's side of them (the seat links with their QR codes, the secret ballot opened
+or called off). A seat's work answers only to its seat's token (a transport takes it
+from the header ``X-Drunter-Seat``; the page keeps it in the link's fragment, which no
+request and no log carries), and gives that seat's view (:func:`.seats.seat_json`).
 """
 from __future__ import annotations
 
@@ -11,61 +11,35 @@ from functools import lru_cache
 from urllib.parse import quote
 
 import segno
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
 
 from drunter_notation.errors import DnError
 from drunter_notation.i18n import _
-from drunter_notation.web import seats
-from drunter_notation.web.bots import bots_of
-from drunter_notation.web.endpoint import Endpoint, Handler, SeatWork
-from drunter_notation.web.events import Hub
-from drunter_notation.web.store import JSONObject, Refused, Store, Table
+from drunter_notation.table import seats
+from drunter_notation.table.answer import Reply, SeatWork
+from drunter_notation.table.ballots import Vote
+from drunter_notation.table.bots import bots_of
+from drunter_notation.table.store import JSONObject, Refused, Table, Tables
+from drunter_notation.table.views import board_svg, game_json
 
 # A seat's act on its ballot: the vote as it now stands.
-BallotChange = Callable[[Table, str, JSONObject], seats.Vote]
+BallotChange = Callable[[Table, str, JSONObject], Vote]
 
 
-class SeatApi:
-    """The seats' routes (:meth:`routes`), one method each, as Starlette's ``Router`` keeps
-    its endpoints. ``view`` is the public game view, ``board`` its SVG, ``page`` serves the
-    seat's page; ``links``: the base URLs of the seats' links (none: the host page's own).
-    Each work takes the store as every route's work does (it is :attr:`store`);
-    :attr:`actions` are the seat's acts by name, which the bots' seats use (web/bots.py)."""
+class Seats:
+    """The seats' works, one method each. ``present``: the seats of a game with a page
+    open now (the transport knows); ``links``: the base URLs of the seats' links (none:
+    the host page's own). Each work takes the store as every work does (it is
+    :attr:`store`); :attr:`actions` are the seat's acts by name, which the bots' seats
+    use (table/bots.py)."""
 
-    def __init__(self, store: Store, keys: seats.Keys, hub: Hub, *, links: tuple[str, ...],
-                 view: Callable[[Table], JSONObject], board: Callable[[Table], str], page: Handler):
-        self.store, self.keys, self.hub, self.links = store, keys, hub, links
-        self.view, self.board, self.page = view, board, page
+    def __init__(self, store: Tables, keys: seats.Keys, present: Callable[[str], set[str]], *,
+                 links: tuple[str, ...] = ()):
+        self.store, self.keys, self.present, self.links = store, keys, present, links
+        self.view, self.board = game_json, board_svg
 
     @property
     def actions(self) -> dict[str, SeatWork]:
         return {"move": self.move, "ballot": self.ballot, "lay": self.lay, "jein": self.jein, "choose": self.choose}
-
-    def routes(self, endpoint: Endpoint) -> list[Route]:
-        seat = endpoint.seat
-
-        async def links_route(request: Request) -> Response:  # the links start at the address the host page used
-            return await endpoint.answer(request, lambda _s, n, _b: self.seat_links(n, str(request.base_url)),
-                                         with_body=False)
-        return [
-            Route("/seat/{name}", self.page),
-            Route("/api/games/{name}/events", self.host_events, methods=["GET"]),
-            Route("/api/games/{name}/seats", links_route, methods=["GET"]),
-            Route("/api/games/{name}/ballot", endpoint(self.host_ballot), methods=["POST"]),
-            Route("/api/games/{name}/ballot/cancel", endpoint(self.host_call_off), methods=["POST"]),
-            Route("/api/seat/{name}", seat(self.show, with_body=False), methods=["GET"]),
-            Route("/api/seat/{name}/events", self.seat_events, methods=["GET"]),
-            Route("/api/seat/{name}/board.svg", seat(self.show_board, with_body=False), methods=["GET"]),
-            Route("/api/seat/{name}/moves", seat(self.move), methods=["POST"]),
-            Route("/api/seat/{name}/ballot", seat(self.ballot), methods=["POST"]),
-            Route("/api/seat/{name}/ballot/cancel", seat(self.call_off), methods=["POST"]),
-            Route("/api/seat/{name}/lay", seat(self.lay), methods=["POST"]),
-            Route("/api/seat/{name}/jein", seat(self.jein), methods=["POST"]),
-            Route("/api/seat/{name}/choose", seat(self.choose), methods=["POST"]),
-        ]
 
     def _me(self, table: Table, token: str | None, body: JSONObject | None = None) -> str:
         """The seat ``token`` opens, checked against the table's game (with its lock held);
@@ -79,18 +53,18 @@ class SeatApi:
         return seats.seat_json(table, self.view(table), player)
 
     # -- a seat's own ---------------------------------------------------------------------
-    def show(self, _store: Store, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
+    def show(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
         table = self.store.table(name)
         with table.lock:
             return self._seat_view(table, self._me(table, token))
 
-    def show_board(self, _store: Store, name: str | None, body: JSONObject, *, token: str | None) -> Response:
+    def show_board(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> Reply:
         table = self.store.table(name)
         with table.lock:
             self._me(table, token)
-            return Response(self.board(table), media_type="image/svg+xml")
+            return Reply(self.board(table), media="image/svg+xml")
 
-    def move(self, _store: Store, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
+    def move(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
         """The seat's own turn: a placement that needs no vote, or a pass."""
         text = body.get("move")
         if not isinstance(text, str) or not text.strip() or len(text) > 300 or text.strip() == "choose":
@@ -103,37 +77,37 @@ class SeatApi:
             to_move = table.played.to_move
             if player != to_move:
                 raise Refused(403, _("it is {player}'s turn, not {other}'s").format(player=to_move, other=player))
-        with seats.ACTIONS:
+        with self.store.actions:
             self.store.change(table, body.get("turn") if isinstance(body.get("turn"), int) else None,
                               lambda g: g.push(text), _nothing)
         with table.lock:
             return self._seat_view(table, player)
 
-    def ballot(self, _store: Store, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
+    def ballot(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
         table = self.store.table(name)
-        with seats.ACTIONS, table.lock:
+        with self.store.actions, table.lock:
             player = self._me(table, token, body)
             seats.call_vote(table, _text(body), player)
             return self._seat_view(table, player)
 
-    def call_off(self, _store: Store, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
+    def call_off(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
         table = self.store.table(name)
-        with seats.ACTIONS, table.lock:
+        with self.store.actions, table.lock:
             player = self._me(table, token, body)
             seats.call_off(table, player)
             return self._seat_view(table, player)
 
-    def lay(self, _store: Store, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
+    def lay(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
         return self._on_ballot(name, body, token, lambda table, player, b: seats.lay(table, player, b.get("cards")))
 
-    def jein(self, _store: Store, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
+    def jein(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
         return self._on_ballot(name, body, token,
                                lambda table, player, b: seats.declare(table, player, b.get("side")))
 
     def _on_ballot(self, name: str | None, body: JSONObject, token: str | None, change: BallotChange) -> JSONObject:
         """A seat's act on the ballot (``change``), then the turn-over once it completes it."""
         table = self.store.table(name)
-        with seats.ACTIONS:
+        with self.store.actions:
             with table.lock:
                 player = self._me(table, token, body)
                 vote = change(table, player, body)
@@ -141,9 +115,9 @@ class SeatApi:
             with table.lock:
                 return self._seat_view(table, player)
 
-    def choose(self, _store: Store, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
+    def choose(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
         table = self.store.table(name)
-        with seats.ACTIONS:
+        with self.store.actions:
             with table.lock:
                 player = self._me(table, token, body)
                 choice = seats.choose(table, player, body.get("keep"))
@@ -154,7 +128,7 @@ class SeatApi:
             with table.lock:
                 return self._seat_view(table, player)
 
-    def _turn_over(self, table: Table, vote: seats.Vote) -> None:
+    def _turn_over(self, table: Table, vote: Vote) -> None:
         """Once every card is shown and every joker declared, the engine judges and plays the turn."""
         if not vote.shown or vote.jein_due:
             return
@@ -173,7 +147,7 @@ class SeatApi:
         table = self.store.table(name)
         with table.lock:
             g = self.store.playable(table)
-            present = self.hub.present(table.name)
+            present = self.present(table.name)
             robots = bots_of(g)
             out = []
             for i, p in enumerate(g.players):
@@ -183,37 +157,31 @@ class SeatApi:
                             "qr": qr_code(urls[0]), "bot": robots.get(p)})
         return {"seats": out, "reachable": bool(self.links)}
 
-    def host_ballot(self, _store: Store, name: str | None, body: JSONObject) -> JSONObject:
+    def host_ballot(self, _store: Tables, name: str | None, body: JSONObject) -> JSONObject:
         table = self.store.table(name)
-        with seats.ACTIONS, table.lock:
+        with self.store.actions, table.lock:
             self.store.playable(table)
             on_turn(table, body)
             seats.call_vote(table, _text(body), None)
             return self.view(table)
 
-    def host_call_off(self, _store: Store, name: str | None, body: JSONObject) -> JSONObject:
+    def host_call_off(self, _store: Tables, name: str | None, body: JSONObject) -> JSONObject:
         table = self.store.table(name)
-        with seats.ACTIONS, table.lock:
+        with self.store.actions, table.lock:
             self.store.playable(table)
             on_turn(table, body)
             seats.call_off(table, None)
             return self.view(table)
 
-    async def host_events(self, request: Request) -> Response:
-        self.store.path(request.path_params["name"])  # a bad name is 400 before any stream opens
-        return self.hub.stream(request.path_params["name"])
-
-    async def seat_events(self, request: Request) -> Response:
-        name = request.path_params["name"]
+    def seat_of(self, name: str, token: str | None) -> str:
+        """The player whose seat ``token`` opens in game ``name`` (403 for none; 422 when the
+        record is no valid record any more): a seat's event stream opens only then."""
         table = self.store.table(name)
-
-        def check() -> str:
-            with table.lock:
-                try:
-                    return self._me(table, request.headers.get("x-drunter-seat"))
-                except DnError as e:  # the file is no valid record (any more)
-                    raise Refused(422, e.format(f"{name}.dn")) from None
-        return self.hub.stream(name, await run_in_threadpool(check))
+        with table.lock:
+            try:
+                return self._me(table, token)
+            except DnError as e:
+                raise Refused(422, e.format(f"{name}.dn")) from None
 
 
 def _nothing(table: Table) -> None:

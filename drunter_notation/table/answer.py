@@ -1,0 +1,62 @@
+"""What a work of the table answers, whatever carries it: a JSON object (status 200),
+or a :class:`Reply` with its own status (a new game's 201, a refused move's 422 with
+the verdicts) or its own media type (the board's SVG); its problems as JSON
+(:class:`~.store.Refused`: its status; the engine's :class:`DnError`: 422 with its
+diagnostics).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from drunter_notation.errors import DnError, printable, severity_word
+from drunter_notation.i18n import N_, _
+from drunter_notation.table.store import JSONObject, Refused, Tables
+
+# How a move is typed at the table (the record's own syntax, @corner and all, is the DN hint's).
+MOVE_HINT = N_("type a tile and the squares it covers, like W3 b1-d1 (add the corner it goes on from, like @a1, "
+               "when two tracks could take it), or pass")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An answer with a status or a media type of its own; ``etag``: the version it shows."""
+
+    body: JSONObject | str
+    status: int = 200
+    media: str = "application/json"
+    etag: str | None = None
+
+
+Answer = Reply | JSONObject  # a work's result: a JSON object is answered with 200
+Work = Callable[[Tables, str | None, JSONObject], Answer]
+
+
+def answer(work: Callable[[], Answer], name: str | None) -> Reply:
+    """``work``'s answer as a :class:`Reply`, its problems included."""
+    try:
+        result = work()
+    except Refused as e:
+        return Reply(e.as_json(), e.status)
+    except DnError as e:
+        return Reply(problem(e, name), 422)
+    return result if isinstance(result, Reply) else Reply(result)
+
+
+def problem(e: DnError, name: str | None) -> JSONObject:
+    """The engine's error as the API answers it: one line, and its diagnostic as ``validate`` gives it."""
+    d = e.diagnostic
+    if e.path == "move" and d.line:  # the move as typed does not read: worded as the move's, not the file's
+        error = printable(_("the move typed, at column {column}: {severity}[{code}]: {message}").format(
+            column=d.column, severity=severity_word(d.severity), code=d.code, message=d.message)
+            + "; " + _(MOVE_HINT))
+    else:
+        error = e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else _("the new game"))
+    return {"error": error, "diagnostics": [d.as_json()]}
+
+
+class SeatWork(Protocol):
+    """The work of a seat: as :data:`Work`, with the seat's token."""
+
+    def __call__(self, store: Tables, name: str | None, body: JSONObject, /, *, token: str | None) -> Answer: ...

@@ -1,0 +1,93 @@
+"""The table core (drunter_notation/table/) without a server: in memory, bots thinking
+in the caller, driven by one event loop as a page's worker under Pyodide drives it."""
+from __future__ import annotations
+
+import asyncio
+import re
+
+from drunter_notation.table.bots import InlineThinker
+from drunter_notation.table.core import Call, TableCore
+from drunter_notation.table.store import MemoryStorage
+
+
+class Runtime:
+    """One caller, no threads: blocking calls run at once, as in a page's worker."""
+
+    def __init__(self) -> None:
+        self.told: list[str] = []
+
+    async def blocking(self, work):
+        return work()
+
+    async def sleep(self, seconds):
+        await asyncio.sleep(0)
+
+    def spawn(self, coroutine):
+        return asyncio.get_running_loop().create_task(coroutine)
+
+    def notify(self, name):
+        self.told.append(name)
+
+    def present(self, name):
+        return set()
+
+
+def route(core: TableCore, method: str, path: str):
+    """The core's entry for ``path`` and the game's id in it, as a transport finds them."""
+    for entry in core.routes:
+        pattern = "^" + re.sub(r"\{name\}", "(?P<name>[^/]+)", entry.path) + "$"
+        m = re.match(pattern, path)
+        if m and method in entry.methods:
+            return entry, m.groupdict().get("name")
+    raise AssertionError(f"no route {method} {path}")
+
+
+async def ask(core: TableCore, method: str, path: str, body=None, token=None):
+    entry, name = route(core, method, path)
+    reply = await entry.work(Call(name, method, body or {}, token))
+    return reply.status, reply.body
+
+
+def test_a_game_with_a_bot_plays_in_memory_with_no_thread_and_no_process():
+    async def main():
+        runtime = Runtime()
+        storage = MemoryStorage()
+        core = TableCore(storage, runtime, InlineThinker(), delay_ms=0)
+        core.start()
+        status, game = await ask(core, "POST", "/api/games", {
+            "name": "t", "players": ["Anna", "Ben"], "deal": "random", "bots": {"Ben": "greedy"}, "hints": True})
+        assert status == 201 and game["bots"] == {"Ben": "greedy"} and game["hints"] == {"Anna": 0}
+        anna = core.keys.token("t", 0, "Anna")
+        for _ in range(200):
+            status, seat = await ask(core, "GET", "/api/seat/t", token=anna)
+            assert status == 200
+            if seat["over"]:
+                break
+            if seat["to_move"] != "Anna" or seat["vote"] is not None:
+                await asyncio.sleep(0.01)  # the bot's turn or its ballot: it plays on the loop
+                continue
+            moves = [m["move"] for m in seat["legal"] if not m["needs_vote"]] or ["pass"]
+            status, _ = await ask(core, "POST", "/api/seat/t/moves", {"move": moves[0], "turn": seat["turn"]}, anna)
+            assert status in (200, 409)
+        status, game = await ask(core, "GET", "/api/games/t")
+        assert status == 200 and len(game["events"]) >= 4
+        assert "t" in runtime.told and "[Bots \"-, greedy\"]" in storage.files["t"]
+        status, problem = await ask(core, "GET", "/api/games/nope")
+        assert status == 404 and problem["error"]
+        core.close()
+    asyncio.run(main())
+
+
+def test_the_core_keeps_its_journal_in_the_storage_and_reads_it_back():
+    async def main():
+        storage = MemoryStorage()
+        core = TableCore(storage, Runtime(), InlineThinker())
+        status, game = await ask(core, "POST", "/api/games", {"name": "t", "players": ["Anna", "Ben"]})
+        assert status == 201
+        status, game = await ask(core, "POST", "/api/games/t/moves", {"move": "pass", "turn": 1})
+        assert status == 200 and game["turn"] == 2
+        assert storage.journals["t"][1] == {"op": "push", "move": "pass", "vote": None, "jein": None, "keep": None}
+        again = TableCore(storage, Runtime(), InlineThinker())  # what a reload of the page's worker sees
+        status, game = await ask(again, "GET", "/api/games/t")
+        assert status == 200 and game["turn"] == 2
+    asyncio.run(main())
