@@ -67,3 +67,38 @@ def test_a_number_in_a_czech_message_reads_the_same_in_json_and_text(tmp_path):
     assert "100\u00a0012" in text and "100\u00a0012" in out and "\\u00a0" not in out
     message = json.loads(out)["diagnostics"][0]["message"]
     assert message in text and json.loads(out)["diagnostics"][0]["column"] == 100_001
+
+
+def _analysis() -> dict:
+    out = run("analyze", "replays/tiny-hand-made.dn", "--playouts", "0", "--format", "json").stdout
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda a: a["final"]["beliefs"].update(Anna=[1, 2]),
+    lambda a: a["final"]["styles"].update(Ben={"random": "much"}),
+    lambda a: a["final"]["evidence"].update(Anna="a sentence"),
+    lambda a: a["final"].pop("styles"),
+], ids=["beliefs a list", "a style not a number", "evidence a sentence", "no styles"])
+def test_an_analysis_the_report_cannot_word_is_one_error_line(tmp_path, spoil):
+    analysis = _analysis()
+    spoil(analysis)
+    path = tmp_path / "analysis.json"
+    path.write_text(json.dumps(analysis) + "\n")
+    done = run("report", "replays/tiny-hand-made.dn", "--analysis", str(path), "-o", str(tmp_path / "r.html"),
+               "--lang", "de")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().endswith("Fehler[U004]: keine Zeile einer Ausgabe von `drunter analyze --format json`")
+
+
+def test_an_analysis_item_of_another_release_is_left_out(tmp_path):
+    analysis = _analysis()
+    analysis["final"]["evidence"]["Anna"] = ["an English sentence of an older release", {"kind": "dreamt"}]
+    del analysis["final"]["favourite"]
+    path = tmp_path / "analysis.json"
+    path.write_text(json.dumps(analysis) + "\n")
+    done = run("report", "replays/tiny-hand-made.dn", "--analysis", str(path), "-o", str(tmp_path / "r.html"),
+               "--lang", "cs")
+    assert done.returncode == 0, done.stderr
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "an English sentence" not in html and "žádná karta nevyčnívá" in html
