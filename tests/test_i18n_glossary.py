@@ -71,7 +71,7 @@ def test_the_catalog_uses_one_word_per_concept_and_one_form_of_address(lang):
     ("de", "the record is empty", "die Aufzeichnung ist leer", "record"),
     ("de", "check the path", "prüfen Sie den Pfad", "form of address"),
     ("de", "seat {n}", "Platz {n}", "seat"),
-    ("de", "{player} passes: no legal placement.", "{player} setzt aus: kein erlaubtes Legen.", "legal"),
+    ("de", "{player} passes: no legal placement.", "{player} setzt aus: keine erlaubte Legemöglichkeit.", "legal"),
     ("cs", "back to hand", "zpět do ruky", "hand, stock"),
     ("cs", "seat {n}", "{n}. místo", "seat"),
     ("cs", "a hint is for your own turn", "nápověda je jen pro tvůj tah", "form of address"),

@@ -134,7 +134,7 @@ def test_the_analysis_charts_speak_the_language(sample, lang, words):
     assert "50%" not in section and english_left(visible(section), foreign_texts(t)) == []
     assert all(word in section for word in words)
     goals = ("all-threes", "all-fours", "lowest-of-each", "one-each", "museum", "tavern", "school", "townhall",
-             "firehouse", "church")
+             "firehouse", "church", "random", "purposeful", "bluffer", "decoy", "builder", "soft")  # ids, and styles
     assert not [g for g in goals if re.search(rf"(?<![\w-]){g}(?![\w-])", visible(section))]
 
 

@@ -83,7 +83,7 @@ move. With --all, then every point where only the sources' wording differs.""")
 @click.option("--all", "show_all", is_flag=True,
               help=N_("Also the points where only the sources' wording differs (after those that change a "
                       "verdict)."))
-@click.option("--width", type=click.IntRange(min=60, max=MAX_WIDTH), default=None,
+@click.option("--width", type=click.IntRange(min=60, max=MAX_WIDTH), default=None, metavar="N",
               help=N_("Width of the text table (default: the terminal's)."))
 def diff_cmd(a: str, b: str, fmt: str, show_all: bool, width: int | None) -> None:
     try:
