@@ -165,7 +165,7 @@ class Model:
 
 
 class _Types(NamedTuple):
-    """A model's table types (:meth:`Model.table_types`) as :meth:`Inference._player_weights`
+    """A model's table types (:meth:`Model.table_types`) as :meth:`Inference._weights`
     reads them: the log of each prior weight, each style prior, each sharpness, and per
     sharpness the indices of its types and their style priors column by column."""
 
@@ -328,6 +328,17 @@ def _mix(row: _Scaled, prior: Sequence[float]) -> float:
     return top + _log(sum(map(operator.mul, scaled, prior)))
 
 
+class _Evidence(NamedTuple):
+    """One player's evidence as :meth:`Inference.posterior` weighs it, for one model:
+    ``fit``, how well each table type explains them (their likelihood summed over
+    cards and styles, the styles weighed by the type's prior); ``cells``, per
+    hypothesis, per style, the likelihood at each sharpness as a share of their
+    largest (so a table's style prior mixes it in one product per cell)."""
+
+    fit: list[float]
+    cells: list[list[tuple[float, ...]]]
+
+
 class Inference:
     """The evidence so far, per player: the log-likelihood of their actions under
     every style, every point of the grids and every hypothesis (and, for the decoy
@@ -359,9 +370,9 @@ class Inference:
         self._reduced_cache: dict[str, Reduced] = {}
         # Per player, per the priors it uses: loglik's tables, until the player's next action.
         self._loglik_cache: dict[str, dict[tuple[tuple[Any, ...], ...], list[list[list[float]]]]] = {}
-        # Per player, for the last model asked: how well each of its table types explains them (:meth:`_fit`),
+        # Per player, for the last model asked: their evidence as the posterior weighs it (:meth:`_evidence`),
         # as long (one model only: the fit asks for hundreds).
-        self._fit_cache: dict[str, tuple[Model, list[float]]] = {}
+        self._evidence_cache: dict[str, tuple[Model, _Evidence]] = {}
 
     def _effects(self, pl: Playout, squares_list: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
         """Per protected set, per list of squares: (own points, other points) destroyed."""
@@ -446,7 +457,7 @@ class Inference:
         """A new action of ``player``: what was kept of their evidence is stale."""
         self._reduced_cache.pop(player, None)
         self._loglik_cache.pop(player, None)
-        self._fit_cache.pop(player, None)
+        self._evidence_cache.pop(player, None)
 
     def _reduced(self, player: str) -> Reduced:
         """What :meth:`loglik` needs that no prior changes: the soft style summed over
@@ -461,6 +472,8 @@ class Inference:
                 if top == _NEG:
                     return top, [0.0] * (len(row) // nb)
                 ex = [math.exp(x - top) for x in row]
+                if nb == 2:
+                    return top, [(a + b) / 2 for a, b in zip(ex[::2], ex[1::2], strict=True)]
                 return top, [sum(ex[t:t + nb]) / nb for t in range(0, len(row), nb)]
 
             self._reduced_cache[player] = Reduced(
@@ -510,54 +523,56 @@ class Inference:
             out.append(rows)
         return out
 
-    def _fit(self, player: str, m: Model, types: _Types) -> list[float]:
-        """How well each table type of ``m`` explains ``player``: their likelihood summed
-        over cards and styles, the styles weighed by the type's prior (per sharpness
-        the styles scaled once: one product per type). Kept until their next action."""
-        kept = self._fit_cache.get(player)
+    def _evidence(self, player: str, m: Model, types: _Types) -> _Evidence:
+        """``player``'s evidence as :meth:`posterior` weighs it (:class:`_Evidence`). Kept
+        until their next action."""
+        kept = self._evidence_cache.get(player)
         if kept is not None and (kept[0] is m or kept[0] == m):
             return kept[1]
-        scaled = [_scaled([_lse(col) for col in zip(*rows, strict=True)]) for rows in self.loglik(player, m)]
+        logs = self.loglik(player, m)
+        scaled = [_scaled([_lse(col) for col in zip(*rows, strict=True)]) for rows in logs]
         fit = [_mix(scaled[sh], prior) for prior, sh in zip(types.priors, types.sharpness, strict=True)]
-        self._fit_cache[player] = (m, fit)
-        return fit
+        top = max(x for rows in logs for row in rows for x in row)
+        cells = [[tuple([math.exp(rows[j][k] - top) for rows in logs]) for k in range(len(STYLE_NAMES))]
+                 for j in range(len(self.hyps))]
+        ev = _Evidence(fit, cells)
+        self._evidence_cache[player] = (m, ev)
+        return ev
 
     @staticmethod
-    def _player_weights(logs: Sequence[Sequence[Sequence[Sequence[float]]]], fit: Sequence[Sequence[float]],
-                        types: _Types) -> list[list[list[float]]]:
-        """Per player, per hypothesis, per style: the log of the likelihood times the
-        prior, the table's make-up marginalised given the *other* players' evidence.
-        ``logs[i]`` is player ``i``'s :meth:`loglik`, ``fit[i]`` their :meth:`_fit`.
-        Each table type (:meth:`Model.table_types`) is weighed by how well it
-        explains the others; a player's own evidence is left out there, so that it
-        counts once, in their own likelihood. The deal's tie between the players'
-        cards is left out in this step only."""
+    def _weights(evidence: Sequence[_Evidence], types: _Types) -> list[tuple[tuple[float, ...], ...]]:
+        """Per player, per hypothesis, per style: the likelihood times the prior (as a
+        share of the player's largest), the table's make-up marginalised given the
+        *other* players' evidence. Each table type (:meth:`Model.table_types`) is
+        weighed by how well it explains the others; a player's own evidence is left
+        out there, so that it counts once, in their own likelihood. The deal's tie
+        between the players' cards is left out in this step only."""
         out = []
-        for i, rows_i in enumerate(logs):  # rows_i[s]: player i at sharpness s
-            others = [f for o, f in enumerate(fit) if o != i]
+        mul = operator.mul
+        for i, ev in enumerate(evidence):
+            others = [e.fit for o, e in enumerate(evidence) if o != i]
             post = ([w + sum(col) for w, col in zip(types.logw, zip(*others, strict=True), strict=True)]
                     if others else types.logw)
             z = _lse(post)
             shares = [math.exp(x - z) for x in post]
             # Per sharpness, the style prior averaged over the table types of that sharpness.
-            logmixed = []
+            mixed = []
             for ts, columns in types.by_sharpness:
                 mine = [shares[t] for t in ts]
-                logmixed.append([_log(sum(map(operator.mul, mine, column))) for column in columns])
-            out.append([[_lse([rows[j][k] + logmixed[sh][k] for sh, rows in enumerate(rows_i)])
-                         for k in range(len(STYLE_NAMES))] for j in range(len(rows_i[0]))])
+                mixed.append([sum(map(mul, mine, column)) for column in columns])
+            by_style = list(zip(*mixed, strict=True))  # per style, per sharpness
+            rows = [[sum(map(mul, cell, prior)) for cell, prior in zip(row, by_style, strict=True)]
+                    for row in ev.cells]
+            top = max(x for row in rows for x in row) or 1.0  # all nil: the posterior falls back to uniform
+            out.append(tuple(tuple(x / top for x in row) for row in rows))
         return out
 
     def posterior(self, model: Model | None = None) -> Posterior:
         """The posterior over (card, style) per player, exact over the deals given
-        each player's weights (:meth:`_player_weights`)."""
+        each player's weights (:meth:`_weights`)."""
         m = model or self.model
         types = _table_types(m)
-        logs = [self.loglik(p, m) for p in self.players]
-        weights = []
-        for rows in self._player_weights(logs, [self._fit(p, m, types) for p in self.players], types):
-            top = max(x for row in rows for x in row)
-            weights.append(tuple(tuple(math.exp(x - top) for x in row) for row in rows))
+        weights = self._weights([self._evidence(p, m, types) for p in self.players], types)
         masks = _masks(self.hyps)
         joint = []
         for i in range(len(self.players)):
