@@ -1,16 +1,19 @@
 """The bots of ``drunter play`` on this machine: how long the default strong bot takes
-to answer, and whether the table stays quick while bots think.
+to answer, and whether the table stays quick and fair while bots think.
 
 1. The strong bot (``table.bots.LEVELS["strong"]``) decides at positions taken from
    greedy games (every few turns of two 4-player games on schilda): median, p90, max.
-2. A ``drunter play`` server on loopback (127.0.0.1) with 4 tables of 4 strong bots
-   playing at once (no pause between actions), and a fifth table of people: its
-   requests (the game's view, a move, the view again) timed while the bots think,
-   then with the bots paused, side by side. Prints p50/p95/max and the load average.
-   Bounded: ``--positions`` decisions, ``--requests`` requests per phase.
+2. A ``drunter play`` server on loopback (127.0.0.1): a light table (4 greedy bots, no
+   pause between actions) alone for ``--seconds``, then beside ten heavy tables (4 bots
+   each at a table's maximum, ``ismcts:sims=TABLE_SIMS``) for as long: its turns per
+   minute side by side (a light game that ends is deleted and made anew). Meanwhile a
+   table of people is asked (the game's view, a move): p50/p95/max of its answers.
+3. Every bot table paused: the server's CPU (its process and its workers) per second
+   of wall time over ``--seconds``, side by side with the same while they played.
+   Bounded: ``--positions`` decisions, ``--requests`` requests, ``--seconds`` per phase.
 
     python bench/play_bots.py
-    python bench/play_bots.py --positions 10 --requests 60
+    python bench/play_bots.py --positions 10 --requests 60 --seconds 10
 """
 from __future__ import annotations
 
@@ -27,11 +30,11 @@ import time
 
 from drunter_notation.bots.tournament import bot_game
 from drunter_notation.game import Game
-from drunter_notation.table.bots import LEVELS, Job, decide
+from drunter_notation.table.bots import LEVELS, TABLE_SIMS, Job, decide
 
 RUN_CLI = "import sys; from drunter_notation.cli import main; sys.argv[0] = 'drunter'; main()"
 PLAYERS = ["Anna", "Ben", "Cleo", "Dora"]
-TABLES = 4
+TABLES = 10  # heavy tables beside the light one
 
 
 def strong_answers(positions: int) -> list[float]:
@@ -56,9 +59,16 @@ def strong_answers(positions: int) -> list[float]:
 
 
 def call(conn: http.client.HTTPConnection, method: str, path: str, body=None) -> tuple[int, dict]:
-    conn.request(method, path, None if body is None else json.dumps(body), {"Content-Type": "application/json"})
-    r = conn.getresponse()
-    return r.status, json.loads(r.read())
+    for again in (True, False):  # a connection idle past the server's keep-alive is closed: open it anew, once
+        try:
+            conn.request(method, path, None if body is None else json.dumps(body), {"Content-Type": "application/json"})
+            r = conn.getresponse()
+            return r.status, json.loads(r.read())
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            conn.close()
+            if not again:
+                raise
+    raise AssertionError("unreachable")
 
 
 def timed(conn: http.client.HTTPConnection, game: str, requests: int) -> list[float]:
@@ -84,41 +94,108 @@ def figures(xs: list[float]) -> str:
             f"max {xs[-1] * 1000:.0f} ms")
 
 
+def cpu_seconds(group: int) -> float:
+    """CPU seconds used so far by the live processes of the process group ``group`` (Linux /proc)."""
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class Light:
+    """The light table: 4 greedy bots; its turns counted across the games it plays."""
+
+    def __init__(self, conn: http.client.HTTPConnection):
+        self.conn, self.turns, self.games = conn, 0, 0
+        self.make()
+
+    def make(self) -> None:
+        self.games += 1
+        status, _ = call(self.conn, "POST", "/api/games", {"name": "light", "players": PLAYERS, "deal": "random",
+                                                           "bots": {p: "easy" for p in PLAYERS}})
+        assert status == 201, status
+        call(self.conn, "POST", "/api/games/light/autoplay", {"delay_ms": 0})
+        self.base = 1
+
+    def now(self) -> int:
+        """Turns played so far (a game over is deleted and another made)."""
+        _, g = call(self.conn, "GET", "/api/games/light")
+        if g["over"]:
+            self.turns += g["turn"] - self.base
+            call(self.conn, "DELETE", "/api/games/light", {})
+            self.make()
+            return self.turns
+        return self.turns + g["turn"] - self.base
+
+
+def per_minute(light: Light, seconds: float, work=None) -> float:
+    """The light table's turns per minute over ``seconds`` (``work()``, if given, runs meanwhile)."""
+    start, t0 = light.now(), time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        if work is not None:
+            work()
+        else:
+            time.sleep(0.2)
+        light.now()
+    return (light.now() - start) * 60 / (time.monotonic() - t0)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=24)
     ap.add_argument("--requests", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=20.0)
     args = ap.parse_args()
     answers = strong_answers(args.positions)
     print(f"strong bot ({LEVELS['strong']}), {len(answers)} decisions: median {statistics.median(answers):.2f} s, "
           f"p90 {sorted(answers)[int(0.9 * (len(answers) - 1))]:.2f} s, max {max(answers):.2f} s")
+    heavy = f"ismcts:sims={TABLE_SIMS}"
     with tempfile.TemporaryDirectory() as folder:
         proc = subprocess.Popen([sys.executable, "-c", RUN_CLI, "play", folder, "--port", "0", "--no-browser"],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
         try:
             found = re.search(r"http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())
             assert found, "drunter play did not start"
             conn = http.client.HTTPConnection("127.0.0.1", int(found[1]), timeout=60)
+            light = Light(conn)
+            alone = per_minute(light, args.seconds)
             for t in range(TABLES):
-                status, _ = call(conn, "POST", "/api/games", {"name": f"bots-{t}", "players": PLAYERS, "deal": "random",
-                                                               "bots": {p: "strong" for p in PLAYERS}})
-                assert status == 201
-                call(conn, "POST", f"/api/games/bots-{t}/autoplay", {"delay_ms": 0})
+                status, answer = call(conn, "POST", "/api/games", {"name": f"heavy-{t}", "players": PLAYERS,
+                                                                    "deal": "random", "bots": {p: heavy for p in PLAYERS}})
+                assert status == 201, answer
+                call(conn, "POST", f"/api/games/heavy-{t}/autoplay", {"delay_ms": 0})
             assert call(conn, "POST", "/api/games", {"name": "people", "players": PLAYERS, "deal": "random"})[0] == 201
-            busy = timed(conn, "people", args.requests)
+            asked: list[float] = []
+            cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
+            beside = per_minute(light, args.seconds, lambda: asked.extend(timed(conn, "people", 1))
+                                if len(asked) < 2 * args.requests else time.sleep(0.2))
+            playing = (cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - wall0)
             load = os.getloadavg()[0]
-            for t in range(TABLES):
-                call(conn, "POST", f"/api/games/bots-{t}/autoplay", {"paused": True})
-            time.sleep(3)  # the thoughts begun finish (their answers are dropped)
-            quiet = timed(conn, "people", args.requests)
-            turns = [call(conn, "GET", f"/api/games/bots-{t}")[1]["turn"] for t in range(TABLES)]
+            for name in [f"heavy-{t}" for t in range(TABLES)] + ["light"]:
+                call(conn, "POST", f"/api/games/{name}/autoplay", {"paused": True})
+            time.sleep(1)  # the pause reaches the workers (they are killed within a second)
+            cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
+            quiet = timed(conn, "people", args.requests // 4)
+            time.sleep(max(0.0, args.seconds - (time.monotonic() - wall0)))
+            paused = (cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - wall0)
+            turns = [call(conn, "GET", f"/api/games/heavy-{t}")[1]["turn"] for t in range(TABLES)]
         finally:
             proc.terminate()
             proc.wait(30)
-    print(f"the people's table while {TABLES} tables of bots think (load average {load:.1f} on "
-          f"{os.cpu_count()} cores): {figures(busy)}")
-    print(f"the same, the bots paused: {figures(quiet)}")
-    print(f"turns the bots' tables reached meanwhile: {turns}")
+    print(f"the light table (4 x greedy), turns per minute: alone {alone:.0f}, beside {TABLES} tables of "
+          f"4 x {heavy} {beside:.0f} ({light.games} games)")
+    print(f"the people's table beside them (load average {load:.1f} on {os.cpu_count()} cores), "
+          f"{len(asked)} answers: {figures(asked)}; the bots paused: {figures(quiet)}")
+    print(f"the server's CPU per second: while the bots play {playing:.2f} s, all paused {paused:.2f} s")
+    print(f"turns the heavy tables reached meanwhile: {turns}")
 
 
 if __name__ == "__main__":

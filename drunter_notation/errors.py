@@ -57,11 +57,14 @@ def _escape(c: str) -> str:
 
 def json_safe(text: str) -> str:
     """JSON text (from ``json.dumps(..., ensure_ascii=False)``) with every non-printable
-    character written as a JSON ``\\uXXXX`` escape: the same JSON value. Line breaks
-    are kept: outside strings they are indentation (inside, JSON already escaped them)."""
-    return "\n".join(line if line.isprintable() else "".join(c if c.isprintable() else _json_escape(c)
-                                                             for c in line)
-                     for line in text.split("\n"))
+    character written as a JSON ``\\uXXXX`` escape: the same JSON value. No-break spaces
+    stay, as :func:`printable` keeps them (a Czech ``100\u00a0002`` reads the same in the
+    text and in the JSON). Line breaks are kept: outside strings they are indentation
+    (inside, JSON already escaped them)."""
+    def safe(c: str) -> str:
+        return c if c.isprintable() or c in _NO_BREAK else _json_escape(c)
+
+    return "\n".join(line if line.isprintable() else "".join(map(safe, line)) for line in text.split("\n"))
 
 
 def _json_escape(c: str) -> str:
@@ -83,7 +86,7 @@ class Diagnostic:
     column: int = 0
     turn: int | None = None
     rule: str | None = None  # rule ID, e.g. "A3"
-    citation: str | None = None  # place in the ruleset's source, e.g. "HiG 1991, Spielregel A.3"
+    citation: str | None = None  # place in the source, "HiG 1991, Spielregel A.3": data, said by said_citation
     hint: str | None = None  # what to do about it
     context: str | None = None  # the offending source line, for syntax errors
 
@@ -93,9 +96,9 @@ class Diagnostic:
         where = f"{path}:{self.line}:{self.column}" if self.line else path
         text = f"{where}: {severity_word(self.severity)}[{self.code}]: {self.message}"
         if self.rule and self.citation:
-            text += " — " + _("rule {rule} ({citation})").format(rule=self.rule, citation=self.citation)
+            text += " — " + _("rule {rule} ({citation})").format(rule=self.rule, citation=said_citation(self.citation))
         elif self.citation:
-            text += f" ({self.citation})"
+            text += f" ({said_citation(self.citation)})"
         if self.hint:
             text += f"; {self.hint}"
         return printable(text)
@@ -123,6 +126,21 @@ class Diagnostic:
             "rule": self.rule,
             "citation": self.citation,
         }
+
+
+def said_citation(citation: str) -> str:
+    """A citation as data writes it (``"HiG 1991, not stated (taken from the German
+    Spielregel A.7)"``: the ruleset's label, its place, maybe a note after ``"; "``) in
+    the language in force: the place as the source names it, the project's words around
+    it and the note translated. JSON keeps the citation as data, the same in every language."""
+    label, sep, rest = citation.partition(", ")
+    if not sep:
+        return citation
+    said = _(rest)
+    if said == rest and "; " in rest:
+        place, note = rest.rsplit("; ", 1)
+        said = f"{_(place)}; {_(note)}"
+    return f"{label}, {said}"
 
 
 def severity_word(severity: str) -> str:

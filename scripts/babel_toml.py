@@ -2,7 +2,7 @@
 
 Extracted, each with whitespace collapsed exactly as ``data/rulesets.py`` collapses it,
 so the msgid is the text shown: every rule's title and wording and every topic's title
-(``catalogue.toml``); each ruleset's name, its wording of every topic and its places
+(``catalogue.toml``); the note of each shipped board; each ruleset's name, its wording of every topic and its places
 in the source (``[sections]``, ``[topic_sections]``: the place stays as the source
 names it, only the project's words around it are translated). Option values, ids,
 labels and source file names are data and are never extracted.
@@ -42,8 +42,11 @@ def _collapsed(value: Any) -> str | None:
 
 def _texts(data: dict[str, Any]) -> Iterator[tuple[str, str, str | None]]:
     """(table, key, text) of every text shown to a reader, in file order."""
+    board = str(data.get("format", "")).startswith("drunter-board/")
     for name, value in data.items():
-        if name == "name":
+        if name == "note" and board:  # a shipped board's note; its name is a name
+            yield "", name, value
+        elif name == "name" and not board:
             yield "", name, value
         elif name in _RULESET_TABLES and isinstance(value, dict):
             for key, text in value.items():

@@ -347,7 +347,7 @@ def test_json_is_the_same_as_data():
 
 @pytest.mark.parametrize("args, code, text", [
     (["--turn", "9"], 2, "error[U001]: the record has no turn 9 (its turns are numbered 1 to 3)"),
-    (["--turn", "5", "--move", "W1 b1"], 2, "a --move may also be asked for turn 4"),
+    (["--turn", "5", "--move", "W1 b1"], 2, "--move may also be asked for turn 4"),
     (["--turn", "3", "--rules", "nope"], 2, "error[H004]: unknown ruleset 'nope'"),
     (["--turn", "3", "--rules", "hig-1991", "--all-rulesets"], 2, "--rules and --all-rulesets exclude each other"),
     (["--turn", "3", "--move", "S1 c2 vote { Anna: JA Ben: NE }"], 1, "--move:1:23: error[P001]:"),

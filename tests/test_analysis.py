@@ -19,6 +19,7 @@ from drunter_notation.analysis.evaluate import estimate, seat_seed, shares
 from drunter_notation.analysis.inference import Inference
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError
+from drunter_notation.explain import evidence
 from drunter_notation.notation.model import BUILDINGS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +72,7 @@ def test_a_player_who_covered_every_other_building_holds_the_museum(tmp_path):
     # the cards are distinct: what Anna holds, Ben does not
     assert r["final"]["beliefs"]["Ben"]["museum"] < 0.05
     assert r["final"]["truth"] == {"Anna": "museum", "Ben": "tavern"}
-    said = " ".join(r["final"]["evidence"]["Anna"])
+    said = " ".join(evidence.said("Anna", item) or "" for item in r["final"]["evidence"]["Anna"])
     assert "Anna spared the museum at d4 (worth 5)" in said and "Anna covered the tavern at c3" in said
     # before anyone moved, nothing is known
     assert all(x == pytest.approx(1 / 6) for x in r["turns"][0]["beliefs"]["Anna"].values())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -205,10 +206,23 @@ def test_board_check_in_german_and_czech():
         f"{board}: v pořádku — Schilda, 15x15, 30 budov, 23 kadibudek\n"
 
 
-def test_the_board_legend_in_german_keeps_the_map():
-    english, german = invoke("board", "show", "--lang", "en").output, invoke("board", "show", "--lang", "de").output
-    assert german.split("\n\n")[1] == english.split("\n\n")[1]  # the map itself: letters and squares only
+@pytest.mark.parametrize("lang, letters", [("de", "MWSRFK"), ("cs", "MHSRZK")])
+def test_the_board_map_uses_the_languages_initials(lang, letters):
+    """The same map, each building by the initial of its name in the language (German
+    Kirche K, Czech kostel K), the six distinct; squares, values and corners stay."""
+    english, said = invoke("board", "show", "--lang", "en").output, invoke("board", "show", "--lang", lang).output
+    swap = str.maketrans("MTSHFC", letters)
+    lines = [re.sub(r"\b([A-Z])(\d)", lambda m: m.group(1).translate(swap) + m.group(2), line)
+             for line in english.split("\n\n")[1].splitlines()]
+    assert said.split("\n\n")[1].splitlines() == lines
+    assert len(set(letters)) == 6
+
+
+def test_the_board_legend_in_german():
+    german = invoke("board", "show", "--lang", "de").output
     assert "  F Feuerwache j6=5 e11=4 l11=3 c6=2 i1=1  (Summe 15)" in german.splitlines()
+    assert "  K Kirche     g6=5 i11=4 d9=3 c12=2 o5=1  (Summe 15)" in german.splitlines()
+    assert "Hinweis: Eine Rekonstruktion des Spielplans" in german
     assert "Ecken: a1 Straße (*S), o1 Mauer (*W), a15 Mauer (*W), o15 Fluss (*R)" in german.splitlines()
 
 

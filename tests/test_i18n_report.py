@@ -69,19 +69,16 @@ def visible(html: str) -> str:
 
 def english_left(text: str, foreign: list[str]) -> list[str]:
     """The stop words in ``text``, once the texts of other modules (findings, tie-breaks,
-    ruleset names, the analysis' evidence: not this page's words) are taken out."""
+    ruleset names: not this page's words) are taken out."""
     for s in sorted(foreign, key=len, reverse=True):
         text = text.replace(s, " ")
     return sorted({w for w in STOP if re.search(rf"(?<![\w-]){w}(?![\w-])", text)})
 
 
-def foreign_texts(t, analysis: dict | None = None) -> list[str]:
+def foreign_texts(t) -> list[str]:
     out = [d.message for d in t.diagnostics] + [d.hint for d in t.diagnostics if d.hint]
     out += [t.tie_break] if t.tie_break else []
     out += [t.ruleset.name] if t.ruleset else []
-    if analysis:
-        out += [s for p in analysis["players"] for s in analysis["final"]["evidence"][p]]
-        out += list(analysis["final"].get("summary", {}).values())
     return [s for s in out if s]
 
 
@@ -95,7 +92,7 @@ def report(sample: str, lang: str, analysis: dict | None = None) -> tuple[str, o
 def dn_parts(html: str) -> list[str]:
     """Every piece of DN the page embeds: the record, each turn's line, the frames' data."""
     return (re.findall(r'<pre class="source">.*?</pre>', html, re.S) + re.findall(r'<div class="dn">.*?</div>', html)
-            + re.findall(r'<button type="button" data-frame="\d+">.*?</button>', html)
+            + re.findall(r'<button type="button" data-frame="[1-9]\d*">.*?</button>', html)  # frame 0: the start
             + re.findall(r'<li class="unjudged"[^>]*>(<span>.*?</span>)', html)
             + re.findall(r'<script type="application/json" id="frames">.*?</script>', html))
 
@@ -123,14 +120,22 @@ def test_the_words_are_the_languages_own():
         assert word in cs, word
 
 
-@pytest.mark.parametrize("lang", ["de", "cs"])
-def test_the_analysis_charts_speak_the_language(lang):
-    sample = ROOT / "replays" / "legal-4p.dn"
-    analysis = analyze_text(sample.read_text(), str(sample), Settings(playouts=8, seed=2, alternatives=1))
-    html, t = report("legal-4p.dn", lang, analysis)
+@pytest.mark.parametrize("lang, words", [("de", ("verschonte", "Spielweise")), ("cs", ("ušetřil(a)", "styl hry"))])
+@pytest.mark.parametrize("sample", ["legal-4p.dn", "legal-expert-4p.dn"])
+def test_the_analysis_charts_speak_the_language(sample, lang, words):
+    """An analysis made in English (its JSON is data) gives a report in the report's
+    language: its verdicts and evidence too, an expert pair of goal cards by their names."""
+    path = ROOT / "replays" / sample
+    with i18n.using("en"):
+        analysis = analyze_text(path.read_text(), str(path), Settings(playouts=8, seed=2, alternatives=1))
+    html, t = report(sample, lang, analysis)
     section = html[html.index('<section class="analysis"'):]
     assert re.search(r">50\u00a0%</text>", section)  # the axes: Babel's percent, with its non-breaking space
-    assert "50%" not in section and english_left(visible(section), foreign_texts(t, analysis)) == []
+    assert "50%" not in section and english_left(visible(section), foreign_texts(t)) == []
+    assert all(word in section for word in words)
+    goals = ("all-threes", "all-fours", "lowest-of-each", "one-each", "museum", "tavern", "school", "townhall",
+             "firehouse", "church", "random", "purposeful", "bluffer", "decoy", "builder", "soft")  # ids, and styles
+    assert not [g for g in goals if re.search(rf"(?<![\w-]){g}(?![\w-])", visible(section))]
 
 
 @pytest.mark.parametrize("lang", ["de", "cs"])

@@ -150,7 +150,7 @@ def test_rules_help_is_translated():
     assert "Wo die Regelwerke A und B zu verschiedenen Urteilen kommen" in out
     assert "Breite der Texttabelle" in out
     out = run("adjudicate", "--lang", "cs", "--help").output
-    assert "Posoudí tah N ze FILE" in out and "Posoudit podle každé dodávané sady pravidel." in out
+    assert "Posoudí tah N ze souboru SOUBOR" in out and "Posoudit podle každé dodávané sady pravidel." in out
     assert 'drunter adjudicate game.dn --turn 12 --move "W3 b1-d1"' in out  # the example lines stay
 
 
@@ -194,7 +194,7 @@ def test_adjudicate_what_if_at_a_position_in_german():
 def test_adjudicate_usage_error_in_german():
     result = run("adjudicate", TIE, "--lang", "de")
     assert result.exit_code == 2
-    assert "zu einer Aufzeichnung FILE gehört --turn N" in result.output
+    assert "zu einem Protokoll DATEI gehört --turn N" in result.output
 
 
 def test_adjudicate_in_german_matches_the_golden_file():

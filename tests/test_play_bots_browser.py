@@ -62,7 +62,8 @@ def test_a_person_on_a_phone_against_three_bots(browser, expect, play_server, tm
         phone.set_default_timeout(15_000)
         phone.on("pageerror", lambda e: problems.append(str(e)))
         phone.goto(link)
-        expect(phone.locator("#bots-line")).to_contain_text("Ben (greedy)")
+        expect(phone.locator("#bots-line")).to_contain_text("Ben (easy)")
+        assert phone.locator("#bots-line .bot-seat").first.get_attribute("title") == "greedy"  # the spec, in a tooltip
         hinted = False
         ARTIFACTS.mkdir(exist_ok=True)
         for _ in range(3000):

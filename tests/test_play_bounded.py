@@ -125,6 +125,11 @@ def test_a_light_table_goes_first_beside_heavy_ones():
             thinker.waiting.remove(pick)
             order.append(pick.table + (" hint" if pick.hint else ""))
         assert order[:2] == ["heavy3 hint", "light"]
+        # quick work (a hint, a search no longer than the medium strength's) has a lane of its own
+        quick = {spec: bots_item(loop, "t", Job("t", "move", "Ben", spec, "", "", (), 1), hint=False).quick
+                 for spec in ("greedy", bots.LEVELS["medium"], bots.LEVELS["strong"], "ismcts:sims=10:time=1")}
+        assert quick == {"greedy": True, bots.LEVELS["medium"]: True, bots.LEVELS["strong"]: False,
+                         "ismcts:sims=10:time=1": False} and hint.quick
     finally:
         loop.close()
 

@@ -87,7 +87,7 @@ def test_a_whole_game_by_taps(browser, expect, play_server, tmp_path, size):
                     assert order == [p for p, _ in votes]  # voting order: the placer first
                     for name, card in votes:
                         page.click(f'#ballots button.card[data-player="{name}"][data-card="{card}"]')
-                    assert "Rule B5" in page.locator("#tally").inner_text()
+                    expect(page.locator("#tally")).to_contain_text("Rule B5")  # worded once the last ballot is in
                     page.click("#vote-done")
             expect(page.locator("#events li")).to_have_count(index)
 
@@ -97,7 +97,7 @@ def test_a_whole_game_by_taps(browser, expect, play_server, tmp_path, size):
         page.click('#hand button[data-tile="S1"]')
         page.click('#board rect.hit[data-sq="c4"]')
         page.wait_for_selector("#verdicts .verdict")
-        assert "A001" in page.locator("#message").inner_text()
+        expect(page.locator("#message")).to_contain_text("A001")
         assert page.locator("#verdicts .verdict").count() == 1  # all rulesets agree: one verdict
         assert page.locator("#events li").count() == 2
         # the rejected vote, then an undo of it, then the same vote again

@@ -3,7 +3,7 @@ ruleset's source; the vote card by card; a legal move with its notes."""
 from __future__ import annotations
 
 from drunter_notation.adjudication.verdict import RuleApplied, VoteCount
-from drunter_notation.data.rulesets import catalogue, cite
+from drunter_notation.data.rulesets import catalogue
 from drunter_notation.explain.boardtext import track_name
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.explain.words import building_name, direction, names
@@ -34,7 +34,7 @@ _SAME_KIND = {"wall": N_("a wall tile extends the wall from {corner}"),
 
 def rule_applied(ruleset: Ruleset, rule: str, how: str) -> RuleApplied:
     entry = catalogue().get(rule)
-    return RuleApplied(rule=rule, title=_(entry.title) if entry else rule, citation=cite(ruleset, rule), how=how)
+    return RuleApplied(rule=rule, title=_(entry.title) if entry else rule, citation=ruleset.cite(rule), how=how)
 
 
 def rules_applied(d: turns.Decision, pos: State, ruleset: Ruleset) -> list[RuleApplied]:

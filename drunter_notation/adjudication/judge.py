@@ -59,7 +59,7 @@ def adjudicate(record: Record, path: str, turn: int, rules: list[str] | None = N
     Raises DnError: P001 for a syntax error in ``move_text``; U001 for a turn the
     record does not have; H004/H003 for an unknown ruleset or board."""
     what_if = what_if_move(move_text, turn) if move_text is not None else None
-    index = turn_index(record, path, turn, "a --move" if what_if is not None else None)
+    index = turn_index(record, path, turn, "--move" if what_if is not None else None)
     own = record.tag("Rules")
     rulesets = _rulesets(list(rules) if rules else [own.value if own is not None else DEFAULT_RULESET], path)
     board, _problems = resolve(record, path)
@@ -95,9 +95,14 @@ def turn_index(record: Record, path: str, turn: int, next_too: str | None = None
     last = max(numbers, default=0)
     if next_too is not None and turn == last + 1 and turn >= 1:
         return len(record.events)
-    have = f"its turns are numbered {min(numbers)} to {last}" if numbers else "it has no turns"
-    extra = f"; {next_too} may also be asked for turn {last + 1}" if next_too is not None else ""
-    raise fail("U001", f"the record has no turn {turn} ({have}{extra})", path=path)
+    if not numbers:
+        raise fail("U001", _("the record has no turn {turn} (it has no turns)").format(turn=turn), path=path)
+    if next_too is None:
+        raise fail("U001", _("the record has no turn {turn} (its turns are numbered {first} to {last})").format(
+            turn=turn, first=min(numbers), last=last), path=path)
+    raise fail("U001", _("the record has no turn {turn} (its turns are numbered {first} to {last}; {what} may "
+                         "also be asked for turn {next})").format(turn=turn, first=min(numbers), last=last,
+                                                                   what=next_too, next=last + 1), path=path)
 
 
 def adjudicate_position(state: State, rulesets: list[Ruleset], move_text: str) -> list[Verdict]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 from drunter_notation.adjudication.verdict import Verdict
+from drunter_notation.errors import said_citation
 from drunter_notation.explain.words import and_list
 from drunter_notation.i18n import _, ngettext
 
@@ -113,7 +114,7 @@ def _block(v: Verdict, turn: int, *, show_position: bool) -> list[str]:
     if v.rules:
         out.append("  " + _("Rules applied:"))
         for r in v.rules:
-            out.append(f"    {r.rule} {r.title} ({r.citation}): {r.how}")
+            out.append(f"    {r.rule} {r.title} ({said_citation(r.citation)}): {r.how}")
     if v.vote is not None:
         c = v.vote
         out.append("  " + _("Vote, card by card:"))

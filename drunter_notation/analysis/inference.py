@@ -45,8 +45,10 @@ posterior and then a bot from that style's mix.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -162,6 +164,28 @@ class Model:
         return Model(**fields)
 
 
+class _Types(NamedTuple):
+    """A model's table types (:meth:`Model.table_types`) as :meth:`Inference._weights`
+    reads them: the log of each prior weight, each style prior, each sharpness, and per
+    sharpness the indices of its types and their style priors column by column."""
+
+    logw: list[float]
+    priors: list[tuple[float, ...]]
+    sharpness: list[int]
+    by_sharpness: list[tuple[list[int], list[tuple[float, ...]]]]
+
+
+@functools.lru_cache(maxsize=64)  # a model is a frozen value; the fit tries a few hundred, the analysis one
+def _table_types(model: Model) -> _Types:
+    types = model.table_types()
+    by_sharpness = []
+    for sh in range(len(model.sharpness_prior)):
+        ts = [t for t, (_, _, k) in enumerate(types) if k == sh]
+        by_sharpness.append((ts, list(zip(*[types[t][1] for t in ts], strict=True))))
+    return _Types([_log(w) for w, _, _ in types], [prior for _, prior, _ in types], [k for _, _, k in types],
+                  by_sharpness)
+
+
 def hypotheses(variant: str, ruleset: Ruleset) -> tuple[tuple[str, ...], ...]:
     """What a player may hold: one building card each (base), or a pair of goal cards
     (expert; one special and one building under ``one-special-one-building``), each
@@ -192,7 +216,15 @@ def _lse(xs: Sequence[float]) -> float:
     top = max(xs)
     if top == _NEG:
         return _NEG
-    return top + math.log(sum(math.exp(x - top) for x in xs))
+    return top + math.log(sum([math.exp(x - top) for x in xs]))
+
+
+def _lse2(a: float, b: float) -> float:
+    """``_lse((a, b))``, the same float, without making the tuple and the list: the inner loops' case."""
+    top = b if b > a else a
+    if top == _NEG:
+        return _NEG
+    return top + math.log(math.exp(a - top) + math.exp(b - top))
 
 
 def _log(x: float) -> float:
@@ -264,16 +296,47 @@ class Posterior:
         return self._cache[k]
 
 
-class Reduced(NamedTuple):
-    """What :meth:`Inference.loglik` needs of one player that no prior changes: per
-    set, per (beta, lapse), the attack and builder likelihoods; per hypothesis the
-    soft one; per (card, decoy) pair, per (beta, lapse), the bluffer's (summed over
-    the bluff share, uniform)."""
+# A row of log-likelihoods over a grid, scaled once: its maximum and exp(row - maximum). A prior over the grid
+# then mixes it in one product per cell (``_mix``), where the sum of logs took an exp per cell for every prior.
+_Scaled = tuple[float, list[float]]
 
-    attack: list[list[float]]
-    build: list[list[float]]
+
+class Reduced(NamedTuple):
+    """What :meth:`Inference.loglik` needs of one player that no prior changes, each
+    grid row scaled (:data:`_Scaled`): per set, over (beta, lapse), the attack
+    likelihoods; per hypothesis the builder's; per hypothesis the soft one (a
+    number); per (card, decoy) pair, over (beta, lapse), the bluffer's (summed over
+    the bluff share, uniform); the ballots per set and the builder's per hypothesis,
+    over the noise."""
+
+    attack: list[_Scaled]
+    build: list[_Scaled]
     soft: list[float]
-    bluff: list[list[float]]
+    bluff: list[_Scaled]
+    ballot: list[_Scaled]
+    bballot: list[_Scaled]
+
+
+def _scaled(row: Sequence[float]) -> _Scaled:
+    top = max(row)
+    return top, [0.0] * len(row) if top == _NEG else [math.exp(x - top) for x in row]
+
+
+def _mix(row: _Scaled, prior: Sequence[float]) -> float:
+    """log(sum(exp(row) * prior)): the row's grid marginalised by ``prior``."""
+    top, scaled = row
+    return top + _log(sum(map(operator.mul, scaled, prior)))
+
+
+class _Evidence(NamedTuple):
+    """One player's evidence as :meth:`Inference.posterior` weighs it, for one model:
+    ``fit``, how well each table type explains them (their likelihood summed over
+    cards and styles, the styles weighed by the type's prior); ``cells``, per
+    hypothesis, per style, the likelihood at each sharpness as a share of their
+    largest (so a table's style prior mixes it in one product per cell)."""
+
+    fit: list[float]
+    cells: list[list[tuple[float, ...]]]
 
 
 class Inference:
@@ -305,8 +368,11 @@ class Inference:
         self.bluff = {p: [[0.0] * (len(self.thetas) * len(m.bluffs)) for _ in range(n_h * n_h if self.decoy else 0)]
                       for p in self.players}
         self._reduced_cache: dict[str, Reduced] = {}
-        # Per player, per (sharpness, the priors it uses): loglik's table, until the player's next action.
-        self._loglik_cache: dict[str, dict[tuple[tuple[float, ...], ...], list[list[float]]]] = {}
+        # Per player, per the priors it uses: loglik's tables, until the player's next action.
+        self._loglik_cache: dict[str, dict[tuple[tuple[Any, ...], ...], list[list[list[float]]]]] = {}
+        # Per player, for the last model asked: their evidence as the posterior weighs it (:meth:`_evidence`),
+        # as long (one model only: the fit asks for hundreds).
+        self._evidence_cache: dict[str, tuple[Model, _Evidence]] = {}
 
     def _effects(self, pl: Playout, squares_list: Sequence[Sequence[int]]) -> list[list[tuple[int, int]]]:
         """Per protected set, per list of squares: (own points, other points) destroyed."""
@@ -340,40 +406,42 @@ class Inference:
             k = (tuple(s for s in mv[3] if bvalue[s]), pl.needs_vote(mv))
             classes[k] = classes.get(k, 0) + 1
         keys = list(classes)
-        logn = [math.log(classes[k]) for k in keys]
+        counts = [classes[k] for k in keys]
         mine = moves[chosen]
         c = keys.index((tuple(s for s in mine[3] if bvalue[s]), pl.needs_vote(mine)))
         effects = self._effects(pl, [k[0] for k in keys])
         m, n = self.model, len(moves)
-        self._reduced_cache.pop(player, None)
-        self._loglik_cache.pop(player, None)
+        self._forget(player)
         self.random[player] -= math.log(n)
         lapses = [(math.log(1 - e), math.log(e / n)) for e in m.lapses]
         nh = len(self.hyps)
         single = []
         for si, eff in enumerate(effects):
             attack = [other - m.own_weight * own for own, other in eff]
-            terms = _softmax_terms(attack, logn, c, m.betas, lapses)
+            terms = _softmax_terms(attack, counts, c, m.betas, lapses)
             _add(self.attack[player][si], terms)
             if si < nh:
                 single.append(terms)
-                soft = _softmax_terms(attack, logn, c, m.soft_betas, [(0.0, _NEG)])
+                soft = _softmax_terms(attack, counts, c, m.soft_betas, [(0.0, _NEG)])
                 _add(self.soft[player][si], soft)
                 build = [-(other + m.own_weight * own) - m.vote_cost * k[1]
                          for (own, other), k in zip(eff, keys, strict=True)]
-                _add(self.build[player][si], _softmax_terms(build, logn, c, m.betas, lapses))
-        weights = [(math.log(1 - b), math.log(b)) for b in m.bluffs]
+                _add(self.build[player][si], _softmax_terms(build, counts, c, m.betas, lapses))
+        # The lapse keeps each move's probability at least lapse / n, so it is summed as a probability: no
+        # log-sum-exp per cell.
+        weights = [(1 - b, b) for b in m.bluffs]
+        chance = [[math.exp(x) for x in row] for row in single]
+        log = math.log
         for h, d in itertools.permutations(range(nh), 2) if self.decoy else ():
-            _add(self.bluff[player][h * nh + d], [_lse((keep + x, bluff + y))
-                                                  for x, y in zip(single[h], single[d], strict=True)
+            _add(self.bluff[player][h * nh + d], [log(keep * x + bluff * y)
+                                                  for x, y in zip(chance[h], chance[d], strict=True)
                                                   for keep, bluff in weights])
 
     def observe_ballot(self, voter: str, pl: Playout, move: LeanMove, side: str) -> None:
         """``voter`` (not the placer) voted ``side`` ("yes", "no", "neither") on ``move``
         of the player to move at ``pl``."""
         m = self.model
-        self._reduced_cache.pop(voter, None)
-        self._loglik_cache.pop(voter, None)
+        self._forget(voter)
         self.random[voter] += math.log(RANDOM_SIDES[side])
         nh = len(self.hyps)
         for si, ((own, other),) in enumerate(self._effects(pl, [move[3]])):
@@ -385,6 +453,12 @@ class Inference:
                 _add(self.bballot[voter][si], [math.log((1 - e) * (side == intent) + e * RANDOM_SIDES[side])
                                                for e in m.noises])
 
+    def _forget(self, player: str) -> None:
+        """A new action of ``player``: what was kept of their evidence is stale."""
+        self._reduced_cache.pop(player, None)
+        self._loglik_cache.pop(player, None)
+        self._evidence_cache.pop(player, None)
+
     def _reduced(self, player: str) -> Reduced:
         """What :meth:`loglik` needs that no prior changes: the soft style summed over
         its uniform ``beta``, the bluffer over its uniform bluff share. Kept until the
@@ -393,91 +467,112 @@ class Inference:
             m = self.model
             nb = len(m.bluffs)
 
-            def over_bluffs(row: list[float]) -> list[float]:  # theta-major, then the bluff share
-                return [_lse(row[t * nb:(t + 1) * nb]) - math.log(nb) for t in range(len(self.thetas))]
+            def over_bluffs(row: list[float]) -> _Scaled:  # theta-major, then the bluff share: its mean, scaled
+                top = max(row)
+                if top == _NEG:
+                    return top, [0.0] * (len(row) // nb)
+                ex = [math.exp(x - top) for x in row]
+                if nb == 2:
+                    return top, [(a + b) / 2 for a, b in zip(ex[::2], ex[1::2], strict=True)]
+                return top, [sum(ex[t:t + nb]) / nb for t in range(0, len(row), nb)]
 
             self._reduced_cache[player] = Reduced(
-                attack=self.attack[player], build=self.build[player],
+                attack=[_scaled(r) for r in self.attack[player]], build=[_scaled(r) for r in self.build[player]],
                 soft=[_lse(r) - math.log(len(m.soft_betas)) for r in self.soft[player]],
-                bluff=[over_bluffs(r) for r in self.bluff[player]])
+                bluff=[over_bluffs(r) for r in self.bluff[player]],
+                ballot=[_scaled(r) for r in self.ballot[player]], bballot=[_scaled(r) for r in self.bballot[player]])
         return self._reduced_cache[player]
 
-    def loglik(self, player: str, model: Model | None = None, sharpness: int = 1) -> list[list[float]]:
-        """Per hypothesis, per style (STYLE_NAMES order): the log-likelihood of the
-        player's actions, the grids marginalised by ``model``'s priors (default the
-        inference's own) at the table sharpness ``sharpness``. No style prior:
-        :meth:`posterior` weighs the styles by the table."""
+    def loglik(self, player: str, model: Model | None = None) -> list[list[list[float]]]:
+        """Per table sharpness (``model.beta_priors``' order), per hypothesis, per style
+        (STYLE_NAMES order): the log-likelihood of the player's actions, the grids
+        marginalised by ``model``'s priors (default the inference's own). No style
+        prior: :meth:`posterior` weighs the styles by the table. Kept until the
+        player's next action."""
         m = model or self.model
-        key = (m.beta_priors[sharpness], m.lapse_priors[sharpness], m.noise_prior)
+        key = (m.beta_priors, m.lapse_priors, m.noise_prior)
         cache = self._loglik_cache.setdefault(player, {})
         if key not in cache:
-            cache[key] = self._loglik(player, m, sharpness)
+            cache[key] = self._loglik(player, m)
         return cache[key]
 
-    def _loglik(self, player: str, m: Model, sharpness: int) -> list[list[float]]:
-        ll = [_log(b) + _log(lapse) for b in m.beta_priors[sharpness]
-              for lapse in m.lapse_priors[sharpness]]  # thetas' order
-        ln = [_log(x) for x in m.noise_prior]
-
-        def mix(row: Sequence[float], logp: Sequence[float]) -> float:
-            return _lse([a + b for a, b in zip(row, logp, strict=True)])
-
-        attack_b, build_b, soft, bluff_b = self._reduced(player)
-        attack = [mix(r, ll) for r in attack_b]
-        ballot = [mix(r, ln) for r in self.ballot[player]]
+    def _loglik(self, player: str, m: Model) -> list[list[list[float]]]:
+        attack_b, build_b, soft, bluff_b, ballot_b, bballot_b = self._reduced(player)
+        log, mul = _log, operator.mul  # _mix inlined: this runs for every set, after every action
+        pn = m.noise_prior  # the ballots' noise: the same at every sharpness
+        ballot = [top + log(sum(map(mul, e, pn))) for top, e in ballot_b]
+        bballot = [top + log(sum(map(mul, e, pn))) for top, e in bballot_b]
         nh = len(self.hyps)
-        decoy = [[_NEG] for _ in range(nh)]
-        for pi, (a, b) in enumerate(self.pairs):
-            x = attack[nh + pi] + ballot[nh + pi]
-            decoy[a].append(x)
-            decoy[b].append(x)
         out = []
-        for j in range(nh):
-            bluffs = [mix(bluff_b[j * nh + d], ll) for d in range(nh) if d != j] if self.decoy else [_NEG]
-            out.append([self.random[player], attack[j] + ballot[j], _lse(bluffs) - math.log(len(bluffs)) + ballot[j],
-                        _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
-                        mix(build_b[j], ll) + mix(self.bballot[player][j], ln), soft[j] + ballot[j]])
+        for betas, lapses in zip(m.beta_priors, m.lapse_priors, strict=True):
+            pt = [b * lapse for b in betas for lapse in lapses]  # thetas' order
+            attack = [top + log(sum(map(mul, e, pt))) for top, e in attack_b]
+            decoy = [[_NEG] for _ in range(nh)]
+            for pi, (a, b) in enumerate(self.pairs):
+                x = attack[nh + pi] + ballot[nh + pi]
+                decoy[a].append(x)
+                decoy[b].append(x)
+            rows = []
+            for j in range(nh):
+                bluffs = ([top + log(sum(map(mul, e, pt))) for d, (top, e) in enumerate(bluff_b[j * nh:(j + 1) * nh])
+                           if d != j] if self.decoy else [_NEG])
+                rows.append([self.random[player], attack[j] + ballot[j],
+                             _lse(bluffs) - math.log(len(bluffs)) + ballot[j],
+                             _lse(decoy[j]) - math.log(nh - 1) if self.decoy else _NEG,
+                             _mix(build_b[j], pt) + bballot[j], soft[j] + ballot[j]])
+            out.append(rows)
         return out
 
+    def _evidence(self, player: str, m: Model, types: _Types) -> _Evidence:
+        """``player``'s evidence as :meth:`posterior` weighs it (:class:`_Evidence`). Kept
+        until their next action."""
+        kept = self._evidence_cache.get(player)
+        if kept is not None and (kept[0] is m or kept[0] == m):
+            return kept[1]
+        logs = self.loglik(player, m)
+        scaled = [_scaled([_lse(col) for col in zip(*rows, strict=True)]) for rows in logs]
+        fit = [_mix(scaled[sh], prior) for prior, sh in zip(types.priors, types.sharpness, strict=True)]
+        top = max(x for rows in logs for row in rows for x in row)
+        cells = [[tuple([math.exp(rows[j][k] - top) for rows in logs]) for k in range(len(STYLE_NAMES))]
+                 for j in range(len(self.hyps))]
+        ev = _Evidence(fit, cells)
+        self._evidence_cache[player] = (m, ev)
+        return ev
+
     @staticmethod
-    def player_weights(logs: Sequence[Sequence[Sequence[Sequence[float]]]], model: Model) -> list[list[list[float]]]:
-        """Per player, per hypothesis, per style: the log of the likelihood times the
-        prior, the table's make-up marginalised given the *other* players' evidence.
-        ``logs[s][i]`` is player ``i``'s :meth:`loglik` at sharpness ``s``. Each
-        table type (:meth:`Model.table_types`) is weighed by how well it explains the
-        others; a player's own evidence is left out there, so that it counts once,
-        in their own likelihood. The deal's tie between the players' cards is left
-        out in this step only."""
-        types = model.table_types()
-        logpi = [[_log(x) for x in prior] for _, prior, _ in types]
-        # How well each table type explains each player: their likelihood summed over cards and styles.
-        per_style = [[[_lse(col) for col in zip(*logs[sh][i], strict=True)] for sh in range(len(logs))]
-                     for i in range(len(logs[0]))]  # per player, per sharpness: per style, summed over cards
-        fit = [[_lse([x + lp for x, lp in zip(styles[sh], pi, strict=True)])
-                for pi, (_, _, sh) in zip(logpi, types, strict=True)] for styles in per_style]
+    def _weights(evidence: Sequence[_Evidence], types: _Types) -> list[tuple[tuple[float, ...], ...]]:
+        """Per player, per hypothesis, per style: the likelihood times the prior (as a
+        share of the player's largest), the table's make-up marginalised given the
+        *other* players' evidence. Each table type (:meth:`Model.table_types`) is
+        weighed by how well it explains the others; a player's own evidence is left
+        out there, so that it counts once, in their own likelihood. The deal's tie
+        between the players' cards is left out in this step only."""
         out = []
-        for i, rows_i in enumerate(zip(*logs, strict=True)):  # rows_i[s]: player i at sharpness s
-            post = [_log(w) + sum(f[t] for o, f in enumerate(fit) if o != i) for t, (w, _, _) in enumerate(types)]
+        mul = operator.mul
+        for i, ev in enumerate(evidence):
+            others = [e.fit for o, e in enumerate(evidence) if o != i]
+            post = ([w + sum(col) for w, col in zip(types.logw, zip(*others, strict=True), strict=True)]
+                    if others else types.logw)
             z = _lse(post)
+            shares = [math.exp(x - z) for x in post]
             # Per sharpness, the style prior averaged over the table types of that sharpness.
-            mixed = [[0.0] * len(STYLE_NAMES) for _ in logs]
-            for x, (_, prior, sh) in zip(post, types, strict=True):
-                share = math.exp(x - z)
-                for k, pk in enumerate(prior):
-                    mixed[sh][k] += share * pk
-            out.append([[_lse([rows[j][k] + _log(mixed[sh][k]) for sh, rows in enumerate(rows_i)])
-                         for k in range(len(STYLE_NAMES))] for j in range(len(rows_i[0]))])
+            mixed = []
+            for ts, columns in types.by_sharpness:
+                mine = [shares[t] for t in ts]
+                mixed.append([sum(map(mul, mine, column)) for column in columns])
+            by_style = list(zip(*mixed, strict=True))  # per style, per sharpness
+            rows = [[sum(map(mul, cell, prior)) for cell, prior in zip(row, by_style, strict=True)]
+                    for row in ev.cells]
+            top = max(x for row in rows for x in row) or 1.0  # all nil: the posterior falls back to uniform
+            out.append(tuple(tuple(x / top for x in row) for row in rows))
         return out
 
     def posterior(self, model: Model | None = None) -> Posterior:
         """The posterior over (card, style) per player, exact over the deals given
-        each player's weights (:meth:`player_weights`)."""
+        each player's weights (:meth:`_weights`)."""
         m = model or self.model
-        logs = [[self.loglik(p, m, sh) for p in self.players] for sh in range(len(m.sharpness_prior))]
-        weights = []
-        for rows in self.player_weights(logs, m):
-            top = max(x for row in rows for x in row)
-            weights.append(tuple(tuple(math.exp(x - top) for x in row) for row in rows))
+        types = _table_types(m)
+        weights = self._weights([self._evidence(p, m, types) for p in self.players], types)
         masks = _masks(self.hyps)
         joint = []
         for i in range(len(self.players)):
@@ -497,16 +592,19 @@ class Inference:
         return {p: post.card_marginal(p) for p in self.players}
 
 
-def _softmax_terms(u: Sequence[float], logn: Sequence[float], c: int, betas: Sequence[float],
+def _softmax_terms(u: Sequence[float], counts: Sequence[int], c: int, betas: Sequence[float],
                    lapses: Sequence[tuple[float, float]]) -> list[float]:
     """Per (beta, lapse) in that order: the log-probability of a move of class ``c``
-    when moves are picked by ``exp(beta * u)`` (classes of ``exp(logn)`` moves),
-    except a share ``lapse`` picked at random (``lapses``: (log(1 - lapse), log(lapse / n)))."""
+    when moves are picked by ``exp(beta * u)`` (classes of ``counts`` moves), except
+    a share ``lapse`` picked at random (``lapses``: (log(1 - lapse), log(lapse / n)))."""
     out = []
+    top = max(u)  # each class's weight taken relative to the best: exp(<= 0), the best's 1 or more
+    gaps = [x - top for x in u]
+    log, exp = math.log, math.exp
     for beta in betas:
-        lp = beta * u[c] - _lse([ln + beta * x for ln, x in zip(logn, u, strict=True)])
+        lp = beta * gaps[c] - log(sum([k * exp(beta * g) for k, g in zip(counts, gaps, strict=True)]))
         for keep, rand in lapses:
-            out.append(_lse((keep + lp, rand)))
+            out.append(_lse2(keep + lp, rand))
     return out
 
 

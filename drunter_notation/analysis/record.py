@@ -18,10 +18,9 @@ from drunter_notation.analysis.evaluate import Estimate, candidates, difference,
 from drunter_notation.analysis.inference import Inference, Model, Posterior, favourite, hypotheses, key
 from drunter_notation.bots import lean_move
 from drunter_notation.errors import DnError, fail
-from drunter_notation.explain import evidence as words
 from drunter_notation.i18n import _
 from drunter_notation.load import judge
-from drunter_notation.notation.model import GOALS, Hand, Record, Square, Turn, Vote
+from drunter_notation.notation.model import GOALS, Hand, Record, Square, Turn, Vote, square_name
 from drunter_notation.notation.parser import parse_bytes, parse_text
 from drunter_notation.replay import Timeline
 from drunter_notation.rules.board import Board
@@ -63,12 +62,17 @@ def _side(cards: Iterable[Counted]) -> tuple[str, str]:
 
 
 class _Evidence:
-    """What each player covered, spared and voted, for the sentences."""
+    """What each player covered, spared and voted, as data (the JSON's ``evidence``;
+    :func:`..explain.evidence.said` words an item)."""
 
     def __init__(self, board: Board):
         self.board = board
         self.spared: dict[tuple[str, Square], list[int]] = defaultdict(list)
-        self.items: dict[str, list[tuple[float, str]]] = defaultdict(list)
+        self.items: dict[str, list[tuple[float, dict[str, Any]]]] = defaultdict(list)
+
+    def _building(self, sq: Square) -> dict[str, Any]:
+        kind, value = self.board.buildings[sq]
+        return {"building": kind, "square": square_name(sq), "value": value}
 
     def move(self, player: str, turn: int, pl: Playout, moves: Sequence[LeanMove], chosen: int) -> None:
         t = pl.tables
@@ -77,31 +81,24 @@ class _Evidence:
         for s in sorted(reach - hit):
             self.spared[(player, t.square(s))].append(turn)
         for s in sorted(hit):
-            kind, value = self.board.buildings[t.square(s)]
-            self.items[player].append((value, words.covered(player, kind, t.square(s), value, turn)))
+            item = self._building(t.square(s))
+            self.items[player].append((item["value"], {"kind": "covered", **item, "turn": turn}))
 
     def vote(self, voter: str, side: str, cards: str, turn: int, placer: str, squares: Iterable[Square]) -> None:
-        targets = [(*self.board.buildings[sq], sq) for sq in squares if sq in self.board.buildings]
+        targets = [self._building(sq) for sq in squares if sq in self.board.buildings]
         if targets:
-            self.items[voter].append((sum(v for _, v, _ in targets), words.voted(
-                voter, side, cards, turn, placer, [(k, sq, v) for k, v, sq in targets])))
+            self.items[voter].append((sum(t["value"] for t in targets), {
+                "kind": "voted", "side": side, "cards": cards, "turn": turn, "placer": placer, "buildings": targets}))
 
-    def sentences(self, player: str, most: int = 5) -> list[str]:
+    def evidence(self, player: str, most: int = 5) -> list[dict[str, Any]]:
+        """The ``most`` items that weigh most: a building's value, times the turns it was spared."""
         items = list(self.items[player])
         for (p, sq), turns in self.spared.items():
             if p == player:
-                kind, value = self.board.buildings[sq]
-                items.append((value * len(turns), words.spared(player, kind, sq, value, turns)))
+                item = self._building(sq)
+                items.append((item["value"] * len(turns), {"kind": "spared", **item, "turns": turns}))
         items.sort(key=lambda i: -i[0])
-        return [text for _, text in items[:most]]
-
-
-def summary(player: str, beliefs: dict[str, float], styles: dict[str, float]) -> str:
-    """How sure the analysis is of the player's card, and how they seem to play
-    (the styles of at least 10 %, likeliest first)."""
-    likeliest = max(beliefs.items(), key=lambda kv: kv[1])
-    ranked = [(s, p) for s, p in sorted(styles.items(), key=lambda kv: -kv[1]) if p >= 0.1]
-    return words.summary(player, favourite(beliefs), likeliest, ranked)
+        return [item for _, item in items[:most]]
 
 
 class PlayoutJob(NamedTuple):
@@ -144,7 +141,7 @@ def analyze_bytes(data: bytes, path: str, settings: Settings = Settings(), lang:
                   ) -> tuple[str, object]:
     """The per-game function of ``drunter analyze DIR`` (``--jobs``, ``--dask``): the
     file's bytes in, ``("ok", analysis)`` or ``("error", (message line, exit status))``
-    out -- plain values, so that any worker can send them back. Its sentences are in
+    out -- plain values, so that any worker can send them back. An error's message is in
     ``lang`` (default the language in force): a worker does not know the caller's."""
     with i18n.using(lang or i18n.language()):
         try:
@@ -173,8 +170,8 @@ def analyze_record(record: Record, path: str = "<input>", settings: Settings = S
     out = {"file": path, "players": list(players), "variant": t.variant, "board": t.board.id,
            "rules": t.ruleset.id, "model": settings.model.as_json(), "turns": turns,
            "final": {"beliefs": turns[-1]["beliefs"], "styles": turns[-1]["styles"], "truth": truth,
-                     "evidence": {p: ev.sentences(p) for p in players},
-                     "summary": {p: summary(p, turns[-1]["beliefs"][p], turns[-1]["styles"][p]) for p in players}},
+                     "evidence": {p: ev.evidence(p) for p in players},
+                     "favourite": {p: (favourite(turns[-1]["beliefs"][p]) or (None,))[0] for p in players}},
            "policy": settings.policy, "playouts": settings.playouts, "turning_points": [], "examined": 0}
     if settings.playouts <= 0:
         for e in turns:

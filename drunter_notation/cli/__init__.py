@@ -12,7 +12,7 @@ import sys
 import click
 
 from drunter_notation.cli.common import run_group
-from drunter_notation.cli.language import TranslatedGroup, install_click_words, localize, start
+from drunter_notation.cli.language import TranslatedGroup, install_click_words, localize, start, version_option
 from drunter_notation.i18n import N_, _
 
 # name -> (module, one line for ``drunter --help``)
@@ -49,12 +49,12 @@ class LazyGroup(TranslatedGroup):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="drunter-notation", prog_name="drunter")
 def cli() -> None:
     pass
 
 
 cli.help = N_("drunter: rules checker, replay engine and reports for Drunter & Drueber (DN records).")
+cli.params.append(version_option())
 localize(cli)  # --lang, and --version's help translated when shown
 install_click_words()
 

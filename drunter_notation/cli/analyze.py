@@ -18,7 +18,8 @@ from drunter_notation.bots import STYLES
 from drunter_notation.cli.cluster import on_cluster
 from drunter_notation.cli.common import pool_size, record_paths
 from drunter_notation.errors import DnError, json_safe, printable, printable_lines
-from drunter_notation.explain.evidence import percent, turning_point, whole_percent
+from drunter_notation.explain.evidence import percent, said, summary, turning_point, whole_percent
+from drunter_notation.explain.words import goal_name
 from drunter_notation.files import read_record
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.notation.parser import parse_bytes
@@ -60,7 +61,7 @@ def render_text(r: dict[str, Any]) -> str:
     win chances), what the marks mean, then the end, the evidence and the turning
     points."""
     players = r["players"]
-    cards = [k for k in r["turns"][0]["beliefs"][players[0]]]
+    cards = [goal_name(k) for k in r["turns"][0]["beliefs"][players[0]]]
     width = max(max(len(k) for k in cards) + 4, max(len(printable(p)) for p in players)) + 2  # full names, never cut
     win = r["turns"][0]["win"] is not None
     lines = [_head(r)]
@@ -81,7 +82,7 @@ def render_text(r: dict[str, Any]) -> str:
         cells = []
         for p in players:
             fav = favourite(e["beliefs"][p])
-            cells.append(("-" if fav is None else f"{fav[0]} {whole_percent(fav[1]):>2}").ljust(width))
+            cells.append(("-" if fav is None else f"{goal_name(fav[0])} {whole_percent(fav[1]):>2}").ljust(width))
         row = f"{e['turn']:>{t}}  {printable(played):<{wide}}" + "".join(cells)
         if win:
             chances = (f"{e['win'][p] * 100:{c}.0f}" for p, c in zip(players, cols, strict=True))
@@ -98,16 +99,18 @@ def render_text(r: dict[str, Any]) -> str:
                  else _("At the end, the most probable cards (%):"))
     for p in players:
         ranked = sorted(final["beliefs"][p].items(), key=lambda kv: -kv[1])[:4]
-        shown = "  ".join(f"{c}{'*' if truth and truth[p] == c else ''} {whole_percent(x)}" for c, x in ranked)
-        held = "   " + _("(holds {card}, {p})").format(card=truth[p], p=percent(final["beliefs"][p][truth[p]])) \
+        shown = "  ".join(f"{goal_name(c)}{'*' if truth and truth[p] == c else ''} {whole_percent(x)}"
+                          for c, x in ranked)
+        held = "   " + _("(holds {card}, {p})").format(card=goal_name(truth[p]),
+                                                      p=percent(final["beliefs"][p][truth[p]])) \
             if truth else ""
         lines.append(f"  {p}: {shown}{held}")
     lines.append("")
     lines.append(_("How sure, and the evidence (the choices that weigh most; styles: docs/analysis.md):"))
     for p in players:
-        lines.append(f"  {final['summary'][p]}")
-        for sentence in final["evidence"][p] or [_("{player} never had a choice that touched a building").format(
-                player=p)]:
+        lines.append("  " + summary(p, final["beliefs"][p], final["styles"][p], final["favourite"][p]))
+        sentences = [said(p, item) or "" for item in final["evidence"][p]]
+        for sentence in sentences or [_("{player} never had a choice that touched a building").format(player=p)]:
             lines.append(f"    {sentence}")
     if win:
         lines += ["", *turning_lines(r)]

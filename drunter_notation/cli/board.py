@@ -47,7 +47,8 @@ def show(ref: str) -> None:
     click.echo(printable(_("{name} (id {id}), {width}x{height}").format(name=b.name, id=b.id, width=b.width,
                                                                          height=b.height)))
     if b.note:
-        click.echo(printable_lines(textwrap.fill(b.note, width=78, initial_indent=_("Note: "),
+        note = " ".join(b.note.split())  # a shipped board's note is in the catalogs, whitespace collapsed
+        click.echo(printable_lines(textwrap.fill(_(note), width=78, initial_indent=_("Note: "),
                                                  subsequent_indent="  ")))
     click.echo("")
     click.echo(printable_lines(render_board(b)), nl=False)

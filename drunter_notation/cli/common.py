@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import unicodedata
 from pathlib import Path
 from types import FrameType
 from typing import IO, Any, TextIO, cast
@@ -12,6 +13,16 @@ import click
 
 from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.i18n import _
+
+
+def display_width(text: str) -> int:
+    """The columns a terminal gives ``text``: a combining mark none, a wide (East Asian) character two."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` columns as a terminal shows them."""
+    return text + " " * max(0, width - display_width(text))
 
 
 class DiagnosticError(click.ClickException):

@@ -3,19 +3,23 @@
 Click's own words (Usage, Options, Error, ...) and every command's help come from the
 project's catalogs too: help texts are written in English in the decorators, marked
 with ``N_``, and translated when the help is shown, so one process can show them in
-any language.
+any language. So are the words click keeps untranslated: its types' names (in the
+metavars and in "'abc' is not a valid integer range"), the metavars, ``[OPTIONS]``,
+``COMMAND [ARGS]...`` and ``--version``'s line.
 """
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import click
 
 from drunter_notation import i18n
 from drunter_notation.errors import printable
-from drunter_notation.i18n import N_, _
+from drunter_notation.i18n import N_, _, pgettext
 
 _warned: set[str] = set()
 
@@ -71,8 +75,91 @@ def lang_option() -> click.Option:
                             callback=_set_from_option, help=LANG_HELP)
 
 
+def type_name(english: str) -> str:
+    """A click type's name (``integer range``) in the language in force."""
+    words = {
+        "text": pgettext("type of a value", "text"),
+        "integer": pgettext("type of a value", "integer"),
+        "integer range": pgettext("type of a value", "integer range"),
+        "float": pgettext("type of a value", "float"),
+        "float range": pgettext("type of a value", "float range"),
+        "boolean": pgettext("type of a value", "boolean"),
+        "choice": pgettext("type of a value", "choice"),
+        "filename": pgettext("type of a value", "filename"),
+        "uuid": pgettext("type of a value", "uuid"),
+        "datetime": pgettext("type of a value", "datetime"),
+        "file": pgettext("type of a value", "file"),
+        "directory": pgettext("type of a value", "directory"),
+        "path": pgettext("type of a value", "path"),
+    }
+    return words.get(english, english)
+
+
+def metavar_word(english: str) -> str:
+    """A metavar (``FILE``) in the language in force; letters (``N``) and DN examples stay."""
+    words = {
+        "FILE": pgettext("metavar", "FILE"),
+        "FILES": pgettext("metavar", "FILES"),
+        "DIR": pgettext("metavar", "DIR"),
+        "DIRECTORY": pgettext("metavar", "DIRECTORY"),
+        "PATH": pgettext("metavar", "PATH"),
+        "ID|PATH": pgettext("metavar", "ID|PATH"),
+        "NAME": pgettext("metavar", "NAME"),
+        "NAMES": pgettext("metavar", "NAMES"),
+        "ADDRESS": pgettext("metavar", "ADDRESS"),
+        "LANG": pgettext("metavar", "LANG"),
+        "WxH": pgettext("metavar", "WxH"),
+    }
+    return words.get(english, english)
+
+
+def _metavar(text: str) -> str:
+    """``[FILES]...`` with its word translated and click's marks kept."""
+    core = text.removesuffix("...")
+    tail = text[len(core):]
+    if core.startswith("[") and core.endswith("]"):
+        return f"[{metavar_word(core[1:-1])}]{tail}"
+    return metavar_word(core) + tail
+
+
+@cache
+def _translated_type(cls: type[click.ParamType[Any]]) -> type[click.ParamType[Any]]:
+    """``cls`` with its name said in the language in force (click keeps it in English)."""
+
+    def name(self: click.ParamType[Any]) -> str:
+        return type_name(vars(self)["_english"])
+
+    return type(cls.__name__, (cls,), {"name": property(name)})
+
+
+def _translate_type(param: click.Parameter) -> None:
+    """Give ``param`` a copy of its type whose name is translated when said."""
+    kind = param.type
+    if isinstance(kind, click.Path):  # click words a path's name once, at construction: its English again
+        english = "directory" if kind.dir_okay and not kind.file_okay else "file" if not kind.dir_okay else "path"
+    elif isinstance(getattr(type(kind), "name", None), str):
+        english = type(kind).name
+    else:
+        return
+    kind = copy.copy(kind)
+    vars(kind).pop("name", None)
+    kind._english = english  # type: ignore[attr-defined]  # read by the translated name
+    kind.__class__ = _translated_type(type(param.type))
+    param.type = kind
+
+
+class TranslatedArgument(click.Argument):
+    """An argument whose metavar is translated when shown."""
+
+    def make_metavar(self, ctx: click.Context) -> str:
+        return _metavar(super().make_metavar(ctx))
+
+
 class TranslatedOption(click.Option):
-    """An option whose help is translated when shown."""
+    """An option whose help and metavar are translated when shown."""
+
+    def make_metavar(self, ctx: click.Context) -> str:
+        return _metavar(super().make_metavar(ctx))
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         original = self.help
@@ -115,12 +202,34 @@ class _TranslatedHelp:
             self.short_help, self.help = original
 
 
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        pieces: list[str] = super().collect_usage_pieces(ctx)  # type: ignore[misc]  # click.Command's
+        words = {"[OPTIONS]": pgettext("usage", "[OPTIONS]"),
+                 "COMMAND [ARGS]...": pgettext("usage", "COMMAND [ARGS]...")}
+        return [words.get(p, p) for p in pieces]
+
+
 class TranslatedCommand(_TranslatedHelp, click.Command):
     pass
 
 
 class TranslatedGroup(_TranslatedHelp, click.Group):
     pass
+
+
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        import importlib.metadata  # only here: it loads zipfile and more, start-up time for every command
+
+        click.echo(_("%(prog)s, version %(version)s") % {
+            "prog": ctx.find_root().info_name, "version": importlib.metadata.version("drunter-notation")})
+        ctx.exit()
+
+
+def version_option() -> click.Option:
+    """``--version``, its line in the language in force (click words it once, at import)."""
+    return TranslatedOption(["--version"], is_flag=True, expose_value=False, is_eager=True,
+                            callback=_show_version, help=N_("Show the version and exit."))
 
 
 def localize(command: click.Command) -> click.Command:
@@ -131,6 +240,9 @@ def localize(command: click.Command) -> click.Command:
     for param in command.params:
         if type(param) is click.Option:
             param.__class__ = TranslatedOption
+        elif type(param) is click.Argument:
+            param.__class__ = TranslatedArgument
+        _translate_type(param)
     if not any(p.name == "lang" for p in command.params):
         command.params.append(lang_option())
     if type(command) is click.Command:

@@ -50,9 +50,9 @@ def _loopback(host: str) -> bool:
 @click.command(help=N_("Record and referee games in the browser, live: one DN file per game in DIRECTORY "
                         "(default ./games), rewritten after every move. See docs/play.md."))
 @click.argument("directory", default="games", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help=N_("Address to listen on. Anything but loopback needs the printed token."))
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), metavar="PORT",
               help=N_("Port to listen on (0: any free port)."))
 @click.option("--no-browser", is_flag=True, help=N_("Do not open the browser."))
 def play(directory: Path, host: str, port: int, no_browser: bool) -> None:

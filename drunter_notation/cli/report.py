@@ -62,6 +62,19 @@ def load_archive(folder: Path) -> list[IndexEntry]:
                                    hint=_("move it away to start a new archive in this folder")), str(path)) from None
 
 
+def _check_final(analysis: dict[str, Any]) -> None:
+    """Raise TypeError or KeyError unless each player's end beliefs and styles are
+    numbers by name and their evidence a list: what the report words."""
+    final = analysis["final"]
+    for player in analysis["players"]:
+        for table in (final["beliefs"][player], final["styles"][player]):
+            if not isinstance(table, dict) or not table or not all(isinstance(v, (int, float))
+                                                                   for v in table.values()):
+                raise TypeError(player)
+        if not isinstance(final["evidence"][player], list):
+            raise TypeError(player)
+
+
 def load_analyses(path: str) -> dict[str, dict[str, Any]]:
     """The analyses in a ``drunter analyze --format json`` file, by the absolute path
     of the record each is of. Raises DiagnosticError (I001, U004)."""
@@ -79,6 +92,7 @@ def load_analyses(path: str) -> dict[str, dict[str, Any]]:
             a = json.loads(line)
             out[os.path.abspath(a["file"])] = a
             a["turns"][0]["beliefs"]
+            _check_final(a)
         except (ValueError, KeyError, IndexError, TypeError):
             raise DiagnosticError(fail("U004", _("not a line of `drunter analyze --format json` output"), line=n,
                                        column=1), path) from None

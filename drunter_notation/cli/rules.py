@@ -15,7 +15,7 @@ import textwrap
 
 import click
 
-from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.cli.common import DiagnosticError, display_width, pad
 from drunter_notation.data.rulesets import (
     DEFAULT_RULESET,
     DiffRow,
@@ -83,19 +83,22 @@ move. With --all, then every point where only the sources' wording differs.""")
 @click.option("--all", "show_all", is_flag=True,
               help=N_("Also the points where only the sources' wording differs (after those that change a "
                       "verdict)."))
-@click.option("--width", type=click.IntRange(min=60, max=MAX_WIDTH), default=None,
+@click.option("--width", type=click.IntRange(min=60, max=MAX_WIDTH), default=None, metavar="N",
               help=N_("Width of the text table (default: the terminal's)."))
 def diff_cmd(a: str, b: str, fmt: str, show_all: bool, width: int | None) -> None:
     try:
         ra, rb = load_ruleset(a), load_ruleset(b)
     except DnError as e:
         raise _located(e, "diff") from None
-    rows = [_shown(ra, rb, row) for row in diff(ra, rb)]
+    data = diff(ra, rb)
+    rows = [_shown(ra, rb, row) for row in data]
     verdicts = [row for row in rows if row.option and row.value_a != row.value_b]
     wording = [row for row in rows if row not in verdicts]
     shown = verdicts + wording if show_all else verdicts
     if fmt == "json":
-        out = {"a": ra.id, "b": rb.id, "rows": [dataclasses.asdict(row) for row in shown],
+        places = {row.topic: (row.cite_a, row.cite_b) for row in data}  # citations are data: as the files write them
+        out = {"a": ra.id, "b": rb.id, "rows": [{**dataclasses.asdict(row), "cite_a": places[row.topic][0],
+                                                 "cite_b": places[row.topic][1]} for row in shown],
                "wording_only_not_shown": 0 if show_all else len(wording)}
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
@@ -141,12 +144,12 @@ def _show_json(r: Ruleset) -> dict[str, object]:
         "default": r.id == DEFAULT_RULESET,
         "extends": r.extends,
         "rules": [{"id": rule.id, "title": _(rule.title), "wording": _(rule.wording),
-                   "section": r.sections.get(rule.id), "citation": cite(r, rule.id)}
+                   "section": r.sections.get(rule.id), "citation": r.cite(rule.id)}
                   for rule in catalogue().values()],
         "options": {f.name: getattr(r.options, f.name) for f in dataclasses.fields(r.options)},
         "topics": [{"id": t.id, "title": _(t.title), "rule": t.rule, "option": t.option,
                     "value": getattr(r.options, t.option) if t.option else None,
-                    "wording": _wording(r, t.id), "citation": cite_topic(r, t.id)}
+                    "wording": _wording(r, t.id), "citation": r.cite_topic(t.id)}
                    for t in topics().values()],
     }
 
@@ -208,8 +211,9 @@ def _diff_markdown(ra: Ruleset, rb: Ruleset, rows: list[DiffRow]) -> str:
 
 
 def _diff_table(ra: Ruleset, rb: Ruleset, rows: list[DiffRow], width: int) -> str:
-    """A grid table of three columns sized to ``width``; an option line is never broken,
-    a citation only when it is longer than its column."""
+    """A grid table of three columns sized to ``width``; an option line is never broken
+    (its column widens to it), a citation only when it is longer than its column.
+    Columns are padded by the width a terminal shows, not by the number of characters."""
     topic_w = 22
     col_w = max((width - topic_w - 6) // 2, 30)  # 6: the two " | " separators
 
@@ -219,14 +223,19 @@ def _diff_table(ra: Ruleset, rb: Ruleset, rows: list[DiffRow], width: int) -> st
         out += textwrap.wrap(wording, col_w, break_long_words=False, break_on_hyphens=False)
         return out + textwrap.wrap(f"({cite})", col_w, break_long_words=False, break_on_hyphens=False)
 
+    head = [[_("topic")], [f"{ra.id} ({ra.label})"], [f"{rb.id} ({rb.label})"]]
+    body = [[textwrap.wrap(f"{row.rule} {row.title}".strip(), topic_w), lines(row, "a"), lines(row, "b")]
+            for row in rows]
+    widths = [max([w, *(display_width(line) for cols in [head, *body] for line in cols[i])])
+              for i, w in enumerate((topic_w, col_w))]
+
     def render(cols: list[list[str]]) -> list[str]:
         height = max(len(c) for c in cols)
-        cols = [c + [""] * (height - len(c)) for c in cols]
-        return [f"{x:<{topic_w}} | {y:<{col_w}} | {z}".rstrip() for x, y, z in zip(*cols, strict=True)]
+        x, y, z = (c + [""] * (height - len(c)) for c in cols)
+        return [f"{pad(a, widths[0])} | {pad(b, widths[1])} | {c}".rstrip() for a, b, c in zip(x, y, z, strict=True)]
 
-    sep = f"{'-' * topic_w}-+-{'-' * col_w}-+-{'-' * col_w}"
-    out = render([[_("topic")], [f"{ra.id} ({ra.label})"], [f"{rb.id} ({rb.label})"]])
-    for row in rows:
-        topic = textwrap.wrap(f"{row.rule} {row.title}".strip(), topic_w)
-        out += [sep, *render([topic, lines(row, "a"), lines(row, "b")])]
+    sep = f"{'-' * widths[0]}-+-{'-' * widths[1]}-+-{'-' * col_w}"
+    out = render(head)
+    for cols in body:
+        out += [sep, *render(cols)]
     return "\n".join(out)

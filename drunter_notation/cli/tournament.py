@@ -30,9 +30,9 @@ def _game(match: Match, i: int) -> Any:
     return lean_game(match, i)
 
 
-# Play GAMES games between bots: the help below says how.
+# Play N games (--games N) between bots: the help below says how.
 @click.command(help=N_(
-    "Play GAMES games between bots and print each entrant's win rate and each seat's, with 95 % (Wilson) "
+    "Play N games (--games N) between bots and print each entrant's win rate and each seat's, with 95 % (Wilson) "
     "intervals. The entrants change seats every game (entrant k sits in seat k+i-1 of game i), so over a multiple "
     "of the number of players every entrant plays every seat equally often. A win shared by k players counts 1/k."))
 @click.option("--bots", "bots", metavar="NAMES",

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from drunter_notation.errors import DnError, did_you_mean, fail
+from drunter_notation.errors import DnError, did_you_mean, fail, said_citation
 from drunter_notation.i18n import _
 from drunter_notation.rules.options import BallotOrder, ExpertDeal, Options, Ruleset, VoteOutcome
 
@@ -306,11 +306,9 @@ def diff(a: Ruleset, b: Ruleset) -> list[DiffRow]:
 def cite(ruleset: Ruleset, rule: str) -> str:
     """:meth:`Ruleset.cite` for a reader, in the language in force: the source's place
     stays as it names it; the project's words around it are translated."""
-    section = ruleset.sections.get(rule)
-    return f"{ruleset.label}, {_(section)}" if section else ruleset.cite(rule)
+    return said_citation(ruleset.cite(rule))
 
 
 def cite_topic(ruleset: Ruleset, topic: str) -> str:
     """:meth:`Ruleset.cite_topic` for a reader, in the language in force (as :func:`cite`)."""
-    section = ruleset.topic_sections.get(topic)
-    return f"{ruleset.label}, {_(section)}" if section else ruleset.cite_topic(topic)
+    return said_citation(ruleset.cite_topic(topic))

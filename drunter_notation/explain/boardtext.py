@@ -9,16 +9,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from drunter_notation.explain.words import building_name
-from drunter_notation.i18n import N_, _, ngettext
+from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, Square, Tile, square_name
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.state import State
 
-BUILDING_LETTER = {"museum": "M", "tavern": "T", "school": "S", "townhall": "H", "firehouse": "F", "church": "C"}
 TRACK_LETTER = {"street": "S", "river": "R", "wall": "W"}
 # The words of the legend for the ids (translated when shown; the map's letters stay).
 TRACK_NAMES = {"street": N_("street"), "river": N_("river"), "wall": N_("wall")}
 PLAIN = "."
+
+
+def building_letter(btype: str) -> str:
+    """A building's letter on the maps (``M5``): one ASCII capital per building, the
+    initial of its name in the language in force, each language's six distinct."""
+    letters = {
+        # TRANSLATORS: one ASCII capital for the building on the board maps, different from the other five
+        "museum": pgettext("building's letter", "M"),
+        "tavern": pgettext("building's letter", "T"),
+        "school": pgettext("building's letter", "S"),
+        "townhall": pgettext("building's letter", "H"),
+        "firehouse": pgettext("building's letter", "F"),
+        "church": pgettext("building's letter", "C"),
+    }
+    return letters.get(btype, "?")
 TOILET = "wc"
 
 
@@ -29,7 +43,7 @@ def square_text(board: Board, sq: Square) -> str:
     if sq in board.buildings:
         btype, value = board.buildings[sq]
         # Cells are 2 characters: a value above 9 (custom boards) shows as "+", the legend has it.
-        return f"{BUILDING_LETTER[btype]}{value if value <= 9 else '+'}"
+        return f"{building_letter(btype)}{value if value <= 9 else '+'}"
     if sq in board.toilets:
         return TOILET
     return PLAIN
@@ -79,7 +93,7 @@ def legend(board: Board) -> list[str]:
                       key=lambda item: (-item[0], item[1][1], item[1][0]))
         listed = " ".join(f"{square_name(sq)}={v}" for v, sq in here) or "-"
         total = _("(total {total})").format(total=sum(v for v, _sq in here))
-        lines.append(f"  {BUILDING_LETTER[btype]} {names[btype]:<{width}} {listed}  {total}")
+        lines.append(f"  {building_letter(btype)} {names[btype]:<{width}} {listed}  {total}")
     toilets = sorted(board.toilets)
     lines.append(_("Toilets (wc, {n}): {squares}").format(
         n=len(toilets), squares=" ".join(square_name(sq) for sq in toilets) or "-"))

@@ -1,14 +1,14 @@
 """The evidence of the hidden-card inference in words: what a player covered, spared
 and voted when the choice was theirs, how sure the analysis is, and the turning
-points (``drunter analyze``)."""
+points (``drunter analyze``). The analysis's JSON carries the data (kinds, buildings,
+squares, numbers); every reader words it here, in its own language."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from drunter_notation.explain.words import and_list
+from drunter_notation.explain.words import and_list, goal_name
 from drunter_notation.i18n import N_, _, ngettext
-from drunter_notation.notation.model import Square, square_name
 
 _TIMES = {1: N_("once"), 2: N_("twice"), 3: N_("three times"), 4: N_("four times"), 5: N_("five times")}
 
@@ -33,22 +33,22 @@ def times(n: int) -> str:
     return _(_TIMES[n]) if n in _TIMES else ngettext("{n} time", "{n} times", n).format(n=n)
 
 
-def building(kind: str, sq: Square, value: int) -> str:
-    return _(_AT[kind]).format(square=square_name(sq), value=value)
+def building(kind: str, square: str, value: int) -> str:
+    return _(_AT[kind]).format(square=square, value=value)
 
 
-def spared(player: str, kind: str, sq: Square, value: int, turns: Sequence[int]) -> str:
+def spared(player: str, kind: str, square: str, value: int, turns: Sequence[int]) -> str:
     """``Cleo spared the church at f7 (worth 3) three times when a legal move would
     have covered it (turns 4, 9 and 12)``."""
     return ngettext("{player} spared {building} {times} when a legal move would have covered it (turn {turns})",
                     "{player} spared {building} {times} when a legal move would have covered it (turns {turns})",
-                    len(turns)).format(player=player, building=building(kind, sq, value), times=times(len(turns)),
+                    len(turns)).format(player=player, building=building(kind, square, value), times=times(len(turns)),
                                        turns=and_list(map(str, turns)))
 
 
-def covered(player: str, kind: str, sq: Square, value: int, turn: int) -> str:
-    return _("{player} covered {building} on turn {turn}").format(player=player, building=building(kind, sq, value),
-                                                                 turn=turn)
+def covered(player: str, kind: str, square: str, value: int, turn: int) -> str:
+    return _("{player} covered {building} on turn {turn}").format(player=player,
+                                                                 building=building(kind, square, value), turn=turn)
 
 
 _VOTED = {
@@ -59,10 +59,28 @@ _VOTED = {
 }
 
 
-def voted(voter: str, side: str, cards: str, turn: int, placer: str, targets: Sequence[tuple[str, Square, int]]) -> str:
+def voted(voter: str, side: str, cards: str, turn: int, placer: str, targets: Sequence[tuple[str, str, int]]) -> str:
     """``Ben voted no (NEE) on turn 14 on Anna's tile that would cover the tavern at j9 (worth 5)``."""
     what = and_list([building(k, sq, v) for k, sq, v in targets])
     return _(_VOTED[side]).format(voter=voter, cards=cards, turn=turn, placer=placer, buildings=what)
+
+
+def said(player: str, item: Mapping[str, Any]) -> str | None:
+    """One item of an analysis's evidence (its JSON's data: ``{"kind": "spared",
+    "building": "school", "square": "g3", "value": 2, "turns": [21, 23]}``) in words;
+    None for an item this release cannot read (another release's, or a hand-edited file)."""
+    try:
+        kind, value = item["kind"], int(item.get("value", 0))
+        if kind == "covered":
+            return covered(player, item["building"], str(item["square"]), value, int(item["turn"]))
+        if kind == "spared":
+            return spared(player, item["building"], str(item["square"]), value, [int(t) for t in item["turns"]])
+        if kind == "voted" and item["side"] in _VOTED:
+            targets = [(t["building"], str(t["square"]), int(t["value"])) for t in item["buildings"]]
+            return voted(player, item["side"], str(item["cards"]), int(item["turn"]), str(item["placer"]), targets)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return None
 
 
 _SURE = ((0.9, N_("{player}: almost surely {card} ({p})")), (0.7, N_("{player}: very likely {card} ({p})")),
@@ -81,8 +99,8 @@ def percent(p: float) -> str:
 
 
 def card_name(card: str) -> str:
-    """A card key in a sentence: ``the museum``; a pair of goal cards as DN writes it."""
-    return _(_CARD[card]) if card in _CARD else card
+    """A card key in a sentence: ``the museum``; a pair of goal cards by their names."""
+    return _(_CARD[card]) if card in _CARD else goal_name(card)
 
 
 def style_name(style: str) -> str:
@@ -90,11 +108,19 @@ def style_name(style: str) -> str:
     return _(STYLE_NAMES[style]) if style in STYLE_NAMES else style
 
 
-def summary(player: str, favourite: tuple[str, float] | None, likeliest: tuple[str, float],
-            styles: Sequence[tuple[str, float]]) -> str:
-    """How sure the analysis is of ``player``'s card: ``Tobias: very likely the church
-    (84 %); plays like: purposeful 74 %, decoy 26 %`` or, when no card stands out,
-    ``Jana: no card stands out (the likeliest, the tavern, 34 %)``."""
+def summary(player: str, beliefs: Mapping[str, float], styles: Mapping[str, float], favourite: str | None) -> str:
+    """How sure the analysis is of ``player``'s card, from its data (the beliefs and
+    styles after the last turn, the card that stands out or None): ``Tobias: very
+    likely the church (84 %); plays like: purposeful 74 %, decoy 26 %`` (the styles of
+    at least 10 %, likeliest first) or, when no card stands out, ``Jana: no card stands
+    out (the likeliest, the tavern, 34 %)``."""
+    likeliest = max(beliefs.items(), key=lambda kv: kv[1])
+    ranked = [(s, p) for s, p in sorted(styles.items(), key=lambda kv: -kv[1]) if p >= 0.1]
+    return _summary(player, None if favourite is None else (favourite, beliefs[favourite]), likeliest, ranked)
+
+
+def _summary(player: str, favourite: tuple[str, float] | None, likeliest: tuple[str, float],
+             styles: Sequence[tuple[str, float]]) -> str:
     if favourite is None:
         head = _("{player}: no card stands out (the likeliest, {card}, {p})").format(
             player=player, card=card_name(likeliest[0]), p=percent(likeliest[1]))

@@ -328,11 +328,12 @@ CITATION_NOTES = {  # where the source cited does not hold all the finding rests
 
 def citation(v: Violation, ruleset: Ruleset | None) -> str | None:
     """Where the rule ``v`` breaks stands in ``ruleset``'s source, with a note where
-    that place does not hold what the finding rests on; None without a rule."""
+    that place does not hold what the finding rests on; None without a rule. Data, the
+    same in every language: :func:`..errors.said_citation` says it."""
     if not v.rule or ruleset is None:
         return None
     note = CITATION_NOTES.get(v.why)
-    return ruleset.cite(v.rule) + (f"; {_(note)}" if note else "")
+    return ruleset.cite(v.rule) + (f"; {note}" if note else "")
 
 
 def sentence(v: Violation) -> str:

@@ -87,6 +87,15 @@ def building_name(building: str) -> str:
     return words.get(building, building)
 
 
+def goal_name(goal: str) -> str:
+    """A goal card as a reader calls it: a building (``Schule``), a special card of the
+    expert variant (``all-threes``: ``alle Dreier``), a pair of them (``museum+one-each``)
+    joined by ``+`` as DN joins them; its DN id stays in DN text and JSON."""
+    specials = {"all-threes": _("all-threes"), "all-fours": _("all-fours"), "lowest-of-each": _("lowest-of-each"),
+                "one-each": _("one-each")}
+    return "+".join(specials.get(part) or building_name(part) for part in goal.split("+"))
+
+
 def direction(name: str) -> str:
     """``"north"`` as a tile runs: ``nach Norden``, ``na sever``."""
     words = {

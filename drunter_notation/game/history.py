@@ -12,12 +12,16 @@ from drunter_notation.explain.words import and_list
 from drunter_notation.game.inputs import card_sets
 from drunter_notation.game.position import GamePosition, LogEntry
 from drunter_notation.i18n import _
-from drunter_notation.notation.model import CARD_NAMES, Ballot, Card, Choose, Outcome, Placement, Turn, Vote
+from drunter_notation.notation.model import CARD_NAMES, Ballot, Card, Choose, Outcome, Placement, Turn, Vote, quick
 from drunter_notation.notation.parser import parse_move
 from drunter_notation.rules import turn
 from drunter_notation.rules.placement import Move
 from drunter_notation.rules.state import Violation
 from drunter_notation.rules.votes import voting_order
+
+# The values of a vote pushed, made as the reader makes a record's (one vote in five turns of a game played out)
+_BALLOT, _VOTE = quick(Ballot), quick(Vote)
+_CARDS = {(c, side): Card(c, side) for c in CARD_NAMES for side in ((None, "yes", "no") if c == "JEIN" else (None,))}
 
 
 class GameHistory(GamePosition):
@@ -133,8 +137,8 @@ class GameHistory(GamePosition):
             if side not in (None, "yes", "no"):
                 raise fail("B004", _("{player}'s JEIN is declared 'yes' or 'no', not {side}").format(
                     player=p, side=repr(side))[:200])
-            ballots.append(Ballot(p, tuple(Card(c, side if c == "JEIN" else None) for c in cards)))
-        return Vote(tuple(ballots))
+            ballots.append(_BALLOT(p, tuple([_CARDS[c, side if c == "JEIN" else None] for c in cards])))
+        return _VOTE(tuple(ballots))
 
     def ballots(self, vote: Mapping[str, Iterable[str]], jein: Mapping[str, str] | None = None) -> Vote:
         """The ballots ``vote`` and ``jein`` (as :meth:`push` takes them) in voting order

@@ -120,8 +120,10 @@ class GamePosition:
         """No player can place a tile any more (E1)."""
         if self.choice_due:
             return False
-        if self.state.hands is not None and any(not m.toilets for m in self.legal_moves()):
-            return False  # the mover can place, and such a placement counts in every ruleset
+        if self.state.hands is not None:
+            for m in self.legal_moves():  # a loop, not any(): asked before every move of a game played out
+                if not m.toilets:
+                    return False  # the mover can place, and such a placement counts in every ruleset
         return rules_game.game_over(self.state)
 
     def position(self) -> str:

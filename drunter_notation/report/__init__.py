@@ -27,13 +27,13 @@ import jinja2
 from markupsafe import Markup
 
 from drunter_notation import i18n
-from drunter_notation.errors import Diagnostic
-from drunter_notation.explain.boardtext import BUILDING_LETTER
-from drunter_notation.explain.words import and_list, building_name, variant_name
+from drunter_notation.errors import Diagnostic, said_citation
+from drunter_notation.explain.boardtext import building_letter
+from drunter_notation.explain.words import and_list, building_name, goal_name, variant_name
 from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.replay import Timeline
 from drunter_notation.report import svg
-from drunter_notation.report.analysis import analysis_section, card_name
+from drunter_notation.report.analysis import analysis_section
 from drunter_notation.report.diagram import flow_diagram
 from drunter_notation.report.index import IndexEntry, JsonObject, display_names, failed_entry, index_entry, summarize
 from drunter_notation.report.view import build_view, outcome_text
@@ -58,10 +58,10 @@ def environment() -> jinja2.Environment:
     # rounded first as "%.1f" rounds, so that English figures stay as they were
     env.filters["number"] = lambda x, digits=0: i18n.format_number(round(x, digits), digits)
     env.filters["percent"] = lambda x: i18n.format_percent(round(x * 100) / 100)
-    env.filters["card"] = card_name
-    env.globals.update(lang=i18n.language, building=building_name, card=card_name, variant=variant_name,
+    env.filters["card"] = goal_name
+    env.globals.update(lang=i18n.language, building=building_name, card=goal_name, variant=variant_name,
                        listing=and_list, outcome=outcome_text, records=record_count, games_count=game_count,
-                       player_counts=player_counts)
+                       player_counts=player_counts, said_citation=said_citation)
     return env
 
 
@@ -86,7 +86,7 @@ def render_report(timeline: Timeline, source_text: str, analysis: JsonObject | N
     return environment().get_template("report.html.j2").render(
         v=view, t=timeline, frames_json=script_json(frames), diagram=flow_diagram(timeline),
         analysis=None if analysis is None else analysis_section(analysis, view.frames),
-        building_colours=[(b, colour, BUILDING_LETTER[b]) for b, colour in svg.BUILDING_COLOUR.items()],
+        building_colours=[(b, colour, building_letter(b)) for b, colour in svg.BUILDING_COLOUR.items()],
         kind_colours=[(kind, fill, line) for kind, (fill, line) in svg.KIND_COLOUR.items()])
 
 
@@ -131,7 +131,7 @@ def render_index(entries: list[IndexEntry]) -> str:
             (seat_name(seat), wins, ngettext("of {n} game", "of {n} games", n).format(n=i18n.format_number(n)))
             for seat, wins, n in g.seats]),
         "cards": svg.bar_chart(_("wins by building card"), [(c, n, "") for c, n in g.wins_by_card],
-                               svg.BUILDING_COLOUR, card_name),
+                               svg.BUILDING_COLOUR, goal_name),
         "lengths": svg.bar_chart(_("games by length"), [(span_name(lo, hi), n, "") for (lo, hi), n in g.lengths]),
         "outcomes": svg.bar_chart(_("vote outcomes"), [(o, n, "") for o, n in g.outcomes], OUTCOME_COLOUR,
                                   lambda o: _(OUTCOME_NAMES[o])),

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 
 from markupsafe import Markup
 
-from drunter_notation.explain.evidence import percent
-from drunter_notation.explain.words import building_name
+from drunter_notation.explain.evidence import percent, said, summary
+from drunter_notation.explain.words import goal_name
 from drunter_notation.i18n import N_, _, format_number, format_percent
 from drunter_notation.report.index import JsonObject
 from drunter_notation.report.svg import BUILDING_COLOUR, SEAT_COLOUR, esc
@@ -18,11 +18,6 @@ from drunter_notation.report.view import Frame
 
 _PAIR_COLOURS = ("#7b52ab", "#a0672b", "#2471a3", "#c0392b", "#23875a", "#b7950b")
 KINDS = {"mistake": N_("mistake"), "gain": N_("gain")}  # a turning point's kind, as the reader reads it
-
-
-def card_name(card: str) -> str:
-    """A goal card (``museum``) or an expert pair (``museum+tavern``) as the reader calls it."""
-    return "+".join(building_name(part) for part in card.split("+"))
 
 
 def frame_of_turns(frames: Iterable[Frame]) -> dict[int, int]:
@@ -74,11 +69,11 @@ def belief_chart(analysis: JsonObject, player: str, goto: dict[int, int], width:
                        for i, e in enumerate(analysis["turns"]))
         held = key == truth
         out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="{3 if held else 1.5}" points="{pts}">'
-                   f'<title>{esc(card_name(key))}</title></polyline>')
+                   f'<title>{esc(goal_name(key))}</title></polyline>')
         lx = left + (k % columns) * (width - left) / columns
         ly = top + plot + bottom + 10 + (k // columns) * 16
         out.append(f'<rect x="{lx:.0f}" y="{ly - 5}" width="10" height="10" fill="{colour}"/>'
-                   f'<text class="legend" x="{lx + 14:.0f}" y="{ly + 1}">{esc(card_name(key))}{"*" if held else ""} '
+                   f'<text class="legend" x="{lx + 14:.0f}" y="{ly + 1}">{esc(goal_name(key))}{"*" if held else ""} '
                    f'{percent(final[key])}</text>')
     out.append("</svg>")
     return Markup("".join(out))
@@ -170,10 +165,12 @@ def analysis_section(analysis: JsonObject, frames: Iterable[Frame]) -> Markup:
              f'<p class="muted">{esc(intro)}</p>',
              '<div class="beliefs">', *(belief_chart(analysis, p, goto) for p in analysis["players"]), '</div>',
              '<ul class="evidence">']
+    final = analysis["final"]
     for p in analysis["players"]:
-        said = analysis["final"].get("summary", {}).get(p, p)  # an analysis written before the summaries: the name
-        parts.append(f'<li><strong>{esc(said)}</strong><ul>')
-        for sentence in analysis["final"]["evidence"][p][:3]:
+        verdict = summary(p, final["beliefs"][p], final["styles"][p], final.get("favourite", {}).get(p))
+        parts.append(f'<li><strong>{esc(verdict)}</strong><ul>')
+        sentences = (said(p, item) for item in final["evidence"][p] if isinstance(item, dict))
+        for sentence in [s for s in sentences if s is not None][:3]:  # an item of another release's is left out
             parts.append(f"<li>{esc(sentence)}</li>")
         parts.append("</ul></li>")
     parts.append("</ul>")

@@ -22,7 +22,7 @@ from html import escape
 
 from markupsafe import Markup
 
-from drunter_notation.explain.boardtext import BUILDING_LETTER, TRACK_LETTER, square_text
+from drunter_notation.explain.boardtext import TRACK_LETTER, building_letter, square_text
 from drunter_notation.explain.words import building_name
 from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.model import Square, square_name
@@ -131,7 +131,7 @@ def static_board(board: Board, g: Geometry) -> str:
                            f'<title>{name}: {esc(building_name(btype))} {value}</title>'
                            f'<rect x="{x}" y="{y}" width="{c}" height="{c}" fill="{colour}" fill-opacity="0.22"'
                            f' stroke="{colour}"/><text x="{cx}" y="{cy - c * 0.12}" class="big" fill="{colour}">'
-                           f'{BUILDING_LETTER[btype]}</text><text x="{cx}" y="{cy + c * 0.28}" class="small"'
+                           f'{building_letter(btype)}</text><text x="{cx}" y="{cy + c * 0.28}" class="small"'
                            f' fill="{colour}">{value}</text></g>')
             elif sq in board.toilets:
                 title = _("{square}: toilet (covering it is put to a vote)").format(square=name)
@@ -209,7 +209,7 @@ def buried_building(g: Geometry, sq: Square, btype: str, value: int, below: bool
     w, h, ty = c * 0.62, c * 0.32, cy + c * (0.25 if below else -0.25)
     return (f'<g class="buried" data-sym="destroyed"><rect x="{cx - w / 2:.1f}" y="{ty - h / 2:.1f}" width="{w:.1f}"'
             f' height="{h:.1f}" rx="2" fill="#fff" fill-opacity="0.92" stroke="{colour}"/>'
-            f'<text class="small" x="{cx}" y="{ty:.1f}" fill="{colour}">{BUILDING_LETTER[btype]}{value}</text>'
+            f'<text class="small" x="{cx}" y="{ty:.1f}" fill="{colour}">{building_letter(btype)}{value}</text>'
             f'<line x1="{cx - w / 2 + 2:.1f}" y1="{ty:.1f}" x2="{cx + w / 2 - 2:.1f}" y2="{ty:.1f}"'
             f' stroke="{colour}" stroke-width="1.6"/></g>')
 

@@ -242,7 +242,7 @@ class _Builder:
                            marked=_("{player} moves first").format(player=t.players[0]),
                            facts=steps.start(t.players[0])), t.initial,
                      marked=t.players[0])
-            self.items.append(ListItem(0, "start", "start"))
+            self.items.append(ListItem(0, _("start"), "start"))  # the only entry that is not DN: said in words
             self.states.append(t.initial)
             prev = t.initial
             for step in t.steps:

@@ -104,16 +104,9 @@ class Grid:
     def copy(self) -> Grid:
         return Grid(self.tables, self.blocked.copy(), self.bridge.copy())
 
-    def lay(self, squares: tuple[Square, ...]) -> None:
-        """A tile laid on ``squares`` (anchor first): they are covered, a triple's
-        middle square is a bridge field."""
-        self._mark(squares, 1)
-
-    def lift(self, squares: tuple[Square, ...]) -> None:
-        """The tile on ``squares`` taken back (:meth:`lay` undone)."""
-        self._mark(squares, 0)
-
-    def _mark(self, squares: tuple[Square, ...], on: int) -> None:
+    def mark(self, squares: tuple[Square, ...], on: int) -> None:
+        """A tile laid on ``squares`` (anchor first; ``on`` 1) -- they are covered, a
+        triple's middle square is a bridge field -- or taken back (``on`` 0)."""
         w, blocked = self.tables.width, self.blocked
         for c, r in squares:
             blocked[r * w + c] = on

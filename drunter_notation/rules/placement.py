@@ -265,7 +265,7 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
                 if singles_too:
                     singles.append((protos[0], len(moves)))
                 moves += protos[taken[run]]
-    if singles:
+    if singles and singles[0][0].corner != singles[-1][0].corner:  # twins come from two tracks, in turn
         _mark_twins(moves, singles)
     return moves
 
@@ -278,7 +278,7 @@ def _mark_twins(moves: list[Move], singles: list[tuple[Move, int]]) -> None:
     first: dict[tuple[Tile, tuple[Square, ...]], int] = {}
     twins: list[int] = []
     for m, i in singles:
-        j = first.setdefault((m.tile, m.squares), i)
+        j = first.setdefault(m[:2], i)  # (tile, squares), sliced in C
         if j != i:
             twins += (j, i)
     for i in twins:
@@ -373,7 +373,7 @@ def apply_move(state: State, move: Move, turn: int, player: str) -> list[tuple[S
         state.bridges.add(squares[1])
     grid = state.squares
     if grid is not None:
-        grid.lay(squares)
+        grid.mark(squares, 1)
     state.gangs[move.corner] = squares[-1]
     if state.hands is not None:
         take(state.hands[player], move.tile)

@@ -139,7 +139,7 @@ def judge_turn(state: State, number: int, player: str, placement: Placement | No
     """Judge turn ``number`` by ``player`` (``placement`` None: a pass) at ``state``
     without changing it: the judged move and the vote's decision (or its violation:
     the placement itself was legal), or the first violation of the turn."""
-    missing = choose_missing(state)
+    missing = None if state.due is None else choose_missing(state)  # mostly no choice due: no call
     if missing is not None:
         return missing
     expected = state.number + 1
@@ -224,7 +224,7 @@ def play_move(state: State, move: Move, vote: Vote | None = None) -> Decision | 
     """Play ``move``, a placement :func:`placement.legal_moves` gave for the player to
     move at this very position (so only the vote is judged), with the ballots
     ``vote``; or the violation, leaving ``state`` unchanged."""
-    missing = choose_missing(state)
+    missing = None if state.due is None else choose_missing(state)
     if missing is not None:
         return missing
     judged = judge_vote(state, state.to_move, move, vote)
@@ -272,7 +272,7 @@ def unplay(state: State, decision: Decision, ballots: Vote | None, due: tuple[Sq
         if len(move.squares) == 3:
             state.bridges.discard(move.squares[1])
         if state.squares is not None:
-            state.squares.lift(move.squares)
+            state.squares.mark(move.squares, 0)
         state.gangs[move.corner] = move.gang
         if state.hands is not None:
             hand = state.hands[decision.player]

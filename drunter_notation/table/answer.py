@@ -11,8 +11,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from drunter_notation.errors import DnError, printable, severity_word
-from drunter_notation.i18n import _
+from drunter_notation.i18n import N_, _
 from drunter_notation.table.store import JSONObject, Refused, Tables
+
+# How a move is typed at the table (the record's own syntax, @corner and all, is the DN hint's).
+MOVE_HINT = N_("type a tile and the squares it covers, like W3 b1-d1 (add the corner it goes on from, like @a1, "
+               "when two tracks could take it), or pass")
 
 
 @dataclass(frozen=True)
@@ -40,15 +44,25 @@ def answer(work: Callable[[], Answer], name: str | None) -> Reply:
     return result if isinstance(result, Reply) else Reply(result)
 
 
+def no_route(path: str, method: str, *, other_methods: bool) -> Reply:
+    """No route at ``path`` (404), or none that takes ``method`` (405): data and one translated line."""
+    shown = printable(path[:200])
+    if other_methods:
+        return Reply({"error": _("{path} does not take {method}").format(path=shown, method=method),
+                      "code": "method-not-allowed", "data": {"path": shown, "method": method}}, 405)
+    return Reply({"error": _("no page and no API route at {path}").format(path=shown), "code": "not-found",
+                  "data": {"path": shown}}, 404)
+
+
 def problem(e: DnError, name: str | None) -> JSONObject:
     """The engine's error as the API answers it: one line, and its diagnostic as ``validate`` gives it."""
     d = e.diagnostic
     if e.path == "move" and d.line:  # the move as typed does not read: worded as the move's, not the file's
         error = printable(_("the move typed, at column {column}: {severity}[{code}]: {message}").format(
             column=d.column, severity=severity_word(d.severity), code=d.code, message=d.message)
-            + (f"; {d.hint}" if d.hint else ""))
+            + "; " + _(MOVE_HINT))
     else:
-        error = e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else "request")
+        error = e.format(e.path if e.path and e.path != "move" else f"{name}.dn" if name else _("the new game"))
     return {"error": error, "diagnostics": [d.as_json()]}
 
 

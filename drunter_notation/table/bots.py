@@ -100,6 +100,11 @@ def level_spec(spec: str) -> str:
     return LEVELS.get(spec, spec)
 
 
+def level_of(bot: str) -> str | None:
+    """The strength of the new-game form a bot (in its one spelling) is, if it is one."""
+    return next((level for level, spec in LEVELS.items() if spec == bot), None)
+
+
 def table_bot(player: str, spec: str) -> str:
     """The bot ``spec`` (or level) asked for ``player``'s seat, in its one spelling; 400
     naming the player and the spec when it is no bot or over a table's budget."""

@@ -9,6 +9,7 @@ decide and the coach plays out).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -16,7 +17,7 @@ from functools import partial
 from drunter_notation.errors import DnError
 from drunter_notation.i18n import _
 from drunter_notation.table import games, mend
-from drunter_notation.table.answer import Answer, Reply, SeatWork, Work, answer
+from drunter_notation.table.answer import Answer, Reply, SeatWork, Work, answer, no_route
 from drunter_notation.table.bots import (
     DELAY_MS,
     HintJob,
@@ -78,8 +79,25 @@ class TableCore:
         # the bots act through the seats' own acts, as a person's page does
         self.pilot = Pilot(self.store, self.keys, runtime, thinker, self.seats.actions, delay_ms=delay_ms)
         self.routes = self._routes()
+        self._patterns = [(e, re.compile(e.path.replace("{name}", "(?P<name>[^/]+)"))) for e in self.routes]
         self.hints: dict[tuple[str, ...], list[JSONObject]] = {}  # (game, seat, turn, position) -> the hint
         self.hinting: set[tuple[str, ...]] = set()  # (game, seat) whose hint is being thought out
+
+    async def request(self, method: str, path: str, body: JSONObject | None = None, token: str | None = None,
+                      base: str = "") -> Reply:
+        """One request as a transport without a router of its own hands it over (a page's worker):
+        the route of ``path`` found and run; none is 404, a method it does not take 405, as the
+        server answers them (``code`` and ``data``)."""
+        allowed: list[str] = []
+        for entry, pattern in self._patterns:
+            found = pattern.fullmatch(path)
+            if found is None:
+                continue
+            if method not in entry.methods:
+                allowed.extend(entry.methods)
+                continue
+            return await entry.work(Call(found.groupdict().get("name"), method, body or {}, token, base))
+        return no_route(path, method, other_methods=bool(allowed))
 
     def start(self) -> None:
         """The bots resume (games whose turn is a bot's go on)."""

@@ -10,8 +10,6 @@ from collections.abc import Callable
 from functools import lru_cache
 from urllib.parse import quote
 
-import segno
-
 from drunter_notation.errors import DnError
 from drunter_notation.i18n import _
 from drunter_notation.table import seats
@@ -191,6 +189,8 @@ def _nothing(table: Table) -> None:
 @lru_cache(maxsize=256)
 def qr_code(link: str) -> str:
     """The QR code of a seat's link, as an SVG data URI (made once: tens of ms each)."""
+    import segno  # only where seat links are shown: a page's worker that shows none loads no QR library
+
     return segno.make(link, error="m").svg_data_uri(scale=5, border=2)
 
 

@@ -28,6 +28,7 @@ from drunter_notation.game import Game
 from drunter_notation.i18n import _
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.model import CARD_NAMES, Goals
+from drunter_notation.report.view import VOTE_RULES
 from drunter_notation.rules import votes
 from drunter_notation.table.ballots import Choice, Vote
 from drunter_notation.table.store import JSONObject, Refused, Table
@@ -198,6 +199,7 @@ def count_json(game: Game, t: votes.Tally, accepted: bool | None = None) -> JSON
     return {"yes": t.yes, "no": t.no, "lines": list(card_lines(t)), "arithmetic": arithmetic(t),
             "accepted": votes.vote_outcome(t, game.state.options) if accepted is None else accepted,
             "rule": "B5", "title": _(title), "option": str(game.state.options.vote_outcome),
+            "option_text": _(VOTE_RULES[str(game.state.options.vote_outcome)]),
             "citation": game.ruleset.cite("B5")}
 
 

@@ -20,7 +20,7 @@ from drunter_notation.rules.scoring import votes_left
 from drunter_notation.rules.state import Violation
 from drunter_notation.rules.turn import Decision, judge_turn
 from drunter_notation.table import seats
-from drunter_notation.table.bots import bots_of, hints_of
+from drunter_notation.table.bots import bots_of, hints_of, level_of, paused_of
 from drunter_notation.table.store import JSONObject, Table, title
 
 
@@ -43,6 +43,7 @@ def _game_json(table: Table) -> JSONObject:
     tags = owner_tags(g.players)
     last = g.decisions[-1] if g.decisions else None
     choice = seats.open_choice(table)
+    robots = bots_of(g)
     return {
         "name": table.name, "title": title(g, table.name), "rev": public_rev(table),
         "dn": seats.public_dn(g, table.text),
@@ -64,7 +65,8 @@ def _game_json(table: Table) -> JSONObject:
         "result": _result(g) if over else None,
         "vote": seats.vote_json(g, seats.open_vote(table)),
         "chosen": [p for p in g.players if p in choice.keep] if choice else [],
-        "bots": bots_of(g), "hints": hints_of(g),
+        "bots": robots, "levels": {p: level_of(spec) for p, spec in robots.items()}, "paused": paused_of(g),
+        "hints": hints_of(g),
         "last_vote": None if last is None or last.vote is None else
         {"turn": last.number, "dn": format_item(g.events[-1])}
         | seats.count_json(g, last.vote.tally, last.vote.accepted),

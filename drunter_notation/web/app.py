@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from drunter_notation import i18n
 from drunter_notation.i18n import _
 from drunter_notation.report import svg
+from drunter_notation.table.answer import no_route
 from drunter_notation.table.bots import DELAY_MS
 from drunter_notation.table.core import TableCore
 from drunter_notation.table.store import Refused
@@ -177,8 +178,13 @@ async def _refused(request: Request, exc: Exception) -> Response:
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method a route does not take) as the core words them."""
     assert isinstance(exc, HTTPException)  # Starlette calls it for this class only
-    return JSONResponse({"error": exc.detail}, exc.status_code, headers=HEADERS)
+    if exc.status_code in (404, 405):
+        reply = no_route(request.url.path, request.method, other_methods=exc.status_code == 405)
+        return JSONResponse(reply.body, reply.status, headers=HEADERS)
+    return JSONResponse({"error": _("the request was refused ({status})").format(status=exc.status_code),
+                         "code": "http", "data": {"status": exc.status_code}}, exc.status_code, headers=HEADERS)
 
 
 async def _crash(request: Request, exc: Exception) -> Response:  # pragma: no cover - the last guard

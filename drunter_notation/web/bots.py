@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
+from drunter_notation.bots.ismcts import SIMS, spec
 from drunter_notation.i18n import _
 from drunter_notation.table.bots import HintJob, Job, Task, decide, hint_moves
 from drunter_notation.table.store import JSONObject, Refused
@@ -28,6 +29,7 @@ from drunter_notation.web.events import Hub
 T = TypeVar("T")
 
 
+QUICK_SIMS = SIMS  # a search this short (the medium strength's) is quick work
 HALF_LIFE = 20.0  # seconds after which a table's use of the workers counts half in who goes next
 NICE = 10  # the workers' niceness: the server's own threads answer first
 
@@ -66,6 +68,15 @@ class Item:
     future: asyncio.Future[Any]
     hint: bool
 
+    @property
+    def quick(self) -> bool:
+        """A hint, or a decision of a bot that searches little (at most the medium strength's budget, no time)."""
+        if not isinstance(self.job, Job):
+            return True
+        name, params = spec(self.job.spec)
+        sims = params.get("sims", 0 if name != "ismcts" else SIMS)
+        return isinstance(sims, int) and sims <= QUICK_SIMS and "time" not in params
+
 
 @dataclass
 class Slot:
@@ -73,6 +84,7 @@ class Slot:
 
     process: BaseProcess
     conn: Connection
+    quick: bool = False  # the lane kept for quick work: a short search or a hint never waits behind a long one
     item: Item | None = None
     started: float = 0.0
 
@@ -80,10 +92,11 @@ class Slot:
 @dataclass
 class ProcessThinker:
     """Bots decide, and the coach plays out, in worker processes (``workers``; default
-    one per core), shared fairly: a free worker takes a waiting hint first (a person
-    waits for it), else the next decision of the table that has used the workers
-    least lately (its use halves every HALF_LIFE seconds), so a light table keeps its
-    pace beside any number of heavy ones. A computation no longer wanted (its coroutine
+    one per core, and one more kept for quick work: a hint, a short search), shared
+    fairly: a free worker takes a waiting hint first (a person waits for it), else the
+    next decision of the table that has used the workers least lately (its use halves
+    every HALF_LIFE seconds); quick work never waits behind long searches, so a light
+    table keeps its pace beside any number of heavy ones. A computation no longer wanted (its coroutine
     cancelled: a pause, an undo, a take-back, the end) is dropped from the queue or,
     when a worker is on it already, the worker is killed and another started.
     ``think``: the decision made in a worker."""
@@ -141,16 +154,19 @@ class ProcessThinker:
         return float(use * 0.5 ** ((now - when) / HALF_LIFE))
 
     def _pump(self) -> None:
-        """Free workers take the next items: hints first, then the table that used the workers least lately."""
+        """Free workers take the next items: hints first, then the table that used the workers least lately;
+        the quick lane takes only quick items."""
         self.waiting = [i for i in self.waiting if not i.future.done()]
         while self.waiting and self.started:
-            slot = next((s for s in self.slots if s.item is None), None)
-            if slot is None:
-                if len(self.slots) >= self._size():
-                    return
-                slot = self._spawn()
             now = time.monotonic()
-            item = min(self.waiting, key=lambda i: (not i.hint, self._use(i.table, now)))
+            item, slot = None, None
+            for each in sorted(self.waiting, key=lambda i: (not i.hint, self._use(i.table, now))):
+                slot = self._free(each.quick)
+                if slot is not None:
+                    item = each
+                    break
+            if item is None or slot is None:
+                return
             self.waiting.remove(item)
             slot.item, slot.started = item, now
             try:
@@ -164,7 +180,17 @@ class ProcessThinker:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
         return max(1, min(self.workers or cores, cores))
 
-    def _spawn(self) -> Slot:
+    def _free(self, quick: bool) -> Slot | None:
+        """A worker free for an item (a quick one may take the quick lane too), started if need be."""
+        for lane in (False, True) if quick else (False,):
+            slot = next((s for s in self.slots if s.item is None and s.quick == lane), None)
+            if slot is None and sum(s.quick == lane for s in self.slots) < (1 if lane else self._size()):
+                slot = self._spawn(lane)
+            if slot is not None:
+                return slot
+        return None
+
+    def _spawn(self, quick: bool) -> Slot:
         # not fork: the server has threads, and a forked child could inherit a held lock
         context = multiprocessing.get_context("forkserver") if "forkserver" in multiprocessing.get_all_start_methods() \
             else multiprocessing.get_context("spawn")
@@ -173,7 +199,7 @@ class ProcessThinker:
                                                               name="drunter-bot", daemon=True)
         process.start()
         theirs.close()
-        slot = Slot(process, ours)
+        slot = Slot(process, ours, quick)
         self.slots.append(slot)
         asyncio.get_running_loop().add_reader(ours.fileno(), self._answered, slot)
         return slot

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from starlette.responses import StreamingResponse
 
 from drunter_notation.i18n import _
-from drunter_notation.web.store import Refused
+from drunter_notation.table.store import Refused
 
 MAX_PER_GAME = 12  # a host, four seats and a few spectators
 MAX_TOTAL = 64

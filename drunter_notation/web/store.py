@@ -18,23 +18,10 @@ from drunter_notation.errors import fail
 from drunter_notation.files import RECORD, Kind, read_record, read_regular, write_atomic
 from drunter_notation.i18n import N_, _
 from drunter_notation.table.seats import KEY_FILE
-from drunter_notation.table.store import (
-    JOURNAL_LIMIT,
-    NAME,
-    QUIET,
-    JSONObject,
-    Refused,
-    Table,
-    Tables,
-    apply,
-    file_id,
-    game_id,
-    title,
-)
+from drunter_notation.table.store import JOURNAL_LIMIT, NAME, QUIET, JSONObject, Refused, Tables, apply
 from drunter_notation.web.journal import SUFFIX, Journal, pending
 
-__all__ = ["JOURNAL_LIMIT", "NAME", "QUIET", "FileStorage", "JSONObject", "Refused", "Store", "Table", "apply",
-           "file_id", "game_id", "title"]
+__all__ = ["JOURNAL_LIMIT", "FileStorage", "Store", "apply"]  # what the server's callers and tests take from here
 
 KEY = Kind("I001", 1024, N_("no such file"), None, N_("is a directory, not the seat key"), None,
            N_("is {what}, not the seat key; nothing was read"))
@@ -188,9 +175,6 @@ class Store(Tables):
         super().__init__(self.files, threading.Lock)
         self._compactor: threading.Thread | None = None
         self._stop = threading.Event()
-
-    def inside(self, path: Path) -> bool:
-        return self.files.inside(path)
 
     def journaled(self) -> None:
         self._start_compactor()

@@ -31,7 +31,7 @@ window.DP = (function () {
   const CARD_NAMES = {museum: _("museum"), tavern: _("tavern"), school: _("school"), townhall: _("townhall"),
     firehouse: _("firehouse"), church: _("church"), "all-threes": _("all-threes"), "all-fours": _("all-fours"),
     "lowest-of-each": _("lowest-of-each"), "one-each": _("one-each")};
-  const cardName = (c) => CARD_NAMES[c] || c;
+  const cardName = (c) => (Object.prototype.hasOwnProperty.call(CARD_NAMES, c) ? CARD_NAMES[c] : c);
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -55,17 +55,39 @@ window.DP = (function () {
     try {
       r = await fetch(path, init);
     } catch (e) {
+      connection(false);
       return {ok: false, status: 0, data: {error: _("the server does not answer: is drunter play still running?")}};
     }
     let data;
     try { data = await r.json(); } catch (e) { data = {error: fmt(_("the server answered {status}"), {status: r.status})}; }
+    if (!r.ok && data && data.code) data.error = worded(data);
     return {ok: r.ok, status: r.status, data};
+  }
+
+  // Players' names are data, never keys of a plain object (a player may be called "constructor",
+  // "__proto__" or "toString"): a map keyed by names is dict(), one read from the server is read with own().
+  const dict = () => Object.create(null);
+  const own = (map, key) => (map && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined);
+
+  // A problem the server names by a stable code: worded here, from the page's own catalog, with its data.
+  const PROBLEMS = {
+    "bot-spec": (d) => fmt(_("bots: {spec} is no bot for {player}: give easy, medium, strong, greedy, cautious, random or ismcts with settings like ismcts:sims=400"), d),
+    "bot-budget": (d) => fmt(_("bots: the bot of {player}, {spec}, thinks longer than a table allows: at most sims={sims} and time={time}"), d),
+    "live-bot-tables": (d) => fmt(_("{count} games have bots playing already, the most a table runs at once: pause or end one first"), {count: d.most}),
+    "hint-busy": () => _("the coach is still thinking about your last question; wait for its answer"),
+    "not-found": (d) => fmt(_("no page and no API route at {path}"), d),
+    "method-not-allowed": (d) => fmt(_("{path} does not take {method}"), d),
+  };
+  function worded(answer) {
+    const word = Object.prototype.hasOwnProperty.call(PROBLEMS, answer.code) ? PROBLEMS[answer.code] : null;
+    return word && answer.data ? word(answer.data) : answer.error;
   }
 
   const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
   // The game's pushed changes (Server-Sent Events read with fetch, as EventSource cannot send the
-  // seat's header): onChange() on each, reconnecting after a drop. Returns the function that stops it.
+  // seat's header): onChange() on each, reconnecting after a drop; a lost connection is shown
+  // (connection()) until the stream is back. Returns the function that stops it.
   function listen(path, headers, onChange) {
     let stopped = false;
     let ctrl = null;
@@ -75,6 +97,7 @@ window.DP = (function () {
           ctrl = new AbortController();
           const r = await fetch(path, {headers: headers || {}, signal: ctrl.signal});
           if (r.ok && r.body) {
+            connection(true);
             const reader = r.body.getReader();
             const dec = new TextDecoder();
             let buf = "";
@@ -91,10 +114,33 @@ window.DP = (function () {
             }
           }
         } catch (e) { /* dropped: try again below */ }
-        if (!stopped) await sleep(1000);
+        if (!stopped) { connection(false); await sleep(1000); }
       }
     })();
     return () => { stopped = true; if (ctrl) ctrl.abort(); };
+  }
+
+  // The connection to the server, shown while it is lost and for a moment once it is back.
+  let lost = false, backTimer = null;
+  function connection(up) {
+    let line = document.getElementById("connection");
+    if (!line) {
+      line = el("p", {id: "connection", class: "msg connection", role: "status", hidden: true});
+      (document.querySelector("main") || document.body).prepend(line);
+    }
+    if (!up) {
+      lost = true;
+      clearTimeout(backTimer);
+      line.className = "msg bad connection";
+      line.textContent = _("Connection lost: the server does not answer. Trying again…");
+      line.hidden = false;
+    } else if (lost) {
+      lost = false;
+      line.className = "msg good connection";
+      line.textContent = _("Connected again.");
+      line.hidden = false;
+      backTimer = setTimeout(() => { line.hidden = true; }, 4000);
+    }
   }
 
   function chip(p) {
@@ -117,7 +163,7 @@ window.DP = (function () {
   // The rule that decides a count (B5) under the game's ruleset, with its place in the booklet.
   function ruleLine(d) {
     return el("div", {class: "muted", text: fmt(_("Rule {rule} {title}: {option} ({citation})"),
-      {rule: d.rule, title: d.title, option: d.option, citation: d.citation})});
+      {rule: d.rule, title: d.title, option: d.option_text, citation: d.citation})});
   }
 
   // The vote of the turn just played, turned over: shown in box until the next turn.
@@ -138,5 +184,6 @@ window.DP = (function () {
     });
   }
 
-  return {el, api, listen, chip, count, ruleLine, turnedOver, _, ngettext, fmt, parts, cardName, lang: words.lang};
+  return {el, api, listen, connection, chip, count, ruleLine, turnedOver, _, ngettext, fmt, parts, cardName, dict, own,
+    lang: words.lang};
 })();

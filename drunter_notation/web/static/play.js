@@ -10,8 +10,8 @@
   let selected = null;   // the tile chosen in the hand, e.g. "S2"
   let pending = null;    // an anchor tapped that is not legal: the next tap names the end
   let voting = null;     // the legal move put to the vote
-  let ballot = {};       // player -> cards laid
-  let jein = {};         // player -> "yes"/"no"
+  let ballot = DP.dict();  // player -> cards laid
+  let jein = DP.dict();    // player -> "yes"/"no"
   let stopListening = () => {};
 
   const {el, api, chip, _, ngettext, fmt, parts, cardName} = window.DP;
@@ -54,7 +54,8 @@
     for (const g of r.data.games) {
       const what = g.error ? g.error : g.players.join(", ") + " · " + (g.over ? _("over") : fmt(_("turn {turn}"), {turn: g.turn})) +
         " · " + g.board + " · " + g.rules + (g.variant === "expert" ? " · " + variantName("expert") : "");
-      list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.title}), " ", el("span", {class: "muted", text: what})));
+      list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.title}), " ", el("span", {class: "muted", text: what}),
+        " ", deleteButton(g)));
     }
     // the name field's placeholder is the default name: the first table-N not taken
     const taken = new Set(r.data.games.map((g) => g.name));
@@ -82,7 +83,7 @@
     if (box.hidden || !opts) return;
     const expert = $("ng-variant").value === "expert";
     const names = players();
-    const old = {};
+    const old = DP.dict();
     box.querySelectorAll("[data-player]").forEach((e) => { old[e.dataset.player + e.dataset.field] = e.value; });
     box.replaceChildren();
     names.forEach((p) => {
@@ -110,7 +111,7 @@
     const mode = dealMode();
     if (mode === "random") body.deal = "random";
     if (mode === "table") {
-      const hands = {}, cards = {};
+      const hands = DP.dict(), cards = DP.dict();
       let anyCard = false;
       for (const p of body.players) {
         const get = (f) => { const e = [...$("ng-table").querySelectorAll("[data-field=" + f + "]")].find((x) => x.dataset.player === p); return e ? e.value : ""; };
@@ -127,6 +128,24 @@
     $("ng-name").value = "";
     location.hash = "#/g/" + r.data.name;
   });
+
+  // Ending and deleting a game: a second tap confirms; the record moves to the folder's archive, never lost.
+  function deleteButton(g) {
+    const b = el("button", {type: "button", class: "delete", "data-game": g.name, "aria-label": fmt(_("End and delete {game}"), {game: g.title}),
+      text: _("Delete")});
+    b.addEventListener("click", async () => {
+      if (b.dataset.sure !== "yes") {
+        b.dataset.sure = "yes";
+        b.textContent = _("Sure? Tap again: the record moves to the archive folder");
+        return;
+      }
+      b.disabled = true;
+      const r = await api("DELETE", "/api/games/" + encodeURIComponent(g.name), {});
+      if (r.ok) { $("lobby-msg").textContent = fmt(_("{game} was ended; its record is kept as {file}."), {game: g.title, file: r.data.archived}); openLobby(); }
+      else { b.disabled = false; $("lobby-msg").textContent = r.data.error; }
+    });
+    return b;
+  }
 
   // -- a game ----------------------------------------------------------------------
   async function openGame(name) {
@@ -148,21 +167,40 @@
   }
 
   // a change pushed by the server (a move on another device, a ballot laid, ...): show it
-  let loading = false, again = false;
+  let loading = false, again = false, acting = 0;
   async function changed() {
     if (!state || voting) return;
-    if (loading) { again = true; return; }
+    if (loading || acting) { again = true; return; }
     loading = true;
-    const before = state.rev;
+    const before = state.events.map((e) => e.dn);
     const g = await api("GET", "/api/games/" + gameName);
     if (g.ok && gameName === g.data.name) {
       await show(g.data);
-      if (g.data.rev !== before) say(_("The game changed on another device: showing it now."), "info");
+      const now = g.data.events;
+      const added = now.slice(before.length);
+      const kept = before.every((dn, i) => i < now.length && now[i].dn === dn);
+      // what the bots played is told as theirs; only a change no bot and no one here made came from another device
+      if (kept && added.length && added.every((e) => DP.own(g.data.bots, e.player))) {
+        say(fmt(_("The computer played: {moves}"), {moves: added.map((e) => e.dn).join(", ")}), "info");
+      } else if (!kept || added.length) {
+        say(_("The game changed on another device: showing it now."), "info");
+      }
     }
     loading = false;
     if (again) { again = false; changed(); }
   }
   window.DP.onGame = (s) => show(s);
+
+  // A change made here: the pushes it causes wait until its answer is shown, so it is never taken for another device's.
+  const mine = (work) => async (...args) => {
+    acting++;
+    try {
+      return await work(...args);
+    } finally {
+      acting--;
+      if (!acting && again) { again = false; changed(); }
+    }
+  };
 
   // -- mending a file that is no valid record ----------------------------------------
   let mendSource = null;
@@ -217,7 +255,11 @@
     $("options").replaceChildren();
     $("pass").hidden = !s.can_pass;
     $("pass").textContent = s.legal.length || !s.hands_known ? _("Pass") : _("Pass (no tile fits: Legezwang)");
-    $("undo").disabled = !s.can_undo;
+    const thinking = window.Bots.botThinks(s);  // a bot's turn: its tiles are not the host's to lay
+    $("undo").disabled = !s.can_undo || thinking;
+    const mine = s.events.map((e, i) => [e, i]).filter(([e]) => e.player && !DP.own(s.bots, e.player)).pop();
+    $("takeback-mine").hidden = !Object.keys(s.bots || {}).length || !mine;
+    $("takeback-mine").dataset.keep = mine ? String(mine[1]) : "";
     chooser();
     ending();
     playersTable();
@@ -231,7 +273,7 @@
     $("takeback").hidden = true;
     $("dn").textContent = s.dn;
     window.Seats.show(s);
-    window.Bots.host(s);
+    window.Bots.host(s, (move) => { const m = s.legal.find((x) => x.move === move); if (m) propose(m); else play({move}); });
     const voted = s.vote && s.legal.find((m) => m.move === s.vote.move);
     if (voted) marks(voted.squares);  // a secret ballot's tile, marked where it would lie
   }
@@ -266,9 +308,10 @@
     box.replaceChildren();
     if (!tiles.length) return;
     box.append(el("span", {class: "muted", text: fmt(_("{player}'s tiles: "), {player: state.to_move})}));
+    const thinking = window.Bots.botThinks(state);
     for (const [t, n] of tiles) {
       const legal = state.legal.some((m) => m.tile === t);
-      box.append(el("button", {type: "button", class: "tile kind-" + t[0] + (legal ? " has-legal" : ""),
+      box.append(el("button", {type: "button", class: "tile kind-" + t[0] + (legal ? " has-legal" : ""), disabled: thinking,
         "data-tile": t, "aria-pressed": String(t === selected), text: n && n > 1 ? t + " ×" + n : t,
         on: () => { selected = t; pending = null; $("options").replaceChildren(); hand(); marks(); }}));
     }
@@ -292,7 +335,7 @@
   });
 
   function tap(sq) {
-    if (!state || state.over || state.choice_due || voting) return;
+    if (!state || state.over || state.choice_due || voting || window.Bots.botThinks(state)) return;
     if (!selected) { say(_("Choose a tile from the hand first."), "info"); return; }
     if (pending) {
       const text = selected + " " + pending + "-" + sq;
@@ -337,7 +380,7 @@
     if ($("ask-mode").checked) ask({move: text}); else play({move: text});
   }
 
-  async function play(body) {
+  const play = mine(async (body) => {
     body.turn = state.turn;
     const r = await api("POST", "/api/games/" + gameName + "/moves", body);
     if (r.ok) {
@@ -352,13 +395,13 @@
     say(r.status === 422 ? fmt(_("{error} — not recorded."), {error: r.data.error}) : r.data.error, "bad");
     if (r.status === 409) { const g = await api("GET", "/api/games/" + gameName); if (g.ok) await show(g.data); say(r.data.error, "bad"); }
     if (r.data.adjudication) verdicts(r.data.adjudication, body.move); else $("verdicts").hidden = true;
-  }
+  });
 
   $("pass").addEventListener("click", () => ($("ask-mode").checked ? ask({move: "pass"}) : play({move: "pass"})));
-  $("undo").addEventListener("click", async () => {
+  $("undo").addEventListener("click", mine(async () => {
     const r = await api("POST", "/api/games/" + gameName + "/undo", {turn: state.turn});
     if (r.ok) { await show(r.data); say(_("Undone: the last turn is taken back."), "info"); } else say(r.data.error, "bad");
-  });
+  }));
 
   // -- taking back to an earlier turn, and replaying it -------------------------------
   let keepTo = null;
@@ -371,20 +414,21 @@
     $("takeback-do").focus();
   }
   $("takeback-cancel").addEventListener("click", () => { $("takeback").hidden = true; });
-  $("takeback-do").addEventListener("click", async () => {
+  $("takeback-mine").addEventListener("click", () => askTakeBack(Number($("takeback-mine").dataset.keep)));
+  $("takeback-do").addEventListener("click", mine(async () => {
     const r = await api("POST", "/api/games/" + gameName + "/takeback", {keep: keepTo, turn: state.turn});
     if (r.ok) { await show(r.data); say(fmt(_("Taken back: the game is at turn {turn} again."), {turn: r.data.turn}), "info"); } else say(r.data.error, "bad");
-  });
-  $("replay").addEventListener("click", async () => {
+  }));
+  $("replay").addEventListener("click", mine(async () => {
     const r = await api("POST", "/api/games/" + gameName + "/replay", {turn: state.turn});
     if (r.ok) { await show(r.data); say(fmt(_("Replayed: the game is at turn {turn}."), {turn: r.data.turn}), "good"); } else say(r.data.error, "bad");
-  });
+  }));
 
   // -- the vote --------------------------------------------------------------------
   function openVote(m) {
     voting = m;
-    ballot = {};
-    jein = {};
+    ballot = DP.dict();
+    jein = DP.dict();
     $("vote").hidden = false;
     $("vote-title").textContent = fmt(_("Vote on {move}: it covers a toilet"), {move: m.move});
     const box = $("ballots");
@@ -442,7 +486,7 @@
     }
     const done = everyone && jokers.every((p) => jein[p]);
     $("vote-done").disabled = !done;
-    const laid = {};
+    const laid = DP.dict();
     for (const [p, cards] of Object.entries(ballot)) if (cards.length) laid[p] = cards;
     const r = await api("POST", "/api/games/" + gameName + "/tally", {vote: laid, jein});
     const t = $("tally");
@@ -458,7 +502,7 @@
 
   $("vote-done").addEventListener("click", () => {
     const m = voting;
-    const laid = {};
+    const laid = DP.dict();
     for (const p of state.vote_order) laid[p] = ballot[p];
     closeVote();
     play({move: m.move, vote: laid, jein});
@@ -471,7 +515,7 @@
     box.hidden = !state.choice_due;
     if (box.hidden) return;
     const keeps = $("keeps");
-    const picked = {};  // as in the reveal: a refresh keeps what was picked
+    const picked = DP.dict();  // as in the reveal: a refresh keeps what was picked
     keeps.querySelectorAll("select").forEach((s) => { picked[s.dataset.player] = s.value; });
     keeps.replaceChildren();
     for (const p of state.players) {
@@ -484,7 +528,7 @@
   }
 
   $("choose-done").addEventListener("click", () => {
-    const keep = {};
+    const keep = DP.dict();
     $("keeps").querySelectorAll("select").forEach((s) => { keep[s.dataset.player] = s.value; });
     play(Object.keys(keep).length ? {move: "choose", keep} : {move: "choose"});
   });
@@ -496,7 +540,7 @@
     if (needCards) {
       const box = $("reveal-cards");
       // A refresh (another device, the options arriving) rebuilds the rows: keep what was picked.
-      const picked = {};
+      const picked = DP.dict();
       box.querySelectorAll("select").forEach((s) => { if (s.selectedIndex >= 0) picked[s.dataset.player + "/" + s.dataset.k] = s.value; });
       box.replaceChildren();
       const expert = state.variant === "expert";
@@ -518,14 +562,14 @@
   }
 
   $("reveal-done").addEventListener("click", async () => {
-    const cards = {};
+    const cards = DP.dict();
     $("reveal-cards").querySelectorAll("select").forEach((s) => {
       if (state.variant === "expert") (cards[s.dataset.player] = cards[s.dataset.player] || []).push(s.value);
       else cards[s.dataset.player] = s.value;
     });
     const body = {cards, turn: state.turn};
     if (state.variant === "expert") {
-      body.keep = {};
+      body.keep = DP.dict();
       for (const [p, c] of Object.entries(cards)) body.keep[p] = c[0];
     }
     const r = await api("POST", "/api/games/" + gameName + "/reveal", body);

@@ -72,7 +72,7 @@
     $("options").replaceChildren();
     $("pass").hidden = !(s.me.to_move && s.can_pass && !s.vote);
     $("my-cards").textContent = mine().cards.join(" ") || _("none left");
-    window.Bots.seat(s, base, headers);
+    window.Bots.seat(s, base, headers, (move) => { const m = s.legal.find((x) => x.move === move); if (m) go(m); });
   }
 
   const mine = () => state.players[state.me.seat];

@@ -1,0 +1,257 @@
+"""Benchmark: the beliefs' calibration at five fixed 4-player tables, through the game.
+
+The tables seat the policies of ``bench/policies.py`` the model's priors were fitted on
+(``policies.FITTED``); what is held out is the *games*: the figures are on a seed the fit
+and any choice made for the model never saw (``--seed``, default 7730: game i is dealt
+as ``drunter simulate --seed 7730`` deals game i, so games 7730-1 to 7730-600 with the
+default ``--games 600``). Tune on another seed (``--seed 4401`` was the one used for
+that). The tables:
+
+* ``honest``: four ``honest`` players;
+* ``mostly-honest``: two ``honest``, one ``random-votes`` (honest moves, every ballot
+  at random) and one ``decoy`` (protects a second type as if it were its card);
+* ``mixed``: ``honest``, ``random``, ``bluffer``, ``builder``;
+* ``bluffer`` and ``decoy``: four of that policy.
+
+The seats rotate from game to game (game i starts the table at seat i mod 4). Each game
+is played through the Game API, replayed from its record, and every player's card
+marginal after turns 10, 20 and 30 and at the end (``analysis.record.walk``) is scored
+against the card dealt: ECE (10 equal-width bins of the top card's probability,
+bootstrap SE over games), top-1, mean top p (what the model says against how often it
+is right: under-confident when it says less), the share wrong among beliefs at p >= 0.9
+and log-loss, with ``bench/inference.py``'s functions. ``--baseline-rev REV`` scores the
+model at git revision REV over the same observations too. ``--json FILE`` keeps every
+figure. Nothing is asserted.
+
+Two tuning aids, refused on the held-out seed: ``--sweep`` prints the ECE of every table
+after turn 20 and at the end under the shipped priors and under each of ``bench/fit.py``'s
+one-prior steps (a weight a third or three times as large), on the same games (the
+inference after those turns kept and weighed again); ``--search ROUNDS`` takes such steps
+while they bring the tables nearer the aims (:data:`AIMS`) without making any other
+figure worse by more than :data:`SLACK`, and prints the priors it found.
+
+    python bench/tables.py --games 200 --jobs 2                 # held-out games 7730-1 to 7730-200
+    python bench/tables.py --seed 4401 --games 150 --jobs 2     # tuning games
+    python bench/tables.py --seed 4401 --games 120 --sweep --jobs 2
+    python bench/tables.py --seed 4401 --games 150 --search 3 --jobs 2
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import calibration  # bench/calibration.py: the figures of a list of cases
+import fit  # bench/fit.py: tuning games' snapshots and the one-prior steps
+import inference as bench  # bench/inference.py: today's model from git
+from policies import POLICIES
+
+from drunter_notation.analysis.inference import Inference, Model, hypotheses
+from drunter_notation.analysis.record import walk
+from drunter_notation.bots.tournament import bot_game
+from drunter_notation.data.rulesets import load_ruleset
+from drunter_notation.load import judge
+
+TABLES: dict[str, tuple[str, ...]] = {
+    "honest": ("honest",) * 4,
+    "mostly-honest": ("honest", "honest", "random-votes", "decoy"),
+    "mixed": ("honest", "random", "bluffer", "builder"),
+    "bluffer": ("bluffer",) * 4,
+    "decoy": ("decoy",) * 4,
+}
+BUCKETS = calibration.BUCKETS
+
+
+@dataclass(frozen=True)
+class Job:
+    table: str
+    seed: int
+    i: int
+    rev: str
+
+
+def seating(table: str, i: int) -> tuple[str, ...]:
+    """The policies of game ``i`` of ``table``, seat by seat: the table started at seat i mod 4."""
+    policies = TABLES[table]
+    return tuple(policies[(s + i) % 4] for s in range(4))
+
+
+def one_game(job: Job) -> dict[str, Any]:
+    """Game ``i`` of a table: the cards dealt and, per bucket, each player's beliefs (None: the game ended
+    before it), the baseline's too when asked."""
+    names = bench.NAMES
+    seats = seating(job.table, job.i)
+    g = bot_game(names, [POLICIES[p] for p in seats], job.seed, job.i)
+    t = judge(g.to_record(), keep_states=True)
+    old = bench.baseline(job.rev)
+    hyps = hypotheses("base", load_ruleset("hig-1991"))
+    tap = calibration.Tap(Inference(names, hyps, Model()), old.Inference(names, hyps)) if old else None
+    w = walk(t, Model(), tap)  # type: ignore[arg-type]  # Tap stands in for the Inference
+    index = {e["turn"]: k for k, e in enumerate(w.turns)}
+    at = {b: index.get(int(b)) if b != "end" else len(w.turns) - 1 for b in BUCKETS}
+    cards = g.cards
+    assert cards is not None  # a bot game deals the cards
+    return {"table": job.table, "game": job.i, "seats": seats, "kinds": list(seats),
+            "truth": [cards[p][0] for p in names],
+            "beliefs": {b: None if a is None else [w.turns[a]["beliefs"][p] for p in names] for b, a in at.items()},
+            "today": None if tap is None else {b: None if a is None else [tap.old_beliefs[a][p] for p in names]
+                                               for b, a in at.items()}}
+
+
+def figures(results: list[dict[str, Any]], today: bool) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for table in TABLES:
+        rs = [r for r in results if r["table"] == table]
+        out[table] = {b: {"beliefs": calibration.belief_figures(calibration.cases(rs, b)),
+                          "today": calibration.belief_figures(calibration.cases(rs, b, "today")) if today else None}
+                      for b in BUCKETS}
+    return out
+
+
+def table_lines(fig: dict[str, dict[str, Any]], which: str) -> list[str]:
+    lines = ["| table | after | games | ECE | top-1 | mean top p | wrong at p ≥ 0.9 | log-loss − ln 6 |",
+             "|---|---|---|---|---|---|---|---|"]
+    for table, row in fig.items():
+        for b in BUCKETS:
+            m = row[b][which]
+            if m is None:
+                continue
+            lines.append(f"| {table} | {calibration.when(b)} | {m['games']} | {m['ece']:.3f} ±{m['ece_se']:.3f} | "
+                         f"{calibration.pc(m['top1'])} ±{100 * m['top1_se']:.1f} | {m['mean_top']:.3f} | "
+                         f"{m['wrong']} of {m['sure']} | {m['logloss_vs_uniform']:+.3f} ±{m['logloss_se']:.3f} |")
+    return lines
+
+
+def snapshots(job: Job) -> tuple[str, Any]:
+    """Game ``i`` of a table as ``bench/fit.py`` keeps a tuning game: the inference after turns 10, 20, 30
+    and at the end, to be weighed again by other priors."""
+    return job.table, fit.one_game((seating(job.table, job.i), job.seed, job.i))
+
+
+def sweep_row(args: tuple[list[tuple[str, Any]], Model]) -> dict[str, dict[str, float]]:
+    """Per table, the ECE after turn 20 and at the end under ``model`` (no bootstrap)."""
+    games, model = args
+    out: dict[str, dict[str, float]] = {}
+    for table in TABLES:
+        for b, k in (("20", 1), ("end", -1)):
+            cs = [(i, belief, g.truth[p]) for i, (t, g) in enumerate(games) if t == table and len(g.infs) > 3
+                  for p, belief in g.infs[k].beliefs(model).items()]
+            if cs:
+                out.setdefault(table, {})[b] = bench.metrics(cs, boot=2)["ece"]
+    return out
+
+
+def sweep(todo: list[Job], jobs: int) -> None:
+    """The ECE per table after turn 20 and at the end under the shipped priors and under each of
+    ``bench/fit.py``'s one-prior steps (each weight a third or three times as large): which priors move
+    which table, on these games. The games are played in ``jobs`` processes, the priors weighed here."""
+    with ProcessPoolExecutor(jobs) as pool:
+        games = list(pool.map(snapshots, todo, chunksize=4))
+    shipped = fit.priors(Model()).split("; ")
+    head = " | ".join(f"{t} 20 | {t} end" for t in TABLES)
+    print(f"| priors | {head} |\n|---|{'---|' * 2 * len(TABLES)}")
+    for m in [Model(), *fit.candidates(Model())]:
+        rows = sweep_row((games, m))
+        changed = [x for x, y in zip(fit.priors(m).split("; "), shipped, strict=True) if x != y]
+        print(f"| {changed[0] if changed else 'shipped'} | "
+              + " | ".join(f"{rows[t]['20']:.3f} | {rows[t]['end']:.3f}" for t in TABLES if t in rows) + " |",
+              flush=True)
+
+
+# The targets the search aims at (docs/analysis.md): ECE after turn 20 <= 0.08 at the honest tables, <= 0.05 at the
+# end at the mostly-honest one; every other figure no worse than the shipped priors' by more than SLACK.
+AIMS = {("honest", "20"): 0.08, ("mostly-honest", "20"): 0.08, ("mostly-honest", "end"): 0.05}
+SLACK = 0.005
+
+
+def excess(rows: dict[str, dict[str, float]], shipped: dict[str, dict[str, float]]) -> float:
+    """How far ``rows`` are from the aims, plus how much worse than ``shipped`` (beyond SLACK) any other figure is."""
+    out = 0.0
+    for t, row in rows.items():
+        for b, ece in row.items():
+            aim = AIMS.get((t, b))
+            out += max(0.0, ece - aim) if aim is not None else 2 * max(0.0, ece - shipped[t][b] - SLACK)
+    return out
+
+
+_GAMES: list[tuple[str, Any]] = []  # the search's games, inherited by the workers that weigh them
+
+
+def _score(model: Model) -> dict[str, dict[str, float]]:
+    return sweep_row((_GAMES, model))
+
+
+def search(todo: list[Job], jobs: int, rounds: int) -> None:
+    """From the shipped priors, ``bench/fit.py``'s one-prior steps kept while they bring the figures
+    nearer the aims (:func:`excess`) on these games; prints the priors found."""
+    with ProcessPoolExecutor(jobs) as pool:
+        _GAMES[:] = pool.map(snapshots, todo, chunksize=4)
+    shipped = _score(Model())
+    best, best_x = Model(), excess(shipped, shipped)
+    print(f"shipped: excess {best_x:.4f}; " + ", ".join(f"{t} {b} {x:.3f}" for t, r in shipped.items()
+                                                        for b, x in r.items()), flush=True)
+    with ProcessPoolExecutor(jobs) as pool:  # started now, so that its workers inherit the games
+        for r in range(rounds):
+            steps = list(fit.candidates(best))
+            # one candidate per task: each worker weighs every game (the ECE of a table needs all its cases)
+            for m, rows in zip(steps, pool.map(_score, steps), strict=True):
+                x = excess(rows, shipped)
+                if x < best_x - 1e-4:
+                    best, best_x = m, x
+                    print(f"round {r + 1}: excess {x:.4f} with {fit.priors(m)}; " + ", ".join(
+                        f"{t} {b} {v:.3f}" for t, row in rows.items() for b, v in row.items()), flush=True)
+    print("priors found:")
+    for name, xs in asdict(best).items():
+        if name.endswith(("_prior", "_mix")):
+            print(f"    {name}: tuple[float, ...] = ({', '.join(f'{x:.3f}' for x in xs)})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=600, help="games per table (default 600)")
+    ap.add_argument("--seed", type=int, default=7730, help="the games' seed (default 7730: the held-out games)")
+    ap.add_argument("--tables", default=",".join(TABLES), help="which tables, comma-separated")
+    ap.add_argument("--baseline-rev", default="none", help="also score the model at this git revision ('none')")
+    ap.add_argument("--json", help="write every figure to this file")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (1 to 64)")
+    ap.add_argument("--sweep", action="store_true",
+                    help="on these games, the ECE per table under each one-prior step of bench/fit.py (tuning only)")
+    ap.add_argument("--search", type=int, default=0, metavar="ROUNDS",
+                    help="on these games, search the priors toward the aims (AIMS) for ROUNDS rounds (tuning only)")
+    args = ap.parse_args()
+    tables = args.tables.split(",")
+    if not 1 <= args.games <= 100_000 or not 1 <= args.jobs <= 64 or not set(tables) <= set(TABLES):
+        ap.error(f"--games 1-100000, --jobs 1-64, --tables among {', '.join(TABLES)}")
+    start = time.time()
+    todo = [Job(t, args.seed, i, args.baseline_rev) for t in tables for i in range(1, args.games + 1)]
+    if args.sweep or args.search:
+        if args.seed == 7730:
+            ap.error("--sweep and --search tune: not on the held-out games (seed 7730)")
+        return sweep(todo, args.jobs) if args.sweep else search(todo, args.jobs, args.search)
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(one_game, todo, chunksize=4))
+    else:
+        results = [one_game(j) for j in todo]
+    today = args.baseline_rev != "none"
+    fig = figures(results, today)
+    print(f"seed {args.seed}, games {args.seed}-1 to {args.seed}-{args.games} per table, 4 players; "
+          f"{time.time() - start:.0f} s\n")
+    print("\n".join(table_lines(fig, "beliefs")))
+    if today:
+        print(f"\nthe model at {args.baseline_rev} on the same games:\n")
+        print("\n".join(table_lines(fig, "today")))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"seed": args.seed, "games": args.games, "baseline": args.baseline_rev,
+                                               "figures": fig}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""What drunter play says is data plus the catalogs' words (drunter_notation/web/app.py,
+table/answer.py, table/seats.py): Starlette's own refusals, a new game's problem, a
+tally's option, the typed move's hint; and the one spelling of a bot on the command line."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient
+
+from drunter_notation.cli import cli
+from drunter_notation.web.app import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = "http://127.0.0.1"
+HANDS = {"Anna": "W3 W2x2 W1x2 S3 S2x2 S1x2", "Ben": "W3 W2x2 W1x2 R3 R2x2 R1x2"}
+
+
+@pytest.fixture
+def client(tmp_path):
+    shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
+    with TestClient(create_app(tmp_path), base_url=BASE) as c:
+        yield c
+
+
+@pytest.mark.parametrize("lang,words", [("en", "no page and no API route"), ("de", "keine Seite"),
+                                        ("cs", "žádná stránka")])
+def test_no_such_route_is_data_and_a_translated_line(client, lang, words):
+    r = client.get("/api/nothing-here", headers={"X-Drunter-Lang": lang})
+    assert r.status_code == 404 and r.json()["code"] == "not-found" and r.json()["data"] == {"path": "/api/nothing-here"}
+    assert words in r.json()["error"] and "Not Found" not in r.json()["error"]
+    r = client.put("/api/games", json={}, headers={"X-Drunter-Lang": lang})
+    assert r.status_code == 405 and r.json()["code"] == "method-not-allowed"
+    assert r.json()["data"] == {"path": "/api/games", "method": "PUT"}
+
+
+def test_a_new_games_problem_names_no_request(client):
+    r = client.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"],
+                                        "deal": {"hands": {"Anna": "W3 Q9"}}})
+    assert r.status_code == 422 and not r.json()["error"].startswith("request")
+    assert r.json()["error"].startswith("the new game: error[D001]")
+    de = client.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "deal": {"hands": {"Anna": "Q9"}}},
+                     headers={"X-Drunter-Lang": "de"})
+    assert de.json()["error"].startswith("das neue Spiel: ")
+
+
+@pytest.mark.parametrize("lang,words", [("en", "yes at least no"), ("de", None), ("cs", None)])
+def test_a_tallys_option_is_an_id_and_words(client, lang, words):
+    assert client.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "board": "tiny.toml",
+                                           "deal": {"hands": HANDS}}).status_code == 201
+    t = client.post("/api/games/t/tally", json={"vote": {"Anna": ["JA"], "Ben": ["NE"]}},
+                    headers={"X-Drunter-Lang": lang}).json()
+    assert t["option"] == "yes-at-least-no" and t["option_text"] and t["option_text"] != t["option"]
+    assert words is None or t["option_text"] == words
+
+
+def test_the_typed_moves_hint_says_how_to_type_it(client):
+    assert client.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"]}).status_code == 201
+    r = client.post("/api/games/t/moves", json={"move": "W3 b1-", "turn": 1})
+    assert r.status_code == 422 and "@corner" not in r.json()["error"] and "W3 b1-d1" in r.json()["error"]
+
+
+@pytest.mark.parametrize("spec", ["ismcts:sims=1_000", "ismcts:sims=２００", "ismcts:sims=20x", "ismcts:sims=2:sims=3"])
+def test_tournament_reads_bots_with_the_same_grammar(spec):
+    out = CliRunner().invoke(cli, ["tournament", "--bots", f"{spec},greedy", "--games", "1"])
+    assert out.exit_code == 2 and "error[U002]" in out.output
+
+
+def test_tournament_names_a_bot_in_its_one_spelling():
+    out = CliRunner().invoke(cli, ["tournament", "--bots", "ismcts:c=0.50:sims=03,greedy", "--games", "2"])
+    assert out.exit_code == 0 and "ismcts:sims=3:c=0.5" in out.output, out.output
