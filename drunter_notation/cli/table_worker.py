@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from drunter_notation.table.bots import InlineThinker, Task
-from drunter_notation.table.core import Call, TableCore
+from drunter_notation.table.core import TableCore
 from drunter_notation.table.store import MemoryStorage
 
 T = TypeVar("T")
@@ -52,21 +51,15 @@ class WorkerTable:
     def __init__(self, tell: Callable[[str], object]):
         self.storage = MemoryStorage()
         self.core = TableCore(self.storage, WorkerRuntime(tell), InlineThinker(), delay_ms=DELAY_MS)
-        self.patterns = [(re.compile("^" + e.path.replace("{name}", "(?P<name>[^/]+)") + "$"), e)
-                         for e in self.core.routes]
         self.started = False
 
     async def ask(self, method: str, path: str, body: dict[str, Any] | None, token: str | None) -> dict[str, Any]:
-        """The core's answer to one request: ``{"status", "body"}``; 404 for no such route."""
+        """The core's answer to one request: ``{"status", "body"}`` (404, 405 as the server's)."""
         if not self.started:  # on the loop the bots will play on
             self.core.start()
             self.started = True
-        for pattern, entry in self.patterns:
-            found = pattern.match(path)
-            if found and method in entry.methods:
-                reply = await entry.work(Call(found.groupdict().get("name"), method, body or {}, token))
-                return {"status": reply.status, "body": reply.body}
-        return {"status": 404, "body": {"error": f"no route {method} {path}"[:200]}}
+        reply = await self.core.request(method, path, body, token)
+        return {"status": reply.status, "body": reply.body}
 
     def tokens(self, name: str, players: list[str]) -> dict[str, str]:
         """Each player's seat token: the page shows a seat's view only to that player."""
