@@ -90,10 +90,10 @@ class Estimate:
 def mean_se(xs: Sequence[float]) -> tuple[float, float]:
     """The mean of ``xs`` and its standard error."""
     n = len(xs)
-    m = sum(xs) / n
+    m = math.fsum(xs) / n  # exactly rounded: the same on every Python (3.12's sum() is compensated)
     if n < 2:
         return m, 0.0
-    return m, math.sqrt(max(sum(x * x for x in xs) / n - m * m, 0.0) / (n - 1))
+    return m, math.sqrt(max(math.fsum(x * x for x in xs) / n - m * m, 0.0) / (n - 1))
 
 
 def estimate(state: State, post: Posterior, n: int, seed: str, first: LeanMove | None = None,

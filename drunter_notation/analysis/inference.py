@@ -52,6 +52,7 @@ import operator
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from math import fsum  # exactly rounded: the same beliefs on every Python (3.12's sum() is compensated, 3.11's not)
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from drunter_notation.bots.styles import goal_worth
@@ -160,7 +161,7 @@ class Model:
         for name, xs in priors.items():
             if not name.endswith(("_prior", "_mix")) or name not in fields:
                 raise TypeError(f"Model has no prior named {name!r}")
-            fields[name] = tuple(x / sum(xs) for x in xs)
+            fields[name] = tuple(x / fsum(xs) for x in xs)
         return Model(**fields)
 
 
@@ -216,7 +217,7 @@ def _lse(xs: Sequence[float]) -> float:
     top = max(xs)
     if top == _NEG:
         return _NEG
-    return top + math.log(sum([math.exp(x - top) for x in xs]))
+    return top + math.log(fsum([math.exp(x - top) for x in xs]))
 
 
 def _lse2(a: float, b: float) -> float:
@@ -250,12 +251,12 @@ class Posterior:
     def card_marginal(self, player: str) -> dict[str, float]:
         """Card key -> probability that ``player`` holds it."""
         rows = self.joint[self.players.index(player)]
-        return {c: sum(row) for c, row in zip(self.cards, rows, strict=True)}
+        return {c: fsum(row) for c, row in zip(self.cards, rows, strict=True)}
 
     def style_marginal(self, player: str) -> dict[str, float]:
         """Style name -> probability that ``player`` plays it."""
         rows = self.joint[self.players.index(player)]
-        return {s: sum(row[k] for row in rows) for k, s in enumerate(self.styles)}
+        return {s: fsum(row[k] for row in rows) for k, s in enumerate(self.styles)}
 
     def joint_of(self, player: str) -> dict[tuple[str, str], float]:
         """(card key, style name) -> probability, for ``player``."""
@@ -280,7 +281,7 @@ class Posterior:
                 j = rng.choices(range(len(self.cards)), cond)[0]
                 used |= self.masks[j]
             row = self.weights[i][j]
-            k = rng.choices(range(len(self.styles)), row)[0] if sum(row) > 0 else 0
+            k = rng.choices(range(len(self.styles)), row)[0] if fsum(row) > 0 else 0
             out[p] = (self.cards[j], self.styles[k])
         return out
 
@@ -289,9 +290,9 @@ class Posterior:
         the deals of the players ``free`` still to draw."""
         k = (i, used, free)
         if k not in self._cache:
-            sets = _deals(self.masks, [[sum(r) for r in self.weights[self.players.index(q)]] for q in free], used)
-            own = [sum(r) for r in self.weights[i]]
-            self._cache[k] = tuple(0.0 if m & used else w * sum(t for u, t in sets.items() if not u & m)
+            sets = _deals(self.masks, [[fsum(r) for r in self.weights[self.players.index(q)]] for q in free], used)
+            own = [fsum(r) for r in self.weights[i]]
+            self._cache[k] = tuple(0.0 if m & used else w * fsum(t for u, t in sets.items() if not u & m)
                                    for m, w in zip(self.masks, own, strict=True))
         return self._cache[k]
 
@@ -323,9 +324,9 @@ def _scaled(row: Sequence[float]) -> _Scaled:
 
 
 def _mix(row: _Scaled, prior: Sequence[float]) -> float:
-    """log(sum(exp(row) * prior)): the row's grid marginalised by ``prior``."""
+    """log(fsum(exp(row) * prior)): the row's grid marginalised by ``prior``."""
     top, scaled = row
-    return top + _log(sum(map(operator.mul, scaled, prior)))
+    return top + _log(fsum(map(operator.mul, scaled, prior)))
 
 
 class _Evidence(NamedTuple):
@@ -474,7 +475,7 @@ class Inference:
                 ex = [math.exp(x - top) for x in row]
                 if nb == 2:
                     return top, [(a + b) / 2 for a, b in zip(ex[::2], ex[1::2], strict=True)]
-                return top, [sum(ex[t:t + nb]) / nb for t in range(0, len(row), nb)]
+                return top, [fsum(ex[t:t + nb]) / nb for t in range(0, len(row), nb)]
 
             self._reduced_cache[player] = Reduced(
                 attack=[_scaled(r) for r in self.attack[player]], build=[_scaled(r) for r in self.build[player]],
@@ -500,13 +501,13 @@ class Inference:
         attack_b, build_b, soft, bluff_b, ballot_b, bballot_b = self._reduced(player)
         log, mul = _log, operator.mul  # _mix inlined: this runs for every set, after every action
         pn = m.noise_prior  # the ballots' noise: the same at every sharpness
-        ballot = [top + log(sum(map(mul, e, pn))) for top, e in ballot_b]
-        bballot = [top + log(sum(map(mul, e, pn))) for top, e in bballot_b]
+        ballot = [top + log(fsum(map(mul, e, pn))) for top, e in ballot_b]
+        bballot = [top + log(fsum(map(mul, e, pn))) for top, e in bballot_b]
         nh = len(self.hyps)
         out = []
         for betas, lapses in zip(m.beta_priors, m.lapse_priors, strict=True):
             pt = [b * lapse for b in betas for lapse in lapses]  # thetas' order
-            attack = [top + log(sum(map(mul, e, pt))) for top, e in attack_b]
+            attack = [top + log(fsum(map(mul, e, pt))) for top, e in attack_b]
             decoy = [[_NEG] for _ in range(nh)]
             for pi, (a, b) in enumerate(self.pairs):
                 x = attack[nh + pi] + ballot[nh + pi]
@@ -514,7 +515,7 @@ class Inference:
                 decoy[b].append(x)
             rows = []
             for j in range(nh):
-                bluffs = ([top + log(sum(map(mul, e, pt))) for d, (top, e) in enumerate(bluff_b[j * nh:(j + 1) * nh])
+                bluffs = ([top + log(fsum(map(mul, e, pt))) for d, (top, e) in enumerate(bluff_b[j * nh:(j + 1) * nh])
                            if d != j] if self.decoy else [_NEG])
                 rows.append([self.random[player], attack[j] + ballot[j],
                              _lse(bluffs) - math.log(len(bluffs)) + ballot[j],
@@ -551,7 +552,7 @@ class Inference:
         mul = operator.mul
         for i, ev in enumerate(evidence):
             others = [e.fit for o, e in enumerate(evidence) if o != i]
-            post = ([w + sum(col) for w, col in zip(types.logw, zip(*others, strict=True), strict=True)]
+            post = ([w + fsum(col) for w, col in zip(types.logw, zip(*others, strict=True), strict=True)]
                     if others else types.logw)
             z = _lse(post)
             shares = [math.exp(x - z) for x in post]
@@ -559,9 +560,9 @@ class Inference:
             mixed = []
             for ts, columns in types.by_sharpness:
                 mine = [shares[t] for t in ts]
-                mixed.append([sum(map(mul, mine, column)) for column in columns])
+                mixed.append([fsum(map(mul, mine, column)) for column in columns])
             by_style = list(zip(*mixed, strict=True))  # per style, per sharpness
-            rows = [[sum(map(mul, cell, prior)) for cell, prior in zip(row, by_style, strict=True)]
+            rows = [[fsum(map(mul, cell, prior)) for cell, prior in zip(row, by_style, strict=True)]
                     for row in ev.cells]
             top = max(x for row in rows for x in row) or 1.0  # all nil: the posterior falls back to uniform
             out.append(tuple(tuple(x / top for x in row) for row in rows))
@@ -576,10 +577,10 @@ class Inference:
         masks = _masks(self.hyps)
         joint = []
         for i in range(len(self.players)):
-            sets = _deals(masks, [[sum(r) for r in w] for o, w in enumerate(weights) if o != i], 0)
-            rest = [sum(t for u, t in sets.items() if not u & mk) for mk in masks]
+            sets = _deals(masks, [[fsum(r) for r in w] for o, w in enumerate(weights) if o != i], 0)
+            rest = [fsum(t for u, t in sets.items() if not u & mk) for mk in masks]
             cells = [[x * r for x in row] for row, r in zip(weights[i], rest, strict=True)]
-            z = sum(map(sum, cells))
+            z = fsum(map(fsum, cells))
             if not z:
                 cells, z = [[1.0] * len(STYLE_NAMES) for _ in masks], len(masks) * len(STYLE_NAMES)
             joint.append(tuple(tuple(x / z for x in row) for row in cells))
@@ -602,7 +603,7 @@ def _softmax_terms(u: Sequence[float], counts: Sequence[int], c: int, betas: Seq
     gaps = [x - top for x in u]
     log, exp = math.log, math.exp
     for beta in betas:
-        lp = beta * gaps[c] - log(sum([k * exp(beta * g) for k, g in zip(counts, gaps, strict=True)]))
+        lp = beta * gaps[c] - log(fsum([k * exp(beta * g) for k, g in zip(counts, gaps, strict=True)]))
         for keep, rand in lapses:
             out.append(_lse2(keep + lp, rand))
     return out
@@ -644,7 +645,7 @@ def marginals(hyps: Sequence[Sequence[str]], logliks: Sequence[Sequence[float]])
     out = []
     for i in range(len(logliks)):
         sets = _deals(masks, [w for o, w in enumerate(weights) if o != i], 0)
-        row = [w * sum(t for u, t in sets.items() if not u & mask) for mask, w in zip(masks, weights[i], strict=True)]
-        z = sum(row)
+        row = [w * fsum(t for u, t in sets.items() if not u & mask) for mask, w in zip(masks, weights[i], strict=True)]
+        z = fsum(row)
         out.append([x / z for x in row] if z else [1 / len(row)] * len(row))
     return out

@@ -204,8 +204,15 @@ class Walk(NamedTuple):
 
 
 def _entry_beliefs(entry: Json, post: Posterior) -> None:
-    entry["beliefs"] = {p: post.card_marginal(p) for p in post.players}
-    entry["styles"] = {p: post.style_marginal(p) for p in post.players}
+    entry["beliefs"] = {p: _shown(post.card_marginal(p)) for p in post.players}
+    entry["styles"] = {p: _shown(post.style_marginal(p)) for p in post.players}
+
+
+def _shown(marginal: dict[str, float]) -> dict[str, float]:
+    """Probabilities to 9 significant digits: libm's exp and log may differ in the last bit
+    between platforms (glibc with FMA, Pyodide's musl), and every reader, the text, the
+    report and JSON, should see the same numbers everywhere."""
+    return {k: float(f"{x:.9g}") for k, x in marginal.items()}
 
 
 def walk(t: Timeline, model: Model, inference: Inference | None = None) -> Walk:
