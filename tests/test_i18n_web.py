@@ -122,7 +122,7 @@ def test_the_pages_come_in_the_language_asked(client):
     # Czech: one, two to four, five and more (and 0, 11-14, 100, ...: the last)
     assert [czech["plural"][n] for n in (0, 1, 2, 4, 5, 11, 22, 101)] == [2, 0, 1, 1, 2, 2, 2, 2]
     forms = czech["messages"]["Replay {n} turn taken back"]
-    assert len(forms) == 3 and forms[2] == "Přehrát znovu {n} vzatých tahů"
+    assert len(forms) == 3 and forms[2] == "Znovu zahrát {n} vrácených tahů"
     assert "</" not in re.search(r'id="words">(.*?)</script>', cs.text, re.S)[1]
 
 
