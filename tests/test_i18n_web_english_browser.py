@@ -1,7 +1,7 @@
 """No English on the table app's pages in German and Czech, in a real browser (Chromium via
 Playwright): the lobby, a game in progress, the referee's verdicts (with each ruleset's
 citation worded on the page), a refusal, a vote on the host and a secret ballot on a seat,
-the coach's hint, a bot thinking, a lost connection. The visible text of each is scanned
+the coach's hint, a bot thinking, the result, a record to mend, a lost connection. The visible text of each is scanned
 for telltale English words; what is data stays out of the scan: the record (DN, the move
 list, the board's letters), links, player names, and the places of the rule sources as
 their sources name them (Webley's "Laying Tiles 2")."""
@@ -94,6 +94,9 @@ def test_no_english_on_the_table_pages(browser, expect, play_server, tmp_path, l
         expect(page.locator("html")).to_have_attribute("lang", lang)
         seen[what] = english(page)
 
+    (tmp_path / "kaputt.dn").write_text(  # a deal that does not split the box as the rules do (D002)
+        '[Players "Anna, Ben"]\n[Board "tiny.toml"]\n[Rules "webley-en"]\n\nhand Anna: W3 W2x2 W1x2 S3 S2x2 S1x2\n'
+        "hand Ben: W3 W2x2 W1x2 R3 R2x2 R1\n", encoding="utf-8")
     with play_server(tmp_path) as (_, url, _token):
         api = f"{url}api/games/tisch"
         call(f"{url}api/games", {"name": "tisch", "players": ["Anna", "Ben"], "board": "tiny.toml", "rules": "webley-en",
@@ -101,8 +104,13 @@ def test_no_english_on_the_table_pages(browser, expect, play_server, tmp_path, l
         for move in ("S1 a2", "R2 f5-f4"):
             call(api + "/moves", {"move": move})
         host.goto(url)
-        expect(host.locator("#games li")).to_have_count(1)
+        expect(host.locator("#games li")).to_have_count(2)
         scan("lobby", host)
+
+        host.goto(url + "#/g/kaputt")
+        expect(host.locator("#mend-verdict")).to_contain_text("D002")
+        assert "untitled" not in host.locator("#mend-verdict").inner_text()  # the project's word beside Webley's place
+        scan("a record to mend", host)
 
         host.goto(url + "#/g/tisch")
         host.wait_for_selector("#board rect.hit")
@@ -163,11 +171,22 @@ def test_no_english_on_the_table_pages(browser, expect, play_server, tmp_path, l
         scan("the coach thinking", seat)
         expect(seat.locator("#hint-moves li button").first).to_be_visible()
         scan("the coach's hint", seat)
-        call(bots + "/autoplay", {"paused": True})
+        call(bots + "/autoplay", {"delay_ms": 2000})  # the bot takes its time: seen while it thinks
         call(bots + "/moves", {"move": s["legal"][0]["move"] if s["legal"] else "pass", "turn": s["turn"]})
         expect(host.locator("#turn-line")).to_contain_text("Ben")
-        scan("a bot on turn, on the host", host)
-        scan("a bot on turn, on a seat", seat)
+        scan("a bot thinking, on the host", host)
+        scan("a bot thinking, on a seat", seat)
+        call(bots + "/autoplay", {"paused": True})
+        expect(host.locator("#autoplay-pause")).to_have_text(re.compile("."))
+        scan("the bots paused", host)
+
+        call(f"{url}api/games", {"name": "ende", "players": ["Anna", "Ben"], "board": "tiny.toml", "rules": "webley-en",
+                                 "deal": "random", "bots": {"Anna": "easy", "Ben": "easy"}})
+        call(f"{url}api/games/ende/autoplay", {"delay_ms": 0})
+        settled(f"{url}api/games/ende", lambda g: g["over"])
+        host.goto(url + "#/g/ende")
+        expect(host.locator("#winner")).to_be_visible()
+        scan("the result, with the rules that decided it", host)
         seat.goto(url + "?lang=en#/g/tisch")  # the scan finds English where there is some
         expect(seat.locator("#turn-line")).to_contain_text("Turn 3")
         assert len(english(seat)) > 10
@@ -175,4 +194,4 @@ def test_no_english_on_the_table_pages(browser, expect, play_server, tmp_path, l
     scan("the connection lost", phone)
     assert not problems, problems
     assert {what: words for what, words in seen.items() if words} == {}
-    assert len(seen) == 13
+    assert len(seen) == 16
