@@ -50,6 +50,7 @@ def english(page) -> list[str]:
         return body.innerText;
     }""", DATA)
     text = re.sub(r"(https?://|/)\S+", " ", text)  # links and the folder's path
+    text = re.sub(r"\bvote \{[^}]*\}(\s*->\s*(accepted|rejected)( \d+:\d+)?)?", " ", text)  # a move's DN vote block
     for name in (*NAMES, *places()):
         text = text.replace(name, " ")
     return TELLTALE.findall(text)

@@ -89,6 +89,17 @@ window.DP = (function () {
 
   const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
+  // The board's SVG (drawn and escaped by the server); never throws: {ok, status, text}, as api().
+  async function board(path, headers) {
+    try {
+      const r = await fetch(path, {headers: headers || {}});
+      return {ok: r.ok, status: r.status, text: r.ok ? await r.text() : ""};
+    } catch (e) {
+      connection(false);
+      return {ok: false, status: 0, text: ""};
+    }
+  }
+
   // The game's pushed changes (Server-Sent Events read with fetch, as EventSource cannot send the
   // seat's header): onChange() on each, reconnecting after a drop; a lost connection is shown
   // (connection()) until the stream is back. Returns the function that stops it.
@@ -188,6 +199,6 @@ window.DP = (function () {
     });
   }
 
-  return {el, api, listen, connection, chip, count, ruleLine, turnedOver, _, ngettext, fmt, parts, citation, cardName, dict, own,
+  return {el, api, board, listen, connection, chip, count, ruleLine, turnedOver, _, ngettext, fmt, parts, citation, cardName, dict, own,
     lang: words.lang};
 })();

@@ -238,9 +238,10 @@
   $("mend-open").addEventListener("click", () => { $("mend-open").hidden = true; openGame(gameName); });
 
   async function show(s) {
-    const r = await fetch("/api/games/" + s.name + "/board.svg");
-    if (!r.ok) { say(fmt(_("the board could not be loaded ({status})"), {status: r.status}), "bad"); return; }
-    const svg = await r.text();
+    const r = await DP.board("/api/games/" + s.name + "/board.svg");
+    if (!r.ok) { say(r.status ? fmt(_("the board could not be loaded ({status})"), {status: r.status})
+      : _("the server does not answer: is drunter play still running?"), "bad"); return; }
+    const svg = r.text;
     $("where").textContent = "· " + s.title + " · " + s.rules + (s.variant === "expert" ? " · " + variantName("expert") : "") +
       " · " + s.board;
     $("board-box").innerHTML = svg;  // drawn and escaped by the server (report/svg.py)
