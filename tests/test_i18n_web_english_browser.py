@@ -1,10 +1,11 @@
 """No English on the table app's pages in German and Czech, in a real browser (Chromium via
 Playwright): the lobby, a game in progress, the referee's verdicts (with each ruleset's
-citation worded on the page), a refusal, a vote on the host and a secret ballot on a seat,
-the coach's hint, a bot thinking, the result, a record to mend, a lost connection. The visible text of each is scanned
-for telltale English words; what is data stays out of the scan: the record (DN, the move
-list, the board's letters), links, player names, and the places of the rule sources as
-their sources name them (Webley's "Laying Tiles 2")."""
+citation worded on the page), a refused move, a take-back, a vote on the host and a secret
+ballot on a seat, a refusal, the coach's hint, a bot thinking, the result, a record to mend,
+a lost connection. The visible text of each is scanned for telltale English words; what is
+data stays out of the scan: the record (DN, the move list, the board's letters), links,
+player names, and the places of the rule sources as their sources name them (Webley's
+"Laying Tiles 2")."""
 from __future__ import annotations
 
 import json
@@ -127,6 +128,11 @@ def test_no_english_on_the_table_pages(browser, expect, play_server, tmp_path, l
         host.press("#ask-move", "Enter")
         expect(host.locator("#message")).to_contain_text("P001")
         scan("a refused move", host)
+        host.click("#turns summary")
+        host.locator("#events li button.back").first.click()
+        expect(host.locator("#takeback")).to_be_visible()
+        scan("a take-back asked", host)
+        host.click("#takeback-cancel")
 
         if host.locator("#secret-votes").is_checked():
             host.uncheck("#secret-votes")
@@ -195,4 +201,4 @@ def test_no_english_on_the_table_pages(browser, expect, play_server, tmp_path, l
     scan("the connection lost", phone)
     assert not problems, problems
     assert {what: words for what, words in seen.items() if words} == {}
-    assert len(seen) == 16
+    assert len(seen) == 17
