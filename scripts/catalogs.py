@@ -8,6 +8,10 @@ compile them, check them.
                                           is untranslated or fuzzy, a placeholder differs
                                           from its msgid's, or a .mo is out of date
     python scripts/catalogs.py init LANG  start a new language (docs/i18n.md)
+    python scripts/catalogs.py sample LANG N SEED
+                                          print N of LANG's messages drawn at random
+                                          with SEED, each with its translation, for a
+                                          reading (the same SEED draws the same ones)
 
 Click's own words (Usage, Options, Error, ...) come from the same catalogs. Which words
 click has is kept in locale/click-words.pot, so that the catalogs and their check do not
@@ -196,6 +200,24 @@ def problems() -> list[str]:
     return found
 
 
+def sample(lang: str, n: int, seed: int) -> str:
+    """N messages of LANG's catalog drawn with SEED (in catalog order), msgid and msgstr
+    as the .po writes them, numbered, for a reading that anyone can draw again."""
+    import random
+    catalog = _read_po(LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po")
+    entries = sorted((m for m in catalog if m.id), key=lambda m: repr(_key(m)))
+    drawn = sorted(random.Random(seed).sample(range(len(entries)), min(n, len(entries))))
+    out = []
+    for number, i in enumerate(drawn, 1):
+        m = entries[i]
+        ids = tuple(m.id) if isinstance(m.id, (list, tuple)) else (m.id,)
+        strings = tuple(m.string) if isinstance(m.string, (list, tuple)) else (m.string,)
+        out.append(f"## {number}" + (f" [{m.context}]" if m.context else ""))
+        out.extend(f"en: {i!r}" for i in ids)
+        out.extend(f"{lang}: {s!r}" for s in strings)
+    return "\n".join(out)
+
+
 def main(argv: list[str]) -> int:
     if argv == ["update"]:
         update()
@@ -208,6 +230,8 @@ def main(argv: list[str]) -> int:
         if len(found) > 200:
             print(f"... and {len(found) - 200} more")
         return 1 if found else 0
+    elif len(argv) == 4 and argv[0] == "sample" and argv[2].isdigit() and argv[3].isdigit():
+        print(sample(argv[1], int(argv[2]), int(argv[3])))
     elif len(argv) == 2 and argv[0] == "init":
         init(argv[1])
     else:

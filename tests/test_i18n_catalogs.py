@@ -25,6 +25,14 @@ def test_every_message_is_translated_and_compiled():
     assert not problems, f"{len(problems)} problems, e.g.:\n" + "\n".join(problems[:40])
 
 
+def test_a_reading_sample_is_drawn_again_by_its_seed():
+    catalogs = _catalogs()
+    first = catalogs.sample("cs", 100, 1)
+    assert first == catalogs.sample("cs", 100, 1) != catalogs.sample("cs", 100, 2)
+    assert [line for line in first.splitlines() if line.startswith("## ")][-1].startswith("## 100")
+    assert "\ncs: " in first and "\nen: " in first
+
+
 def test_the_shipped_languages_are_the_catalogs():
     assert sorted(_catalogs().languages()) == sorted(set(i18n.LANGUAGES) - {i18n.SOURCE})
 

@@ -15,6 +15,7 @@ from conftest import ARTIFACTS, ROOT
 
 from drunter_notation import i18n
 from drunter_notation.analysis import Settings, analyze_text
+from drunter_notation.data.rulesets import list_rulesets
 from drunter_notation.errors import DnError
 from drunter_notation.load import judge
 from drunter_notation.notation.parser import parse_text
@@ -212,3 +213,31 @@ def test_a_german_report_on_a_phone(browser, tmp_path):
     page.screenshot(path=str(ARTIFACTS / "report-de-phone-390x844.png"))
     assert (ARTIFACTS / "report-de-phone-390x844.png").stat().st_size > 10_000
     assert trouble == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang, other", [("de", "cs"), ("cs", "de")])
+def test_reports_written_with_an_analysis_of_another_language_show_no_english(tmp_path, lang, other):
+    """``drunter report --lang`` over an analysis ``drunter analyze`` made in another language:
+    every page and the index, every frame of them, the findings and the hints too, shows no
+    English word; only DN, file names and the rule sources' own places (Webley's) stay."""
+    samples = [f"replays/{s}" for s in SAMPLES]
+    run = [sys.executable, "-c", "from drunter_notation.cli import main; main()"]
+    analysed = subprocess.run([*run, "analyze", "--format", "json", "--playouts", "8", "--lang", other, *samples],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert analysed.returncode == 2 and analysed.stdout.count("\n") == 3  # a record without hands is not analysed
+    (tmp_path / "analysis.jsonl").write_text(analysed.stdout, encoding="utf-8")
+    done = subprocess.run([*run, "report", "--lang", lang, "--analysis", str(tmp_path / "analysis.jsonl"), "--index",
+                           "--out-dir", str(tmp_path / "out"), *samples], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 1, done.stderr  # A004-overlap breaks a rule
+    pages = sorted((tmp_path / "out").glob("*.html"))
+    assert len(pages) == 5
+    places = sorted({re.split(r"; | \(|, para\.|, and |, translator", p)[0] for r in list_rulesets()
+                     for p in [*r.sections.values(), *r.topic_sections.values()]}, key=len, reverse=True)
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert f'<html lang="{lang}">' in html
+        text = re.sub(r"\S+\.dn\b", " ", visible(html))  # the records' file names
+        assert english_left(text, [p for p in places if not p.startswith("not stated")]) == [], page.name
+    assert '<section class="analysis"' in (tmp_path / "out" / "legal-4p.html").read_text(encoding="utf-8")

@@ -90,6 +90,18 @@ def test_refusals_and_verdicts_in_the_language_asked(client):
     assert r.status_code == 400 and "není tento server" in r.json()["error"]
 
 
+def test_a_broken_record_is_worded_in_each_readers_language(folder, client):
+    (folder / "kaputt.dn").write_text('[Players "Anna, Ben"]\n[Board "tiny.toml"]\n\nhand Anna: W3 W2x2 W1x2 S3 S2x2 S1x2\n'
+                                      "hand Ben: W3 W2x2 W1x2 R3 R2x2 R1\n", encoding="utf-8")
+    errors = [client.get("/api/games", headers={"X-Drunter-Lang": lang}).json()["games"][0]["error"]
+              for lang in ("en", "cs", "de", "cs")]
+    assert "error[D002]: Ben holds 3 singles" in errors[0]
+    assert "chyba[D002]: Ben má 3 jednotkové placky" in errors[1] == errors[3]
+    assert "Fehler[D002]: Ben hat 3 Einerplättchen" in errors[2]
+    r = client.get("/api/games/kaputt/source", headers=CS)
+    assert r.status_code == 200 and r.json()["verdict"].startswith("kaputt.dn:5:1: chyba[D002]")
+
+
 def test_the_record_never_depends_on_the_language(folder, tmp_path):
     texts = []
     for lang in ("en", "de", "cs"):
@@ -122,7 +134,7 @@ def test_the_pages_come_in_the_language_asked(client):
     # Czech: one, two to four, five and more (and 0, 11-14, 100, ...: the last)
     assert [czech["plural"][n] for n in (0, 1, 2, 4, 5, 11, 22, 101)] == [2, 0, 1, 1, 2, 2, 2, 2]
     forms = czech["messages"]["Replay {n} turn taken back"]
-    assert len(forms) == 3 and forms[2] == "Přehrát znovu {n} vzatých tahů"
+    assert len(forms) == 3 and forms[2] == "Znovu zahrát {n} vrácených tahů"
     assert "</" not in re.search(r'id="words">(.*?)</script>', cs.text, re.S)[1]
 
 

@@ -27,7 +27,7 @@ from drunter_notation.data.boardfile import builtin_boards
 from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.files import NotRegularFile
 from drunter_notation.game import Game
-from drunter_notation.i18n import _
+from drunter_notation.i18n import _, language
 
 if TYPE_CHECKING:  # a table only holds these values
     from drunter_notation.notation.model import Choose, Turn
@@ -174,6 +174,7 @@ class Table:
     path: Path
     game: Game | None = None
     error: DnError | None = None
+    error_lang: str = ""  # the language ``error`` is worded in: read again for a reader of another
     rev: str = ""
     text: str = ""  # the record as last read or written
     stamp: Hashable | None = None  # the storage's stamp of the record as last read or written
@@ -235,13 +236,14 @@ class Tables:
     def fresh(self, table: Table) -> Table:
         """Read the table's record when it is new to us or changed in its storage. Call with
         the table's lock held. A record that cannot be read (too large, not a regular file)
-        is kept as ``error``, as one that is no valid record."""
+        is kept as ``error``, as one that is no valid record; read again for a reader of
+        another language, so the error is worded in each reader's."""
         stamp = self.storage.stamp(table.name)
         if stamp is None:
             with self._lock:
                 self._tables.pop(table.name, None)
             raise self._missing(table.name)
-        if stamp == table.stamp:
+        if stamp == table.stamp and (table.error is None or table.error_lang == language()):
             return table
         text = ""
         ops: list[JSONObject] = []
@@ -260,6 +262,7 @@ class Tables:
             table.game, table.error = None, fail("D001", _("{file} does not give each player a card").format(
                 file=f"{table.name}.cards.json"))
         table.stamp, table.rev, table.text, table.base = stamp, _rev(text, table.game), text, base_of(text)
+        table.error_lang = language()
         table.pending = 0
         if ops and table.game is not None:  # changes acknowledged after the record was last written: a crash came
             table.game = _replay(table.game, ops)

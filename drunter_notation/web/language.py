@@ -19,6 +19,8 @@ from starlette.datastructures import Headers, QueryParams
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from drunter_notation import i18n
+from drunter_notation.data.rulesets import list_rulesets
+from drunter_notation.errors import said_citation
 
 HEADER = "x-drunter-lang"
 STATIC = Path(__file__).resolve().parent / "static"
@@ -64,7 +66,8 @@ def script_messages(folder: Path = STATIC) -> tuple[str | tuple[str, ...], ...]:
 def words(lang: str, folder: Path = STATIC) -> str:
     """What a page's scripts need of the catalog of ``lang``, as JSON: ``messages``
     (msgid: msgstr, a plural's msgid: its forms), ``plural`` (the form's index for
-    0 to 199), the languages the menu offers."""
+    0 to 199), the languages the menu offers, and ``citations``: each shipped ruleset's
+    citation as the JSON has it (data) mapped to its wording in ``lang``, where they differ."""
     with i18n.using(lang):
         plural = [_form(lang, n) for n in range(PLURAL_TABLE)]
         firsts = {k: plural.index(k) for k in sorted(set(plural))}  # a count that takes each form
@@ -74,8 +77,16 @@ def words(lang: str, folder: Path = STATIC) -> str:
                 messages[m] = i18n._(m)
             else:
                 messages[m[0]] = [i18n.ngettext(m[0], m[1], n) for n in firsts.values()]
-    data = {"lang": lang, "languages": list(i18n.LANGUAGES), "messages": messages, "plural": plural}
+        citations = {c: said_citation(c) for c in _citations() if said_citation(c) != c}
+    data = {"lang": lang, "languages": list(i18n.LANGUAGES), "messages": messages, "plural": plural,
+            "citations": citations}
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def _citations() -> list[str]:
+    """Every citation of the shipped rulesets, as the JSON answers carry them."""
+    return sorted({r.cite(k) for r in list_rulesets() for k in r.sections}
+                  | {r.cite_topic(k) for r in list_rulesets() for k in r.topic_sections})
 
 
 def _form(lang: str, n: int) -> int:

@@ -27,6 +27,10 @@ window.DP = (function () {
   }
   const fmt = (text, values) => parts(text, values).join("");
 
+  // A citation as the JSON carries it (data: the ruleset's label and the source's place), worded in the
+  // page's language as errors.said_citation words it (web/language.py sends the shipped rulesets' ones).
+  const citation = (c) => (c && Object.prototype.hasOwnProperty.call(words.citations || {}, c) ? words.citations[c] : c);
+
   // Building and goal cards by their DN names, as a player reads them.
   const CARD_NAMES = {museum: _("museum"), tavern: _("tavern"), school: _("school"), townhall: _("townhall"),
     firehouse: _("firehouse"), church: _("church"), "all-threes": _("all-threes"), "all-fours": _("all-fours"),
@@ -84,6 +88,17 @@ window.DP = (function () {
   }
 
   const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+  // The board's SVG (drawn and escaped by the server); never throws: {ok, status, text}, as api().
+  async function board(path, headers) {
+    try {
+      const r = await fetch(path, {headers: headers || {}});
+      return {ok: r.ok, status: r.status, text: r.ok ? await r.text() : ""};
+    } catch (e) {
+      connection(false);
+      return {ok: false, status: 0, text: ""};
+    }
+  }
 
   // The game's pushed changes (Server-Sent Events read with fetch, as EventSource cannot send the
   // seat's header): onChange() on each, reconnecting after a drop; a lost connection is shown
@@ -163,7 +178,7 @@ window.DP = (function () {
   // The rule that decides a count (B5) under the game's ruleset, with its place in the booklet.
   function ruleLine(d) {
     return el("div", {class: "muted", text: fmt(_("Rule {rule} {title}: {option} ({citation})"),
-      {rule: d.rule, title: d.title, option: d.option_text, citation: d.citation})});
+      {rule: d.rule, title: d.title, option: d.option_text, citation: citation(d.citation)})});
   }
 
   // The vote of the turn just played, turned over: shown in box until the next turn.
@@ -184,6 +199,6 @@ window.DP = (function () {
     });
   }
 
-  return {el, api, listen, connection, chip, count, ruleLine, turnedOver, _, ngettext, fmt, parts, cardName, dict, own,
+  return {el, api, board, listen, connection, chip, count, ruleLine, turnedOver, _, ngettext, fmt, parts, citation, cardName, dict, own,
     lang: words.lang};
 })();

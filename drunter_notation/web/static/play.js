@@ -14,7 +14,7 @@
   let jein = DP.dict();    // player -> "yes"/"no"
   let stopListening = () => {};
 
-  const {el, api, chip, _, ngettext, fmt, parts, cardName} = window.DP;
+  const {el, api, chip, _, ngettext, fmt, parts, citation, cardName} = window.DP;
   const VARIANTS = {base: _("base"), expert: _("expert")};
   const variantName = (v) => VARIANTS[v] || v;
 
@@ -238,9 +238,10 @@
   $("mend-open").addEventListener("click", () => { $("mend-open").hidden = true; openGame(gameName); });
 
   async function show(s) {
-    const r = await fetch("/api/games/" + s.name + "/board.svg");
-    if (!r.ok) { say(fmt(_("the board could not be loaded ({status})"), {status: r.status}), "bad"); return; }
-    const svg = await r.text();
+    const r = await DP.board("/api/games/" + s.name + "/board.svg");
+    if (!r.ok) { say(r.status ? fmt(_("the board could not be loaded ({status})"), {status: r.status})
+      : _("the server does not answer: is drunter play still running?"), "bad"); return; }
+    const svg = r.text;
     $("where").textContent = "· " + s.title + " · " + s.rules + (s.variant === "expert" ? " · " + variantName("expert") : "") +
       " · " + s.board;
     $("board-box").innerHTML = svg;  // drawn and escaped by the server (report/svg.py)
@@ -588,7 +589,7 @@
       el("table", {class: "standings"},
         el("thead", {}, el("tr", {}, ...["#", _("player"), _("card"), _("points"), _("votes left")].map((h) => el("th", {text: h})))),
         el("tbody", {}, ...rows)),
-      el("ul", {class: "rules"}, ...res.rules.map((r) => el("li", {}, el("b", {text: r.rule + " " + r.title}), " (" + r.citation + ")"))));
+      el("ul", {class: "rules"}, ...res.rules.map((r) => el("li", {}, el("b", {text: r.rule + " " + r.title}), " (" + citation(r.citation) + ")"))));
   }
 
   function playersTable() {
@@ -637,13 +638,13 @@
         el("h3", {}, ...parts(_("{rulesets}: {verdict}"), {rulesets: el("span", {text: who}), verdict: el("span", {class: "status", text: v.status})})),
         el("p", {class: "muted", text: one ? a.verdicts.map((x) => x.ruleset_name).join(" · ") : v.ruleset_name}));
       if (v.diagnostic && v.diagnostic.rule) {  // one verdict for all: each ruleset's own place in its booklet
-        const cites = [...new Set((one ? a.verdicts : [v]).map((x) => x.diagnostic.citation).filter((c) => c))];
+        const cites = [...new Set((one ? a.verdicts : [v]).map((x) => x.diagnostic.citation).filter((c) => c).map(citation))];
         item.append(el("p", {text: cites.length ? fmt(_("Rule {rule} ({citations})"), {rule: v.diagnostic.rule, citations: cites.join("; ")})
           : fmt(_("Rule {rule}"), {rule: v.diagnostic.rule})}));
       }
       if (v.rules && v.rules.length) {
         item.append(el("ul", {}, ...v.rules.map((r) => el("li", {}, el("b", {text: r.rule + " " + r.title}),
-          " (" + r.citation + "): " + r.how))));
+          " (" + citation(r.citation) + "): " + r.how))));
       }
       if (v.vote) item.append(el("p", {text: v.vote.lines.join("; ") + " → " + v.vote.arithmetic}));
       if (v.alternatives && v.alternatives.length) {  // the tile that was tried first

@@ -50,8 +50,8 @@
 
   async function show(s) {
     if (s.rev !== boardRev) {
-      const r = await fetch(base + "/board.svg", {headers});
-      if (r.ok) { $("board-box").innerHTML = await r.text(); boardRev = s.rev; }  // drawn and escaped by the server
+      const r = await DP.board(base + "/board.svg", headers);
+      if (r.ok) { $("board-box").innerHTML = r.text; boardRev = s.rev; }  // drawn and escaped by the server
       selected = null;
     }
     state = s;
