@@ -103,3 +103,13 @@ def test_the_table_core_plays_a_person_and_a_bot_to_the_end_and_goes_on_in_a_new
         status, again = await ask("GET", "/api/games/g")
         assert status == 200 and again["turn"] >= kept[1] and not again["over"]
     asyncio.run(main())
+
+
+def test_a_command_s_language_and_warnings_end_with_it_as_a_process_s_do():
+    from drunter_notation import i18n
+    from drunter_notation.cli.browser import cli
+    before = i18n.language()
+    first = cli(["--lang", "xx", "rules", "list"])
+    assert i18n.language() == before
+    assert cli(["--lang", "xx", "rules", "list"]) == first and "xx" in str(first["stderr"])
+    assert cli(["--lang", "de", "rules", "list"])["stdout"] != cli(["rules", "list"])["stdout"]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
+from drunter_notation import i18n
 from drunter_notation.errors import DnError, fail
 from drunter_notation.i18n import _, using
 
@@ -65,6 +66,7 @@ def cli(args: list[str], files: dict[str, str] | None = None) -> JSON:
     ``{"status", "stdout", "stderr", "files"}``, the last the files the command wrote
     or changed there. The same bytes as the command run in such a folder."""
     from drunter_notation.cli import main
+    from drunter_notation.cli.language import forget_warnings
 
     given = dict(files or {})
     if len(given) > MAX_FILES or sum(map(len, given.values())) > MAX_TOTAL_CHARS \
@@ -83,6 +85,8 @@ def cli(args: list[str], files: dict[str, str] | None = None) -> JSON:
         before[path.as_posix()] = text
     out, err = io.BytesIO(), io.BytesIO()
     saved = sys.argv, sys.stdout, sys.stderr, os.getcwd()
+    language = i18n.language()  # a process's --lang ends with it: here, with the call
+    forget_warnings()
     sys.argv = ["drunter", *args]
     streams = _stream(out), _stream(err)  # held here: a wrapper let go closes its buffer
     sys.stdout, sys.stderr = streams
@@ -100,6 +104,7 @@ def cli(args: list[str], files: dict[str, str] | None = None) -> JSON:
     finally:
         sys.argv, sys.stdout, sys.stderr = saved[0], saved[1], saved[2]
         os.chdir(saved[3])
+        i18n.set_language(language)
         shutil.rmtree(folder, ignore_errors=True)
     return {"status": status, "stdout": out.getvalue().decode("utf-8", "replace"),
             "stderr": err.getvalue().decode("utf-8", "replace"),

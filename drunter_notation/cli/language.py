@@ -24,6 +24,11 @@ from drunter_notation.i18n import N_, _, pgettext
 _warned: set[str] = set()
 
 
+def forget_warnings() -> None:
+    """Forget the languages warned about: a page's worker runs many commands in one process."""
+    _warned.clear()
+
+
 def choose(value: str) -> str:
     """The language ``--lang value`` asks for; an unknown one is said once, on stderr,
     and gives English."""
