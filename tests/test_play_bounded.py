@@ -235,6 +235,25 @@ def test_one_hint_at_a_time_per_seat(tmp_path):
         assert c.get("/api/seat/t/hint", headers=anna).status_code == 200
 
 
+def test_the_coach_answers_a_few_questions_at_once_and_refuses_more_at_once(tmp_path):
+    """Games are free to make: a client asking hints on many of them is refused beyond the
+    coach's limit (429, naming it) instead of keeping everyone else's hint waiting."""
+    from drunter_notation.table.core import MAX_HINTS
+
+    app = create_app(folder(tmp_path))
+    with TestClient(app, base_url=BASE) as c:
+        assert c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "hints": True,
+                                          "deal": "random"}).status_code == 201
+        anna = tokens(c, "t")["Anna"]
+        app.core.hinting.update((f"other-{i}", "Anna") for i in range(MAX_HINTS))  # other tables' hints in thought
+        r = c.get("/api/seat/t/hint", headers=anna)
+        assert r.status_code == 429 and r.json()["code"] == "coach-busy" and r.json()["data"] == {"most": MAX_HINTS}
+        assert str(MAX_HINTS) in r.json()["error"] and c.get("/api/games/t").json()["hints"] == {"Anna": 0, "Ben": 0}
+        app.core.hinting.pop()
+        assert c.get("/api/seat/t/hint", headers=anna).status_code == 200
+        assert c.get("/api/games/t").json()["hints"] == {"Anna": 1, "Ben": 0}
+
+
 # -- clean stops -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
