@@ -134,6 +134,33 @@ def test_a_light_table_goes_first_beside_heavy_ones():
         loop.close()
 
 
+def niceness(job):
+    """A worker's answer: the niceness it thinks at."""
+    import os
+    return {"nice": os.nice(0)}
+
+
+def test_a_long_search_thinks_at_a_lower_priority_than_quick_work():
+    """The long searches' workers yield the cores to the quick one (a hint, a light table's bot)."""
+    import os
+
+    from drunter_notation.web.bots import HEAVY_NICE, NICE
+
+    async def both():
+        thinker = ProcessThinker(workers=1, think=niceness)
+        thinker.start()
+        try:
+            heavy, quick = await asyncio.gather(thinker.decide(Job("h", "move", "Ben", "ismcts:sims=2000", "", "", (), 1)),
+                                                thinker.decide(Job("l", "move", "Ben", "greedy", "", "", (), 1)))
+            assert [s.quick for s in thinker.slots] == [False, True]  # the greedy bot took the quick lane
+            return heavy["nice"], quick["nice"]
+        finally:
+            thinker.close()
+    base = os.nice(0)
+    assert asyncio.run(both()) == (min(19, base + HEAVY_NICE), min(19, base + NICE))
+    assert HEAVY_NICE > NICE
+
+
 def bots_item(loop, table, job, hint):
     from drunter_notation.web.bots import Item
     return Item(table, job, loop.create_future(), hint)
