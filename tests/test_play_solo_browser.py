@@ -1,8 +1,8 @@
 """One person against three bots on a phone (390x844), on the host page alone: the
 bots named by their strength, the coach's hint on the host page and played by a tap,
 a bot's thought shown (its tiles and Undo off) and taken back, a pause shown at once,
-a server restart seen and survived; players named ``constructor``, ``__proto__`` and
-``toString`` are names like any other, on the host page and on a seat's page."""
+a server restart seen and survived; players named ``constructor``, ``__proto__``,
+``toString`` and ``hasOwnProperty`` are names like any other, on the host page and on a seat's page."""
 from __future__ import annotations
 
 import json
@@ -17,7 +17,7 @@ from conftest import ROOT
 pytestmark = pytest.mark.slow
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 ME = "constructor"
-BOTS = {"toString": "easy", "__proto__": "easy", "Dan": "medium"}
+BOTS = {"toString": "easy", "__proto__": "easy", "hasOwnProperty": "medium"}
 
 
 def call(url: str, body: dict | None = None, headers: dict | None = None) -> dict:
@@ -138,6 +138,7 @@ def test_one_person_against_three_bots_on_a_phone(browser, expect, play_server, 
         expect(other.locator("#who")).to_contain_text(ME)
         expect(other.locator("#bots-line")).to_contain_text("toString (easy)")
         expect(other.locator("#bots-line")).to_contain_text("__proto__ (easy)")
+        expect(other.locator("#bots-line")).to_contain_text("hasOwnProperty (medium)")
         assert "function" not in other.inner_text("body")
         expect(other.locator("#hint")).to_be_visible()
     # the server is gone: both pages say so; back on the same port, they say that too
