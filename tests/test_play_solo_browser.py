@@ -141,6 +141,31 @@ def test_one_person_against_three_bots_on_a_phone(browser, expect, play_server, 
         expect(other.locator("#bots-line")).to_contain_text("hasOwnProperty (medium)")
         assert "function" not in other.inner_text("body")
         expect(other.locator("#hint")).to_be_visible()
+
+        # a turn the secret ballots decided is recorded when the last card is laid, by whoever lays it: told as
+        # counted, never as another device's change (the default board: a vote comes at once)
+        vapi = f"{url}api/games/v"
+        call(f"{url}api/games", {"name": "v", "players": [ME, *BOTS], "deal": "random", "bots": BOTS})
+        call(vapi + "/autoplay", {"delay_ms": 0})
+        vseat = {"X-Drunter-Seat": call(vapi + "/seats")["seats"][0]["links"][0].split("#")[1]}
+        page.goto(url + "#/g/v")
+        page.wait_for_selector("#board rect.hit")
+        page.evaluate("""() => { const m = document.getElementById('message'); window.seen = [];
+          new MutationObserver(() => window.seen.push(m.textContent)).observe(m, {childList: true, subtree: true,
+                                                                                 characterData: true}); }""")
+        voted = None
+        for _ in range(10):
+            g = my_turn(vapi, vseat)
+            voted = next((m["move"] for m in g["legal"] if m["needs_vote"]), None)
+            if voted:
+                call(vapi.replace("/games/", "/seat/") + "/ballot", {"move": voted, "turn": g["turn"]}, vseat)
+                my_turn(vapi, vseat)  # ME lays, the bots lay, the turn is counted, the bots play on
+                break
+            call(vapi.replace("/games/", "/seat/") + "/moves", {"move": plain_move(g), "turn": g["turn"]}, vseat)
+            page.evaluate("() => { window.seen = []; }")  # a move sent by the seat is this page's other device
+        assert voted, "no turn of the person's put a tile to the vote"
+        until(lambda: any(voted in m and "the tile" in m for m in page.evaluate("() => window.seen")), "the count told")
+        assert not [m for m in page.evaluate("() => window.seen") if "another device" in m]
     # the server is gone: both pages say so; back on the same port, they say that too
     expect(page.locator("#connection")).to_contain_text("Connection lost")
     with play_server(tmp_path, "--port", str(port)) as (_, url, _token):
