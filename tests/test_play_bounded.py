@@ -249,6 +249,25 @@ def test_the_same_hint_is_thought_out_once_and_counted_once(tmp_path):
         assert '[Hints "Anna 1, Ben 0"]' in (tmp_path / "t.dn").read_text()
 
 
+def test_a_hint_the_record_could_not_count_is_not_shown_uncounted_later(tmp_path, monkeypatch):
+    from drunter_notation.table import core
+
+    app = create_app(folder(tmp_path), bot_workers=1)
+    with TestClient(app, base_url=BASE) as c:
+        assert c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "hints": True, "board": "tiny.toml",
+                                          "deal": "random"}).status_code == 201
+        anna = tokens(c, "t")["Anna"]
+        counted = core.count_hint
+
+        def disk_full(*args):
+            raise bots.Refused(503, "the disk is full")
+        monkeypatch.setattr(core, "count_hint", disk_full)
+        assert c.get("/api/seat/t/hint", headers=anna).status_code == 503
+        monkeypatch.setattr(core, "count_hint", counted)
+        assert c.get("/api/seat/t/hint", headers=anna).json()["moves"]
+        assert c.get("/api/games/t").json()["hints"] == {"Anna": 1, "Ben": 0}
+
+
 def test_one_hint_at_a_time_per_seat(tmp_path):
     app = create_app(folder(tmp_path))
     with TestClient(app, base_url=BASE) as c:

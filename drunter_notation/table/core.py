@@ -197,10 +197,10 @@ class TableCore:
             moves = self.hints.get(key)
             if moves is None:
                 moves = await self._think_hint(job, key)
-                self.hints[key] = moves
+                await self.runtime.blocking(lambda: count_hint(self.store, name, job))
+                self.hints[key] = moves  # only once counted: a hint shown is a hint in the record
                 while len(self.hints) > HINTS_KEPT:
                     del self.hints[next(iter(self.hints))]
-                await self.runtime.blocking(lambda: count_hint(self.store, name, job))
                 self.runtime.notify(name)
         except Refused as e:
             return Reply(e.as_json(), e.status)
