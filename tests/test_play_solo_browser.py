@@ -158,11 +158,18 @@ def test_one_person_against_three_bots_on_a_phone(browser, expect, play_server, 
             g = my_turn(vapi, vseat)
             voted = next((m["move"] for m in g["legal"] if m["needs_vote"]), None)
             if voted:
+                # the page has shown the turn (and told whatever came before it): from here on, nothing is another's
+                until(lambda g=g: f"Turn {g['turn']}:" in page.inner_text("#turn-line"), "the page at the turn")
+                page.evaluate("() => { window.seen = []; }")
+                call(vapi + "/autoplay", {"delay_ms": 10_000})  # the bots wait before they lay
                 call(vapi.replace("/games/", "/seat/") + "/ballot", {"move": voted, "turn": g["turn"]}, vseat)
+                # the computer's seats are not the person's to open: only the person's own can be laid here
+                expect(page.locator("#ballot li.waiting")).to_have_count(4)
+                assert page.locator("#ballot button.lay-here").evaluate_all("bs => bs.map(b => b.dataset.player)") == [ME]
+                call(vapi + "/autoplay", {"delay_ms": 0})
                 my_turn(vapi, vseat)  # ME lays, the bots lay, the turn is counted, the bots play on
                 break
             call(vapi.replace("/games/", "/seat/") + "/moves", {"move": plain_move(g), "turn": g["turn"]}, vseat)
-            page.evaluate("() => { window.seen = []; }")  # a move sent by the seat is this page's other device
         assert voted, "no turn of the person's put a tile to the vote"
         until(lambda: any(voted in m and "the tile" in m for m in page.evaluate("() => window.seen")), "the count told")
         assert not [m for m in page.evaluate("() => window.seen") if "another device" in m]
