@@ -134,6 +134,33 @@ def test_a_light_table_goes_first_beside_heavy_ones():
         loop.close()
 
 
+def niceness(job):
+    """A worker's answer: the niceness it thinks at."""
+    import os
+    return {"nice": os.nice(0)}
+
+
+def test_a_long_search_thinks_at_a_lower_priority_than_quick_work():
+    """The long searches' workers yield the cores to the quick one (a hint, a light table's bot)."""
+    import os
+
+    from drunter_notation.web.bots import HEAVY_NICE, NICE
+
+    async def both():
+        thinker = ProcessThinker(workers=1, think=niceness)
+        thinker.start()
+        try:
+            heavy, quick = await asyncio.gather(thinker.decide(Job("h", "move", "Ben", "ismcts:sims=2000", "", "", (), 1)),
+                                                thinker.decide(Job("l", "move", "Ben", "greedy", "", "", (), 1)))
+            assert [s.quick for s in thinker.slots] == [False, True]  # the greedy bot took the quick lane
+            return heavy["nice"], quick["nice"]
+        finally:
+            thinker.close()
+    base = os.nice(0)
+    assert asyncio.run(both()) == (min(19, base + HEAVY_NICE), min(19, base + NICE))
+    assert HEAVY_NICE > NICE
+
+
 def bots_item(loop, table, job, hint):
     from drunter_notation.web.bots import Item
     return Item(table, job, loop.create_future(), hint)
@@ -222,6 +249,25 @@ def test_the_same_hint_is_thought_out_once_and_counted_once(tmp_path):
         assert '[Hints "Anna 1, Ben 0"]' in (tmp_path / "t.dn").read_text()
 
 
+def test_a_hint_the_record_could_not_count_is_not_shown_uncounted_later(tmp_path, monkeypatch):
+    from drunter_notation.table import core
+
+    app = create_app(folder(tmp_path), bot_workers=1)
+    with TestClient(app, base_url=BASE) as c:
+        assert c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "hints": True, "board": "tiny.toml",
+                                          "deal": "random"}).status_code == 201
+        anna = tokens(c, "t")["Anna"]
+        counted = core.count_hint
+
+        def disk_full(*args):
+            raise bots.Refused(503, "the disk is full")
+        monkeypatch.setattr(core, "count_hint", disk_full)
+        assert c.get("/api/seat/t/hint", headers=anna).status_code == 503
+        monkeypatch.setattr(core, "count_hint", counted)
+        assert c.get("/api/seat/t/hint", headers=anna).json()["moves"]
+        assert c.get("/api/games/t").json()["hints"] == {"Anna": 1, "Ben": 0}
+
+
 def test_one_hint_at_a_time_per_seat(tmp_path):
     app = create_app(folder(tmp_path))
     with TestClient(app, base_url=BASE) as c:
@@ -235,12 +281,31 @@ def test_one_hint_at_a_time_per_seat(tmp_path):
         assert c.get("/api/seat/t/hint", headers=anna).status_code == 200
 
 
+def test_the_coach_answers_a_few_questions_at_once_and_refuses_more_at_once(tmp_path):
+    """Games are free to make: a client asking hints on many of them is refused beyond the
+    coach's limit (429, naming it) instead of keeping everyone else's hint waiting."""
+    from drunter_notation.table.core import MAX_HINTS
+
+    app = create_app(folder(tmp_path))
+    with TestClient(app, base_url=BASE) as c:
+        assert c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "hints": True,
+                                          "deal": "random"}).status_code == 201
+        anna = tokens(c, "t")["Anna"]
+        app.core.hinting.update((f"other-{i}", "Anna") for i in range(MAX_HINTS))  # other tables' hints in thought
+        r = c.get("/api/seat/t/hint", headers=anna)
+        assert r.status_code == 429 and r.json()["code"] == "coach-busy" and r.json()["data"] == {"most": MAX_HINTS}
+        assert str(MAX_HINTS) in r.json()["error"] and c.get("/api/games/t").json()["hints"] == {"Anna": 0, "Ben": 0}
+        app.core.hinting.pop()
+        assert c.get("/api/seat/t/hint", headers=anna).status_code == 200
+        assert c.get("/api/games/t").json()["hints"] == {"Anna": 1, "Ben": 0}
+
+
 # -- clean stops -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "SIGINT SIGINT"])
 def test_ctrl_c_and_sigterm_end_with_one_line_and_leave_no_journal(tmp_path, how):
     """As at a terminal: the signal goes to the server's whole process group (its workers
-    too), after bots played and while a hint is being thought out."""
+    too), after bots played and while a hint is being thought out; Ctrl+C pressed twice too."""
     import json
     import os
     import select
@@ -267,13 +332,17 @@ def test_ctrl_c_and_sigterm_end_with_one_line_and_leave_no_journal(tmp_path, how
                                          headers={"Content-Type": "application/json"} | (headers or {}))
             with urllib.request.urlopen(req, timeout=60) as r:
                 return json.loads(r.read())
+        # the default board: its hint is long enough to be under way when the signal comes
         call("POST", "/api/games", {"name": "t", "players": ["Ben", "Anna"], "deal": "random", "hints": True,
-                                    "board": "tiny.toml", "bots": {"Ben": "greedy"}})
+                                    "bots": {"Ben": "greedy"}})
         wait(lambda: call("GET", "/api/games/t")["turn"] == 2, "Ben played")
         anna = {"X-Drunter-Seat": call("GET", "/api/games/t/seats")["seats"][1]["links"][0].split("#")[1]}
         asked = threading.Thread(target=lambda: contextlib_suppress(call, "GET", "/api/seat/t/hint", None, anna))
         asked.start()
-        os.killpg(proc.pid, getattr(signal, how))
+        time.sleep(0.3)  # the hint reaches the coach
+        for each in how.split():
+            os.killpg(proc.pid, getattr(signal, each))
+            time.sleep(0.05)  # two signals at once would be one
         assert proc.wait(30) is not None
         asked.join(60)
         err = proc.stderr.read()

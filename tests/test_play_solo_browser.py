@@ -1,8 +1,8 @@
 """One person against three bots on a phone (390x844), on the host page alone: the
 bots named by their strength, the coach's hint on the host page and played by a tap,
 a bot's thought shown (its tiles and Undo off) and taken back, a pause shown at once,
-a server restart seen and survived; players named ``constructor``, ``__proto__`` and
-``toString`` are names like any other, on the host page and on a seat's page."""
+a server restart seen and survived; players named ``constructor``, ``__proto__``,
+``toString`` and ``hasOwnProperty`` are names like any other, on the host page and on a seat's page."""
 from __future__ import annotations
 
 import json
@@ -17,7 +17,7 @@ from conftest import ROOT
 pytestmark = pytest.mark.slow
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 ME = "constructor"
-BOTS = {"toString": "easy", "__proto__": "easy", "Dan": "medium"}
+BOTS = {"toString": "easy", "__proto__": "easy", "hasOwnProperty": "medium"}
 
 
 def call(url: str, body: dict | None = None, headers: dict | None = None) -> dict:
@@ -138,8 +138,41 @@ def test_one_person_against_three_bots_on_a_phone(browser, expect, play_server, 
         expect(other.locator("#who")).to_contain_text(ME)
         expect(other.locator("#bots-line")).to_contain_text("toString (easy)")
         expect(other.locator("#bots-line")).to_contain_text("__proto__ (easy)")
+        expect(other.locator("#bots-line")).to_contain_text("hasOwnProperty (medium)")
         assert "function" not in other.inner_text("body")
         expect(other.locator("#hint")).to_be_visible()
+
+        # a turn the secret ballots decided is recorded when the last card is laid, by whoever lays it: told as
+        # counted, never as another device's change (the default board: a vote comes at once)
+        vapi = f"{url}api/games/v"
+        call(f"{url}api/games", {"name": "v", "players": [ME, *BOTS], "deal": "random", "bots": BOTS})
+        call(vapi + "/autoplay", {"delay_ms": 0})
+        vseat = {"X-Drunter-Seat": call(vapi + "/seats")["seats"][0]["links"][0].split("#")[1]}
+        page.goto(url + "#/g/v")
+        page.wait_for_selector("#board rect.hit")
+        page.evaluate("""() => { const m = document.getElementById('message'); window.seen = [];
+          new MutationObserver(() => window.seen.push(m.textContent)).observe(m, {childList: true, subtree: true,
+                                                                                 characterData: true}); }""")
+        voted = None
+        for _ in range(10):
+            g = my_turn(vapi, vseat)
+            voted = next((m["move"] for m in g["legal"] if m["needs_vote"]), None)
+            if voted:
+                # the page has shown the turn (and told whatever came before it): from here on, nothing is another's
+                until(lambda g=g: f"Turn {g['turn']}:" in page.inner_text("#turn-line"), "the page at the turn")
+                page.evaluate("() => { window.seen = []; }")
+                call(vapi + "/autoplay", {"delay_ms": 10_000})  # the bots wait before they lay
+                call(vapi.replace("/games/", "/seat/") + "/ballot", {"move": voted, "turn": g["turn"]}, vseat)
+                # the computer's seats are not the person's to open: only the person's own can be laid here
+                expect(page.locator("#ballot li.waiting")).to_have_count(4)
+                assert page.locator("#ballot button.lay-here").evaluate_all("bs => bs.map(b => b.dataset.player)") == [ME]
+                call(vapi + "/autoplay", {"delay_ms": 0})
+                my_turn(vapi, vseat)  # ME lays, the bots lay, the turn is counted, the bots play on
+                break
+            call(vapi.replace("/games/", "/seat/") + "/moves", {"move": plain_move(g), "turn": g["turn"]}, vseat)
+        assert voted, "no turn of the person's put a tile to the vote"
+        until(lambda: any(voted in m and "the tile" in m for m in page.evaluate("() => window.seen")), "the count told")
+        assert not [m for m in page.evaluate("() => window.seen") if "another device" in m]
     # the server is gone: both pages say so; back on the same port, they say that too
     expect(page.locator("#connection")).to_contain_text("Connection lost")
     with play_server(tmp_path, "--port", str(port)) as (_, url, _token):

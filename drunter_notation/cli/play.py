@@ -9,6 +9,7 @@ import socket
 import threading
 import webbrowser
 from pathlib import Path
+from types import FrameType
 
 import click
 
@@ -94,8 +95,16 @@ def play(directory: Path, host: str, port: int, no_browser: bool) -> None:
                      links=tuple(b for b in bases if "//127." not in b) or tuple(bases) if token else ())
 
     class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            super().handle_exit(sig, frame)
+            # a second Ctrl+C does not skip the stop's end: it is quick, and writes every journal into its record
+            self.force_exit = False
+
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             app.hub.close()  # the pages' event streams end first, else uvicorn would wait for them
+            # what the bots and the coach think is dropped now (the workers killed): no request waits for it
+            app.pilot.close()
+            app.thinker.close()
             await super().shutdown(sockets)
 
     # no proxy in front: X-Forwarded-* headers are not taken for the client's address

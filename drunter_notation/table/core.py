@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from drunter_notation.errors import DnError
-from drunter_notation.i18n import _
+from drunter_notation.i18n import _, ngettext
 from drunter_notation.table import games, mend
 from drunter_notation.table.answer import Answer, Reply, SeatWork, Work, answer, no_route
 from drunter_notation.table.bots import (
@@ -63,6 +63,9 @@ class Entry:
 # Changes after which what a bot was thinking is void: the game went back.
 TAKE_BACKS = frozenset({"undo", "takeback", "replay", "repair"})
 HINTS_KEPT = 256  # hints remembered, so the same question is not thought out twice
+# Hints thought out at once, from all tables: games are free to make, so without it one client asking on many
+# would keep everyone else's hint waiting; with it, a hint admitted answers within a few seconds.
+MAX_HINTS = 6
 
 
 class TableCore:
@@ -194,10 +197,10 @@ class TableCore:
             moves = self.hints.get(key)
             if moves is None:
                 moves = await self._think_hint(job, key)
-                self.hints[key] = moves
+                await self.runtime.blocking(lambda: count_hint(self.store, name, job))
+                self.hints[key] = moves  # only once counted: a hint shown is a hint in the record
                 while len(self.hints) > HINTS_KEPT:
                     del self.hints[next(iter(self.hints))]
-                await self.runtime.blocking(lambda: count_hint(self.store, name, job))
                 self.runtime.notify(name)
         except Refused as e:
             return Reply(e.as_json(), e.status)
@@ -212,6 +215,11 @@ class TableCore:
                           "hint-busy", {"player": job.player})
         if not self.thinker.running:
             raise Refused(503, _("the server is shutting down"))
+        if len(self.hinting) >= MAX_HINTS:
+            raise Refused(429, ngettext("the coach answers at most {most} question at once, from all tables: ask "
+                                        "again in a moment", "the coach answers at most {most} questions at once, "
+                                        "from all tables: ask again in a moment", MAX_HINTS).format(most=MAX_HINTS),
+                          "coach-busy", {"most": MAX_HINTS})
         self.hinting.add(seat)
         try:
             return await self.thinker.hint(job)

@@ -32,16 +32,17 @@ T = TypeVar("T")
 QUICK_SIMS = SIMS  # a search this short (the medium strength's) is quick work
 HALF_LIFE = 20.0  # seconds after which a table's use of the workers counts half in who goes next
 NICE = 10  # the workers' niceness: the server's own threads answer first
+HEAVY_NICE = 15  # a long search's worker yields the cores to quick work (a hint, a light table) beside it
 
 
-def _worker(conn: Connection, think: Callable[[Job], JSONObject]) -> None:
-    """A worker process: one job after another from ``conn``, each answer sent back.
-    Ctrl+C and SIGTERM are the server's to handle (it kills this process), not this
-    one's; without its server, it ends at its next job."""
+def _worker(conn: Connection, think: Callable[[Job], JSONObject], nice: int = NICE) -> None:
+    """A worker process: one job after another from ``conn``, each answer sent back,
+    at niceness ``nice``. Ctrl+C and SIGTERM are the server's to handle (it kills this
+    process), not this one's; without its server, it ends at its next job."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     with contextlib.suppress(OSError):
-        os.nice(NICE)
+        os.nice(nice)
     while True:
         try:
             job = conn.recv()
@@ -195,8 +196,8 @@ class ProcessThinker:
         context = multiprocessing.get_context("forkserver") if "forkserver" in multiprocessing.get_all_start_methods() \
             else multiprocessing.get_context("spawn")
         ours, theirs = multiprocessing.Pipe()
-        process = context.Process(target=_worker, args=(theirs, self.think),
-                                                              name="drunter-bot", daemon=True)
+        process = context.Process(target=_worker, args=(theirs, self.think, NICE if quick else HEAVY_NICE),
+                                  name="drunter-bot", daemon=True)
         process.start()
         theirs.close()
         slot = Slot(process, ours, quick)

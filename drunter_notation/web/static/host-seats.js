@@ -11,6 +11,8 @@ window.Seats = (function () {
   let defaulted = null;  // the game whose secret-ballot default is set
 
   const path = () => "/api/games/" + encodeURIComponent(state.name);
+  // the computer's seat is nobody's to open here: it lays, declares and chooses by itself, and its cards stay its own
+  const person = (player) => window.DP.own(state.bots, player) === undefined;
   const token = (player) => links.seats.find((s) => s.player === player).links[0].split("#")[1];
 
   async function panel() {
@@ -85,7 +87,7 @@ window.Seats = (function () {
         el("ul", {class: "voters"}, ...v.order.map((p) => {
           const laid = v.laid.includes(p);
           return el("li", {"data-player": p, class: laid ? "laid" : "waiting"}, fmt(laid ? _("{player}: laid ✓ ") : _("{player}: not yet "), {player: p}),
-            laid ? "" : el("button", {type: "button", class: "lay-here", "data-player": p, text: _("Lay here"),
+            laid || !person(p) ? "" : el("button", {type: "button", class: "lay-here", "data-player": p, text: _("Lay here"),
               on: () => open(p, "lay")}));
         })),
         el("button", {type: "button", id: "ballot-cancel", text: _("Call the vote off (the tile goes back)"), on: async () => {
@@ -95,7 +97,7 @@ window.Seats = (function () {
       return;
     }
     box.append(el("p", {text: _("Every card is turned over.")}), count(v.count, false));
-    for (const p of v.jein_due) {
+    for (const p of v.jein_due.filter(person)) {
       box.append(el("p", {}, ...parts(_("{player} declares their JEIN. {button}"), {player: p, button: el("button",
         {type: "button", class: "lay-here", "data-player": p, text: _("Declare here"), on: () => open(p, "lay")})})));
     }
@@ -109,7 +111,7 @@ window.Seats = (function () {
       el("ul", {class: "voters"}, ...state.players.map((p) => {
         const chosen = state.chosen.includes(p.name);
         return el("li", {"data-player": p.name}, fmt(chosen ? _("{player}: chosen ✓ ") : _("{player}: not yet "), {player: p.name}),
-          chosen ? "" : el("button", {type: "button", class: "choose-here", text: _("Choose here"), on: () => open(p.name, "choose")}));
+          chosen || !person(p.name) ? "" : el("button", {type: "button", class: "choose-here", text: _("Choose here"), on: () => open(p.name, "choose")}));
       })));
   }
 

@@ -179,9 +179,16 @@
       const now = g.data.events;
       const added = now.slice(before.length);
       const kept = before.every((dn, i) => i < now.length && now[i].dn === dn);
-      // what the bots played is told as theirs; only a change no bot and no one here made came from another device
-      if (kept && added.length && added.every((e) => DP.own(g.data.bots, e.player))) {
-        say(fmt(_("The computer played: {moves}"), {moves: added.map((e) => e.dn).join(", ")}), "info");
+      // what the bots played is told as theirs, a turn the secret ballots decided as counted (it is recorded when
+      // the last card is laid, by whoever lays it, on a seat of this device too); only any other change came
+      // from another device
+      const bot = (e) => DP.own(g.data.bots, e.player) !== undefined;
+      if (kept && added.length && added.every((e) => bot(e) || e.vote)) {
+        const counted = added.filter((e) => !bot(e)).map((e) => fmt(e.vote.accepted ? _("Recorded: {move} — the tile stays.")
+          : _("Recorded: {move} — the tile goes back to the hand."), {move: e.dn}));
+        const played = added.filter(bot).map((e) => e.dn);
+        say([...counted, ...(played.length ? [fmt(_("The computer played: {moves}"), {moves: played.join(", ")})] : [])]
+          .join(" "), "info");
       } else if (!kept || added.length) {
         say(_("The game changed on another device: showing it now."), "info");
       }
