@@ -85,14 +85,29 @@ def free_length(state: State, ray: Ray, cap: int, *, dry: bool = False) -> int:
     return n
 
 
-def has_way(state: State, gang: Square) -> bool:
-    """A5: a gang on ``gang`` has a free square to go on to (under bridge fields too,
-    within the ruleset's limit)."""
-    board, covered = state.board, state.covered
-    for sq in board.neighbours[gang]:  # a free square next to it (bridge fields are covered); a loop ends at the first
-        if sq not in covered:
-            return True
-    bridges = state.bridges
+def without_way(state: State) -> list[tuple[Square, Square]]:
+    """A5: (corner, square it stands on) of every live gang with no free square to go
+    on to, counting ways under bridges (within the ruleset's limit), in board corner
+    order. Asked after every placement: one call for all gangs, each ending at its first
+    free neighbour (mostly the first)."""
+    neighbours, covered = state.board.neighbours, state.covered
+    out = []
+    for corner, gang in state.gangs.items():
+        if gang is None:
+            continue
+        for sq in neighbours[gang]:  # a free square next to it (bridge fields are covered)
+            if sq not in covered:
+                break
+        else:
+            if not _way_under_bridges(state, gang):
+                out.append((corner, gang))
+    return out
+
+
+def _way_under_bridges(state: State, gang: Square) -> bool:
+    """A5, A6: a gang on ``gang``, whose neighbours are all covered, reaches a free
+    square past bridge fields."""
+    board, covered, bridges = state.board, state.covered, state.bridges
     for d, start, _ in board.exits[gang]:
         if start in bridges:
             ray = board.rays.get((past_bridges(state, start, d)[0], d))

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
 from drunter_notation.rules.board import DIRECTIONS, Ray
-from drunter_notation.rules.geometry import bridge_limit, bridge_run, bridges_between, has_way, reaches
+from drunter_notation.rules.geometry import bridge_limit, bridge_run, bridges_between, reaches, without_way
 from drunter_notation.rules.grid import Tables
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
@@ -386,14 +386,10 @@ def remove_trapped_gangs(state: State, turn: int) -> list[tuple[Square, Square]]
     is never removed: it stays, stuck, with no legal placement. Records the turn in
     ``removed_on``; returns the gangs removed as (corner, square it stood on), in board
     corner order."""
-    board = state.board
-    removed = []
-    for corner, gang in state.gangs.items():
-        if gang is None or has_way(state, gang):
-            continue
-        if not state.options.trap_counts_edge and (gang[0] in (0, board.width - 1) or gang[1] in (0, board.height - 1)):
-            continue
-        removed.append((corner, gang))
+    removed = without_way(state)
+    if removed and not state.options.trap_counts_edge:  # mostly none is trapped: the option is read only then
+        w, h = state.board.width - 1, state.board.height - 1
+        removed = [(c, gang) for c, gang in removed if gang[0] not in (0, w) and gang[1] not in (0, h)]
     for corner, _ in removed:
         state.gangs[corner] = None
         state.removed_on[corner] = turn
