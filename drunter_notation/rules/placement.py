@@ -8,6 +8,7 @@ their facts; :mod:`drunter_notation.explain.findings` words them.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
@@ -110,7 +111,6 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
                                                            corners=tuple(state.track_kind),
                                                            track_kind=state.track_kind.get(corner),
                                                            removed_on=state.removed_on.get(corner)))
-    limit = bridge_limit(state)
     fits: list[_Fit] = []
     too_far: _Fit | None = None
     tracks = board.tracks_of.get(kind, ())
@@ -119,7 +119,7 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
         if gang is None:
             continue
         for d, passed in reaches(state, gang, anchor, direction):
-            if passed <= limit:
+            if not passed or passed <= bridge_limit(state):  # mostly no bridge field passed: the limit not asked
                 fits.append((c, gang, d, passed))
             elif corner is None or c == corner:
                 too_far = (c, gang, d, passed)
@@ -313,7 +313,10 @@ def _lengths_to_try(state: State, player: str | None, tiles: Iterable[Tile] | No
     (default: every tile type); no entry for a kind with none."""
     held = 0
     if tiles is None and state.hands is not None:
-        for t, n in state.hands[player or state.to_move].items():
+        hand = state.hands[player or state.to_move]
+        if hand and min(hand.values()) > 0:  # mostly: every tile type listed is held, so its bits add up in C
+            return _BY_HELD[sum(map(_BIT.get, hand, repeat(0)))]
+        for t, n in hand.items():
             if n > 0:
                 held |= _BIT.get(t, 0)
     else:
