@@ -92,10 +92,11 @@ class LineReader:
                             f"{g}{lit(']')}{end}")
         self.word = compiled(f"{g}{word}")
         self.hand = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}(?P<items>(?:{g}{slot('TILE')})+){end}")
-        self.goals = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}{g}(?P<g1>{slot('GOAL')}){g}{lit(',')}"
-                              f"{g}(?P<g2>{slot('GOAL')}){end}")
+        # the lines only an expert game has: compiled when first met (2 ms of every command's start-up otherwise)
+        self.goals_pattern = (f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}{g}(?P<g1>{slot('GOAL')}){g}{lit(',')}"
+                              f"{g}(?P<g2>{slot('GOAL')}){end}", s.flags)
         self.entries = {kind: compiled(f"{g}{word}(?P<items>{s.many(kind)}){end}") for kind in ("REVEAL", "SCORE")}
-        self.choose = compiled(f"{g}{word}{end}")
+        self.choose_pattern = (f"{g}{word}{end}", s.flags)
         self.line_kinds = {self.words[k]: k for k in ("HAND", "GOALS", "CHOOSE", "REVEAL", "SCORE")}
 
     def record(self, text: str) -> tuple[Record, list[tuple[str, int, int]]]:
@@ -261,6 +262,14 @@ class LineReader:
         if text in self.keywords:  # Lark reads it as the keyword, not as a name
             raise NotRead
         return text
+
+    @cached_property
+    def goals(self) -> re.Pattern[str]:
+        return re.compile(*self.goals_pattern)
+
+    @cached_property
+    def choose(self) -> re.Pattern[str]:
+        return re.compile(*self.choose_pattern)
 
     @cached_property
     def move(self) -> re.Pattern[str]:
