@@ -8,7 +8,7 @@ the whole text to Lark; tests/test_parser_fast_path.py holds the two equal.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any, TypeGuard, cast
 
@@ -92,10 +92,11 @@ class LineReader:
                             f"{g}{lit(']')}{end}")
         self.word = compiled(f"{g}{word}")
         self.hand = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}(?P<items>(?:{g}{slot('TILE')})+){end}")
-        self.goals = compiled(f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}{g}(?P<g1>{slot('GOAL')}){g}{lit(',')}"
-                              f"{g}(?P<g2>{slot('GOAL')}){end}")
+        # the lines only an expert game has: compiled when first met (2 ms of every command's start-up otherwise)
+        self.goals_pattern = (f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}{g}(?P<g1>{slot('GOAL')}){g}{lit(',')}"
+                              f"{g}(?P<g2>{slot('GOAL')}){end}", s.flags)
         self.entries = {kind: compiled(f"{g}{word}(?P<items>{s.many(kind)}){end}") for kind in ("REVEAL", "SCORE")}
-        self.choose = compiled(f"{g}{word}{end}")
+        self.choose_pattern = (f"{g}{word}{end}", s.flags)
         self.line_kinds = {self.words[k]: k for k in ("HAND", "GOALS", "CHOOSE", "REVEAL", "SCORE")}
 
     def record(self, text: str) -> tuple[Record, list[tuple[str, int, int]]]:
@@ -108,25 +109,25 @@ class LineReader:
         score: Score | None = None
         phase = 0  # the part of the record read so far: tags, setup, events, reveal, score
         turn_match, pass_word, numbers = self.turn.match, self.words["PASS"], self.numbers
-        for number, start, end in line_spans(text):
-            m = turn_match(text, start, end)
+        for number, line in enumerate(text.split("\n"), 1):  # split at line feeds only, as the lexer counts lines
+            m = turn_match(line)
             if m is not None:
                 if phase > 2:
                     raise NotRead
                 phase = 2
                 if m["pass"] is None:
-                    placement = self._placement(m, text, start, number)
+                    placement = self._placement(m, number)
                 elif m["pass"] == pass_word:
                     placement = None
                 else:
                     raise NotRead
                 num = m["num"]
                 turn = numbers.get(num) or self._number(num)
-                events.append(_TURN(turn, self._name(m["player"]), placement, number, m.start("num") - start + 1))
+                events.append(_TURN(turn, self._name(m["player"]), placement, number, m.start("num") + 1))
             else:
-                m = self.blank.match(text, start, end)
+                m = self.blank.match(line)
                 if m is None:
-                    m, item, phase = self._other(text, start, end, number, phase)
+                    m, item, phase = self._other(line, number, phase)
                     if isinstance(item, Tag):
                         tags.append(item)
                     elif isinstance(item, (Hand, Goals)):
@@ -140,25 +141,25 @@ class LineReader:
                     if len(tags) > MAX_LIST_ITEMS or len(setup) > MAX_LIST_ITEMS:
                         raise NotRead
             if m["comment"] is not None:
-                comments.append((m["comment"], number, m.start("comment") - start + 1))
+                comments.append((m["comment"], number, m.start("comment") + 1))
         return _RECORD(tuple(tags), tuple(setup), tuple(events), reveal, score), comments
 
-    def _other(self, text: str, start: int, end: int, number: int,
+    def _other(self, line: str, number: int,
                phase: int) -> tuple[re.Match[str], Tag | Setup | Choose | Reveal | Score, int]:
-        """A line other than a turn (``text[start:end]``, line ``number``): its match, its
-        item and the part of the record it is in."""
-        m = self.tag.match(text, start, end)
+        """A line other than a turn (line ``number``): its match, its item and the part of
+        the record it is in."""
+        m = self.tag.match(line)
         if m is not None:
             if phase > 0 or m["key"] in self.keywords:
                 raise NotRead
-            return m, _TAG(m["key"], unquote(m["value"]), number, m.start("lb") - start + 1), 0
-        word = self.word.match(text, start, end)
+            return m, _TAG(m["key"], unquote(m["value"]), number, m.start("lb") + 1), 0
+        word = self.word.match(line)
         kind = word and self.line_kinds.get(word["kw"])
         if kind == "HAND" or kind == "GOALS":
-            m = (self.hand if kind == "HAND" else self.goals).match(text, start, end)
+            m = (self.hand if kind == "HAND" else self.goals).match(line)
             if m is None or phase > 1:
                 raise NotRead
-            player, column = self._name(m["player"]), m.start("kw") - start + 1
+            player, column = self._name(m["player"]), m.start("kw") + 1
             if kind == "GOALS":
                 return m, _GOALS(player, (read_goal(m["g1"]), read_goal(m["g2"])), number, column), 1
             texts = m["items"].split()  # TILE tokens with only spaces between them
@@ -169,13 +170,13 @@ class LineReader:
                 raise NotRead
             return m, _HAND(player, tiles, number, column), 1
         if kind == "CHOOSE" and phase <= 2:
-            m = self.choose.match(text, start, end)
+            m = self.choose.match(line)
             if m is not None:
-                return m, _CHOOSE(number, m.start("kw") - start + 1), 2
+                return m, _CHOOSE(number, m.start("kw") + 1), 2
         if (kind == "REVEAL" and phase <= 2) or (kind == "SCORE" and phase <= 3):
-            m = self.entries[kind].match(text, start, end)
+            m = self.entries[kind].match(line)
             if m is not None:
-                entries, column = self._list(kind, m, text, start, number), m.start("kw") - start + 1
+                entries, column = self._list(kind, m, line, number), m.start("kw") + 1
                 if kind == "REVEAL":
                     return m, _REVEAL(entries, number, column), 3
                 return m, _SCORE(entries, number, column), 4
@@ -190,7 +191,7 @@ class LineReader:
             self.numbers[text] = turn
         return turn
 
-    def _placement(self, m: re.Match[str], text: str, start: int, number: int) -> Placement:
+    def _placement(self, m: re.Match[str], number: int) -> Placement:
         tile, a, b, corner, vote_word, arrow = m.group("tile", "a", "b", "corner", "vote", "arrow")
         if "x" in tile:
             raise NotRead
@@ -199,27 +200,27 @@ class LineReader:
         if vote_word is not None:
             if vote_word != self.words["VOTE"]:
                 raise NotRead
-            vote = _VOTE(self._list("VOTE", m, text, start, number, "ballots"), number, m.start("vote") - start + 1)
+            vote = _VOTE(self._list("VOTE", m, m.string, number, "ballots"), number, m.start("vote") + 1)
         if arrow is not None:
             yes = no = None
             if m["tally"] is not None:
                 yes, no = read_tally(m["tally"])
                 if yes is None or no is None:
                     raise NotRead
-            outcome = _OUTCOME(m["result"] == "accepted", yes, no, number, m.start("arrow") - start + 1)
+            outcome = _OUTCOME(m["result"] == "accepted", yes, no, number, m.start("arrow") + 1)
         return _PLACEMENT(TILES[tile], read_square(a), None if b is None else read_square(b),
                          None if corner is None else read_square(corner), vote, outcome, number,
-                         m.start("tile") - start + 1)
+                         m.start("tile") + 1)
 
-    def _list(self, kind: str, m: re.Match[str], text: str, start: int, number: int,
+    def _list(self, kind: str, m: re.Match[str], line: str, number: int,
               group: str = "items") -> tuple[Any, ...]:  # the kind's entries: Ballot, RevealEntry or ScoreEntry
         """The entries (ballots, reveal or score entries) of the list ``group`` of ``m``, each
         made from the text of its entry."""
-        span, column = m[group], m.start(group) - start + 1
+        span, column = m[group], m.start(group) + 1
         if '"' not in span:  # no quoted name (which may hold a comma): the commas part the entries
             texts, comma = span.split(","), 1
         else:  # the entries as the list's regex finds them, each but the first with its comma
-            texts, comma = [e[0] for e in self.each[kind].finditer(text, m.start(group), m.end(group))], 0
+            texts, comma = [e[0] for e in self.each[kind].finditer(line, m.start(group), m.end(group))], 0
         kept, make = self.kept[kind], _ENTRY_TYPES[kind]
         entries: list[Ballot | RevealEntry | ScoreEntry] = []
         for entry in texts:
@@ -263,6 +264,14 @@ class LineReader:
         return text
 
     @cached_property
+    def goals(self) -> re.Pattern[str]:
+        return re.compile(*self.goals_pattern)
+
+    @cached_property
+    def choose(self) -> re.Pattern[str]:
+        return re.compile(*self.choose_pattern)
+
+    @cached_property
     def move(self) -> re.Pattern[str]:
         """The regex of a move alone, compiled when first used (3 ms: records need none)."""
         return re.compile(*self.move_pattern)
@@ -270,19 +279,19 @@ class LineReader:
     def parse_move(self, text: str) -> Placement | Choose | None:
         """One move (comments dropped): a placement, None for ``pass``, or a Choose."""
         move: object = None
-        for number, start, end in line_spans(text):
-            if self.blank.match(text, start, end) is not None:
+        for number, line in enumerate(text.split("\n"), 1):
+            if self.blank.match(line) is not None:
                 continue
-            m = self.move.match(text, start, end)
+            m = self.move.match(line)
             if m is None or move is not None:
                 raise NotRead
             word = m["pass"]
             if word is None:
-                move = self._placement(m, text, start, number)
+                move = self._placement(m, number)
             elif word == self.words["PASS"]:
                 move = _PASS
             elif word == self.words["CHOOSE"]:
-                move = Choose(number, m.start("pass") - start + 1)
+                move = Choose(number, m.start("pass") + 1)
             else:
                 raise NotRead
         if move is None:
@@ -304,16 +313,3 @@ EntryValues = tuple[str, tuple[Card, ...]] | tuple[str, str, str | None] | tuple
 
 def _all_read(tiles: tuple[HandTile | None, ...]) -> TypeGuard[tuple[HandTile, ...]]:
     return all(tiles)
-
-
-def line_spans(text: str) -> Iterator[tuple[int, int, int]]:
-    """(number, start, end) of each line of ``text``, split at line feeds only (as the
-    lexer counts lines), without copying it: regexes match ``text`` from start to end."""
-    start, number, size = 0, 1, len(text)
-    while True:
-        nl = text.find("\n", start)
-        if nl < 0:
-            yield number, start, size
-            return
-        yield number, start, nl
-        start, number = nl + 1, number + 1

@@ -52,23 +52,27 @@ def bridges_between(gang: Square, direction: Square, passed: int) -> tuple[Squar
     return tuple((gang[0] + k * direction[0], gang[1] + k * direction[1]) for k in range(1, passed + 1))
 
 
+_TOWARDS = {(dc, dr): (dc, dr) for dc, dr in DIRECTIONS}  # a step's signs -> the one tuple of that direction
+
+
 def reaches(state: State, gang: Square, anchor: Square, direction: Square | None) -> list[tuple[Square, int]]:
     """(direction, bridges passed) of every way ``gang`` reaches ``anchor`` through any
     number of bridge fields in a row (the caller applies the ruleset's limit); only
-    ``direction`` when given. Walks back from the anchor: O(1) per direction."""
-    bridges = state.bridges
-    ac, ar = anchor
-    out = []
-    for d in DIRECTIONS if direction is None else (direction,):
-        dc, dr = d
-        sq, passed = (ac - dc, ar - dr), 0
-        while sq != gang:
-            if sq not in bridges:
-                break
-            sq, passed = (sq[0] - dc, sq[1] - dr), passed + 1
-        else:
-            out.append((d, passed))
-    return out
+    ``direction`` when given. A gang goes straight on: the one direction from it to
+    the anchor, when every square between them is a bridge field."""
+    dc, dr = anchor[0] - gang[0], anchor[1] - gang[1]
+    if (dc and dr) or not (dc or dr):  # not in one row or column, or the same square
+        return []
+    d = _TOWARDS[(dc > 0) - (dc < 0), (dr > 0) - (dr < 0)]
+    if direction is not None and direction != d:
+        return []
+    passed = abs(dc + dr) - 1
+    if passed:
+        bridges, (c, r), (sc, sr) = state.bridges, gang, d
+        for k in range(1, passed + 1):
+            if (c + k * sc, r + k * sr) not in bridges:
+                return []
+    return [(d, passed)]
 
 
 def free_length(state: State, ray: Ray, cap: int, *, dry: bool = False) -> int:
@@ -85,14 +89,29 @@ def free_length(state: State, ray: Ray, cap: int, *, dry: bool = False) -> int:
     return n
 
 
-def has_way(state: State, gang: Square) -> bool:
-    """A5: a gang on ``gang`` has a free square to go on to (under bridge fields too,
-    within the ruleset's limit)."""
-    board, covered = state.board, state.covered
-    for sq in board.neighbours[gang]:  # a free square next to it (bridge fields are covered); a loop ends at the first
-        if sq not in covered:
-            return True
-    bridges = state.bridges
+def without_way(state: State) -> list[tuple[Square, Square]]:
+    """A5: (corner, square it stands on) of every live gang with no free square to go
+    on to, counting ways under bridges (within the ruleset's limit), in board corner
+    order. Asked after every placement: one call for all gangs, each ending at its first
+    free neighbour (mostly the first)."""
+    neighbours, covered = state.board.neighbours, state.covered
+    out = []
+    for corner, gang in state.gangs.items():
+        if gang is None:
+            continue
+        for sq in neighbours[gang]:  # a free square next to it (bridge fields are covered)
+            if sq not in covered:
+                break
+        else:
+            if not _way_under_bridges(state, gang):
+                out.append((corner, gang))
+    return out
+
+
+def _way_under_bridges(state: State, gang: Square) -> bool:
+    """A5, A6: a gang on ``gang``, whose neighbours are all covered, reaches a free
+    square past bridge fields."""
+    board, covered, bridges = state.board, state.covered, state.bridges
     for d, start, _ in board.exits[gang]:
         if start in bridges:
             ray = board.rays.get((past_bridges(state, start, d)[0], d))

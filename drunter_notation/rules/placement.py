@@ -8,11 +8,12 @@ their facts; :mod:`drunter_notation.explain.findings` words them.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
 from drunter_notation.rules.board import DIRECTIONS, Ray
-from drunter_notation.rules.geometry import bridge_limit, bridge_run, bridges_between, has_way, reaches
+from drunter_notation.rules.geometry import bridge_limit, bridge_run, bridges_between, reaches, without_way
 from drunter_notation.rules.grid import Tables
 from drunter_notation.rules.state import LaidTile, State, Violation, take
 
@@ -110,7 +111,6 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
                                                            corners=tuple(state.track_kind),
                                                            track_kind=state.track_kind.get(corner),
                                                            removed_on=state.removed_on.get(corner)))
-    limit = bridge_limit(state)
     fits: list[_Fit] = []
     too_far: _Fit | None = None
     tracks = board.tracks_of.get(kind, ())
@@ -119,7 +119,7 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
         if gang is None:
             continue
         for d, passed in reaches(state, gang, anchor, direction):
-            if passed <= limit:
+            if not passed or passed <= bridge_limit(state):  # mostly no bridge field passed: the limit not asked
                 fits.append((c, gang, d, passed))
             elif corner is None or c == corner:
                 too_far = (c, gang, d, passed)
@@ -226,18 +226,15 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     gangs = state.gangs
     votes = state.toilet_votes
     moves: list[Move] = []
-    live: dict[str, int] = {}
-    for corner, kind in state.track_kind.items():
-        if gangs[corner] is not None:
-            live[kind] = live.get(kind, 0) + 1
-    singles: list[tuple[Move, int]] = []  # (a single's placement, its index in moves) on shared kinds
+    live = [kind for corner, kind in state.track_kind.items() if gangs[corner] is not None]  # a kind per live track
+    singles: list[int] = []  # where a single's placement stands in moves, on kinds with two live tracks or more
     for corner, kind in state.track_kind.items():
         lengths = by_kind.get(kind)
         gang = gangs[corner]
         if lengths is None or gang is None:
             continue
-        most, single, taken = lengths
-        singles_too = single and live[kind] > 1
+        single, taken = lengths
+        singles_too = single and live.count(kind) > 1
         g = gang[1] * w + gang[0]
         track = corner[1] * w + corner[0]
         key = ((g * size + track) << 1) + votes  # an int: hashed at once, where a key of squares is hashed anew
@@ -246,9 +243,12 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
         if ways is None:
             ways = memo[key] = _gang_ways(state, t, corner, kind, gang, votes=votes)
         for d, ray, protos in ways:
-            if bridge[ray[0]]:  # A6: the track may pass under, up to the ruleset's limit
+            s = ray[0]
+            if blocked[s]:  # covered, or a corner
+                if not bridge[s]:  # A6: the track may pass under a bridge field, up to the ruleset's limit
+                    continue
                 passed, ray = bridge_run(t, bridge, g, d, bridge_limit(state))
-                if not ray:
+                if not ray or blocked[ray[0]]:
                     continue
                 far = (g, track, d, passed, votes)  # the placements past these bridge fields, kept too
                 past: list[Move] | None = memo.get(far)
@@ -256,39 +256,37 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
                     past = memo[far] = _placements_past(state, kind, corner, gang, d, passed, t.square(ray[0]),
                                                         votes=votes)
                 protos = past
-            run = 0  # geometry.free_length, inlined: this loop runs for every gang and direction
-            for s in ray:
-                if run == most or blocked[s]:  # corners are blocked: the placements stop there too
-                    break
-                run += 1
-            if run:
-                if singles_too:
-                    singles.append((protos[0], len(moves)))
-                moves += protos[taken[run]]
-    if singles and singles[0][0].corner != singles[-1][0].corner:  # twins come from two tracks, in turn
+            # geometry.free_length, unrolled: the first square is free; corners are blocked, so the run stops there
+            n = len(ray)
+            run = 1 if n == 1 or blocked[ray[1]] else 2 if n == 2 or blocked[ray[2]] else 3
+            if singles_too:
+                singles.append(len(moves))
+            moves += protos[taken[run]]
+    if singles and moves[singles[0]].corner != moves[singles[-1]].corner:  # twins come from two tracks, in turn
         _mark_twins(moves, singles)
     return moves
 
 
-def _mark_twins(moves: list[Move], singles: list[tuple[Move, int]]) -> None:
+def _mark_twins(moves: list[Move], singles: list[int]) -> None:
     """A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
     square behind its anchor holds one gang, never a bridge field another gang passes);
-    both placements there need their corner named. ``singles``: (placement, index in
-    ``moves``) of the singles placed on a kind with more than one live track."""
+    both placements there need their corner named. ``singles``: where in ``moves`` the
+    singles placed on a kind with more than one live track stand."""
+    keys = [moves[i][:2] for i in singles]  # (tile, squares), sliced in C
+    if len(set(keys)) == len(keys):  # mostly: no two alike
+        return
     first: dict[tuple[Tile, tuple[Square, ...]], int] = {}
-    twins: list[int] = []
-    for m, i in singles:
-        j = first.setdefault(m[:2], i)  # (tile, squares), sliced in C
+    for key, i in zip(keys, singles, strict=True):
+        j = first.setdefault(key, i)
         if j != i:
-            twins += (j, i)
-    for i in twins:
-        moves[i] = moves[i]._replace(needs_corner=True)
+            moves[i] = moves[i]._replace(needs_corner=True)
+            moves[j] = moves[j]._replace(needs_corner=True)
 
 
-# The tile lengths of one kind legal_moves tries: the longest, whether a single is among them, and per free run
-# (0 to 3 squares) the slice of a way's placements (one per length, shortest first) that fit: every set of lengths
-# is one. A plain tuple, unpacked where it is read.
-_Lengths = tuple[int, bool, tuple[slice, ...]]
+# The tile lengths of one kind legal_moves tries: whether a single is among them, and per free run (0 to 3 squares)
+# the slice of a way's placements (one per length, shortest first) that fit: every set of lengths is one. A plain
+# tuple, unpacked where it is read.
+_Lengths = tuple[bool, tuple[slice, ...]]
 
 
 def _lengths(lengths: tuple[int, ...]) -> _Lengths:
@@ -297,7 +295,7 @@ def _lengths(lengths: tuple[int, ...]) -> _Lengths:
         fit = [n - 1 for n in lengths if n <= run]
         step = fit[1] - fit[0] if len(fit) > 1 else 1  # {0, 2} is the one set with gaps: every second
         taken.append(slice(fit[0], fit[-1] + 1, step) if fit else slice(0, 0))
-    return lengths[-1], lengths[0] == 1, tuple(taken)
+    return lengths[0] == 1, tuple(taken)
 
 
 _LENGTHS: dict[tuple[int, ...], _Lengths] = {held: _lengths(held) for held in
@@ -315,7 +313,10 @@ def _lengths_to_try(state: State, player: str | None, tiles: Iterable[Tile] | No
     (default: every tile type); no entry for a kind with none."""
     held = 0
     if tiles is None and state.hands is not None:
-        for t, n in state.hands[player or state.to_move].items():
+        hand = state.hands[player or state.to_move]
+        if hand and min(hand.values()) > 0:  # mostly: every tile type listed is held, so its bits add up in C
+            return _BY_HELD[sum(map(_BIT.get, hand, repeat(0)))]
+        for t, n in hand.items():
             if n > 0:
                 held |= _BIT.get(t, 0)
     else:
@@ -388,14 +389,10 @@ def remove_trapped_gangs(state: State, turn: int) -> list[tuple[Square, Square]]
     is never removed: it stays, stuck, with no legal placement. Records the turn in
     ``removed_on``; returns the gangs removed as (corner, square it stood on), in board
     corner order."""
-    board = state.board
-    removed = []
-    for corner, gang in state.gangs.items():
-        if gang is None or has_way(state, gang):
-            continue
-        if not state.options.trap_counts_edge and (gang[0] in (0, board.width - 1) or gang[1] in (0, board.height - 1)):
-            continue
-        removed.append((corner, gang))
+    removed = without_way(state)
+    if removed and not state.options.trap_counts_edge:  # mostly none is trapped: the option is read only then
+        w, h = state.board.width - 1, state.board.height - 1
+        removed = [(c, gang) for c, gang in removed if gang[0] not in (0, w) and gang[1] not in (0, h)]
     for corner, _ in removed:
         state.gangs[corner] = None
         state.removed_on[corner] = turn

@@ -327,8 +327,10 @@ def vote_rules(vote: VoteDecision) -> tuple[str, ...]:
     """The rules a vote held applies, in order: what called it (B1, X5), B2, B3, B4 when
     a joker was played, B5, B6 when the tile is rejected, B7."""
     rules: tuple[str, ...] = (vote.called_by, "B2", "B3")
-    if any(c.card.startswith("JEIN") for c in vote.tally.cards):
-        rules += ("B4",)
+    for c in vote.tally.cards:  # a loop, not any() of a generator: asked for every vote replayed
+        if c.card.startswith("JEIN"):
+            rules += ("B4",)
+            break
     return rules + (("B5", "B7") if vote.accepted else ("B5", "B6", "B7"))
 
 
