@@ -355,3 +355,12 @@ def test_unreadable_file_is_h004():
     with pytest.raises(DnError) as info:
         rs._read_toml("no-such-ruleset.toml")
     assert info.value.diagnostic.code == "H004" and "no-such-ruleset.toml" in info.value.format()
+
+
+def test_a_rule_its_source_does_not_place_is_cited_by_the_source_alone():
+    from dataclasses import replace
+
+    from drunter_notation.data.rulesets import load_ruleset
+    rs = load_ruleset("hig-1991")
+    assert rs.cite("A3").startswith("HiG 1991, ")
+    assert replace(rs, sections={}).cite("A3") == rs.label  # no English "no section" in a German verdict

@@ -69,9 +69,14 @@ class Ruleset:
     extends: str | None = None
 
     def cite(self, rule: str) -> str:
-        """``"HiG 1991, Spielregel A.3"`` for rule ``"A3"``."""
-        return f"{self.label}, {self.sections.get(rule, 'no section')}"
+        """``"HiG 1991, Spielregel A.3"`` for rule ``"A3"``; the source alone for a rule
+        it does not place (no word of any language here)."""
+        return _cite(self.label, self.sections.get(rule))
 
     def cite_topic(self, topic: str) -> str:
         """``"HiG 1991, Spielregel B, Abs. 11"`` for topic ``"revote"``."""
-        return f"{self.label}, {self.topic_sections.get(topic, 'no section')}"
+        return _cite(self.label, self.topic_sections.get(topic))
+
+
+def _cite(label: str, section: str | None) -> str:
+    return f"{label}, {section}" if section else label
