@@ -442,3 +442,15 @@ def test_no_body_makes_a_seat_route_fail(voting, body, route, key, who):
         assert r.status_code < 500, (payload, r.text)
         if r.status_code >= 400:
             assert "\n" not in r.json()["error"]
+
+
+def test_a_refused_turn_over_is_worded_in_each_reader_s_language(two):
+    c, seat = two
+    c.post("/api/seat/t/moves", json={"move": "S1 a2"}, headers=seat["Anna"])
+    c.post("/api/seat/t/moves", json={"move": "R2 f5-f4"}, headers=seat["Ben"])
+    c.post("/api/games/t/ballot", json={"move": "S2 b2-c2"})
+    c.post("/api/seat/t/lay", json={"cards": ["JA", "JA"]}, headers=seat["Anna"])
+    c.post("/api/seat/t/lay", json={"cards": ["NE"]}, headers={**seat["Ben"], "Accept-Language": "cs"})
+    german = c.get("/api/seat/t", headers={**seat["Anna"], "Accept-Language": "de"}).json()["vote"]["problem"]
+    english = c.get("/api/games/t", headers={"Accept-Language": "en"}).json()["vote"]["problem"]
+    assert "Fehler[B003]" in german and "error[B003]" in english

@@ -7,6 +7,16 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """A turn-over the engine refused, kept as its ballots: each reader gets the
+    engine's answer in their own language (a text kept would stay in the first's)."""
+
+    laid: dict[str, tuple[str, ...]]
+    jein: dict[str, str]
+    path: str  # the record's name, as the answer starts with it
+
+
+@dataclass(frozen=True)
 class Vote:
     """A secret ballot in progress on one turn's placement."""
 
@@ -15,7 +25,7 @@ class Vote:
     order: tuple[str, ...]  # voting order, the placer first (B2)
     laid: dict[str, tuple[str, ...]] = field(default_factory=dict)
     jein: dict[str, str] = field(default_factory=dict)
-    problem: str | None = None  # the engine's word on the last turn-over, when it refused it
+    refused: Refusal | None = None  # the last turn-over, when the engine refused it
 
     @property
     def shown(self) -> bool:

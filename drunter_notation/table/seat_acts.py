@@ -133,9 +133,9 @@ class Seats:
         try:
             self.store.change(table, vote.turn,
                               lambda g: g.push(vote.move, vote=dict(vote.laid), jein=dict(vote.jein)), _nothing)
-        except DnError as e:
+        except DnError:
             with table.lock:
-                seats.refused(table, e.format(f"{table.name}.dn"))
+                seats.refused(table, f"{table.name}.dn")
             return
         with table.lock:
             table.vote = None

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from drunter_notation.data.rulesets import catalogue
+from drunter_notation.errors import DnError
 from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.game import Game
 from drunter_notation.i18n import _
@@ -30,7 +31,7 @@ from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.model import CARD_NAMES, Goals
 from drunter_notation.report.view import VOTE_RULES
 from drunter_notation.rules import votes
-from drunter_notation.table.ballots import Choice, Vote
+from drunter_notation.table.ballots import Choice, Refusal, Vote
 from drunter_notation.table.store import JSONObject, Refused, Table
 
 KEY_FILE = ".drunter-seats.key"  # where a folder's storage keeps the seat key
@@ -135,7 +136,7 @@ def lay(table: Table, player: str, cards: object) -> Vote:
             raise Refused(400, _("cards: the vote cards laid, e.g. [\"JA\", \"?\"]"))
         table.played.ballots({player: cards})  # B003 for what is no vote card; the engine judges the rest
         laid[player] = tuple(cards)
-    table.vote = replace(v, laid=laid, problem=None)
+    table.vote = replace(v, laid=laid, refused=None)
     return table.vote
 
 
@@ -150,10 +151,22 @@ def declare(table: Table, player: str, side: object) -> Vote:
     return table.vote
 
 
-def refused(table: Table, problem: str) -> None:
+def refused(table: Table, path: str) -> None:
     """The engine refused the turn-over: every card back to its owner, the ballot open again."""
     if table.vote is not None:
-        table.vote = replace(table.vote, laid={}, jein={}, problem=problem)
+        v = table.vote
+        table.vote = replace(v, laid={}, jein={}, refused=Refusal(dict(v.laid), dict(v.jein), path))
+
+
+def _problem(game: Game, v: Vote) -> str | None:
+    """The engine's answer to the refused turn-over, judged again in the reader's language."""
+    if v.refused is None:
+        return None
+    try:
+        game.copy().push(v.move, vote=dict(v.refused.laid), jein=dict(v.refused.jein))
+    except DnError as e:
+        return e.format(v.refused.path)
+    return None
 
 
 def choose(table: Table, player: str, keep: object) -> Choice:
@@ -183,7 +196,7 @@ def vote_json(game: Game, v: Vote | None, me: str | None = None) -> JSONObject |
     if v is None:
         return None
     out = {"move": v.move, "turn": v.turn, "placer": v.order[0], "order": list(v.order),
-           "laid": [p for p in v.order if p in v.laid], "shown": v.shown, "problem": v.problem,
+           "laid": [p for p in v.order if p in v.laid], "shown": v.shown, "problem": _problem(game, v),
            "ballots": None, "jein": None, "jein_due": None, "count": None}
     if me is not None:
         out["mine"] = list(v.laid.get(me, ())) or None
