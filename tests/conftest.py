@@ -36,6 +36,16 @@ BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgr
 ARTIFACTS = ROOT / "test-artifacts"  # the browser tests' screenshots
 
 
+def run_async(coroutine):
+    """``asyncio.run(coroutine)`` on a thread of its own: a browser test earlier in this
+    xdist worker may still hold the main thread's event loop (Playwright's sync API)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def load_bench(name: str):
     """``bench/NAME.py`` as a module (the benchmarks are scripts, not a package)."""
     spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")

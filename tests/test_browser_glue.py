@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 
-from conftest import ROOT, RUN_CLI
+from conftest import ROOT, RUN_CLI, run_async
 
 from drunter_notation import Game
 from drunter_notation.cli import browser, table_worker
@@ -102,7 +102,7 @@ def test_the_table_core_plays_a_person_and_a_bot_to_the_end_and_goes_on_in_a_new
         table_worker.restore("g", json.dumps(kept[0]))
         status, again = await ask("GET", "/api/games/g")
         assert status == 200 and again["turn"] >= kept[1] and not again["over"]
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_a_command_s_language_and_warnings_end_with_it_as_a_process_s_do():

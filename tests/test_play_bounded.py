@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
+from conftest import run_async
 from starlette.testclient import TestClient
 
 from drunter_notation import Game
@@ -157,7 +158,7 @@ def test_a_long_search_thinks_at_a_lower_priority_than_quick_work():
         finally:
             thinker.close()
     base = os.nice(0)
-    assert asyncio.run(both()) == (min(19, base + HEAVY_NICE), min(19, base + NICE))
+    assert run_async(both()) == (min(19, base + HEAVY_NICE), min(19, base + NICE))
     assert HEAVY_NICE > NICE
 
 

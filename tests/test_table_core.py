@@ -3,7 +3,8 @@ in the caller, driven by one event loop as a page's worker under Pyodide drives 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+
+from conftest import run_async
 
 from drunter_notation.table.bots import InlineThinker
 from drunter_notation.table.core import TableCore
@@ -30,13 +31,6 @@ class Runtime:
 
     def present(self, name):
         return set()
-
-
-def run(main) -> None:
-    """``asyncio.run(main())`` on a thread of its own: a browser test earlier in this
-    worker may still hold the main thread's event loop."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, main()).result()
 
 
 async def ask(core: TableCore, method: str, path: str, body=None, token=None):
@@ -83,7 +77,7 @@ def test_a_game_with_a_bot_plays_in_memory_with_no_thread_and_no_process():
             "error": "/api/games/t does not take PUT", "code": "method-not-allowed",
             "data": {"path": "/api/games/t", "method": "PUT"}}
         core.close()
-    run(main)
+    run_async(main())
 
 
 def test_the_core_keeps_its_journal_in_the_storage_and_reads_it_back():
@@ -98,4 +92,4 @@ def test_the_core_keeps_its_journal_in_the_storage_and_reads_it_back():
         again = TableCore(storage, Runtime(), InlineThinker())  # what a reload of the page's worker sees
         status, game = await ask(again, "GET", "/api/games/t")
         assert status == 200 and game["turn"] == 2
-    run(main)
+    run_async(main())
