@@ -11,12 +11,9 @@ Prints numbers and checks nothing but that both sides gave the same answers.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gzip
 import json
 import os
-import re
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,6 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+
+from site_engine import serving  # noqa: E402
 
 from drunter_notation.cli import browser as engine  # noqa: E402
 
@@ -34,19 +33,6 @@ REPLAYS = ROOT / "replays"
 VALIDATIONS = 5  # runs of the validation of every record of replays/, the best counts
 AIMS = {"first visit (MB gzip)": 6.0, "ready cold (s)": 4.0, "ready cached (s)": 2.0,
         "validation (x CPython)": 1.5, "strong bot (s)": 3.0}
-
-
-@contextlib.contextmanager
-def serving(site: Path):
-    proc = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory",
-                             str(site)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        found = re.search(r"port (\d+)", proc.stdout.readline())  # type: ignore[union-attr]
-        assert found, "the static server did not start"
-        yield f"http://127.0.0.1:{found[1]}/"
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def gzip_sizes(site: Path) -> tuple[int, int]:
@@ -114,7 +100,7 @@ def main() -> None:
     game = {"players": ["Anna", "Ben", "Cleo", "Dana"], "seed": 11}
     mine = json.loads(engine.call("new_game", json.dumps(game)))["game"]
     bot_py, bot_want = timed_cpython("decide", 1, game=mine, spec="strong")
-    with serving(site) as base, sync_playwright() as p:
+    with serving(site) as (_server, base), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         cold, cached = [], []
         for _ in range(repeat):

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,3 +51,19 @@ class NodeEngine:
             self.proc.kill()
             self.proc.wait(10)
         self.proc.stdout.close()  # type: ignore[union-attr]
+
+
+@contextmanager
+def serving(site: Path) -> Iterator[tuple[subprocess.Popen, str]]:
+    """``python3 -m http.server`` over the site on a free loopback port: the server and its base URL."""
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory",
+                             str(site)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        found = re.search(r"port (\d+)", proc.stdout.readline())  # type: ignore[union-attr]
+        assert found, "the static server did not start"
+        yield proc, f"http://127.0.0.1:{found[1]}/"
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(10)
+        proc.stdout.close()  # type: ignore[union-attr]

@@ -12,12 +12,11 @@ import json
 import re
 import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS, ROOT, RUN_CLI
-from site_engine import site_dir
+from site_engine import serving, site_dir
 
 from drunter_notation import i18n
 
@@ -29,22 +28,6 @@ ASKED = "#move-form:not([hidden]), #vote-form:not([hidden]), #jein-form:not([hid
 READY = 120_000  # ms: a cold engine on a busy machine
 
 pytestmark = [pytest.mark.slow, pytest.mark.site]
-
-
-@contextmanager
-def serving(site: Path):
-    """``python3 -m http.server`` over the site on a free loopback port: its base URL."""
-    proc = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory",
-                             str(site)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        found = re.search(r"port (\d+)", proc.stdout.readline())  # type: ignore[union-attr]
-        assert found, "the static server did not start"
-        yield proc, f"http://127.0.0.1:{found[1]}/"
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait(10)
-        proc.stdout.close()  # type: ignore[union-attr]
 
 
 @pytest.fixture(scope="module")
