@@ -36,7 +36,7 @@ else
   say "making the virtual environment .venv with $py ($("$py" --version 2>&1))"
   "$py" -m venv .venv
 fi
-pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)
+pip=(.venv/bin/python -m pip install -q --disable-pip-version-check --no-compile)  # bytecode made when imported
 # The locked packages first (setuptools among them), then the project alone, built with them.
 if [ "$want_test" = 1 ]; then
   "${pip[@]}" --require-hashes -r lock/test.txt

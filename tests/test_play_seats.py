@@ -12,7 +12,6 @@ answers must differ once the game is over and the cards are revealed."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
+from conftest import LONG
 from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
 
@@ -255,9 +255,6 @@ def compare(a: TestClient, b: TestClient, observer: str | None, seat: dict, wher
     return n
 
 
-# the whole proof of a 4-player and of an expert game takes about 30 s: CI's long slice
-# (ALL_SECRET_GAMES=1, .ci/run) plays them, the three-minute test command the 2-player one
-LONG = pytest.mark.skipif(not os.environ.get("ALL_SECRET_GAMES"), reason="CI's long slice: ALL_SECRET_GAMES=1")
 GAMES = [  # (players, variant, deal): dealt by the app, entered at the table, expert
     pytest.param(["Anna", "Ben", "Cem", "Dora"], "base", "random", marks=LONG),
     (["Anna", "Ben"], "base", "entered"),

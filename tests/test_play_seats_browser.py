@@ -14,7 +14,7 @@ import shutil
 import urllib.request
 
 import pytest
-from conftest import ARTIFACTS, ROOT
+from conftest import ARTIFACTS, LONG, ROOT
 
 pytestmark = pytest.mark.slow
 PLAYERS = ["Anna", "Ben", "Cem", "Dora"]
@@ -49,6 +49,7 @@ def choose_cards(page, vote: int, i: int) -> list[str]:
     return picked[:2] if vote == 1 and i == 2 else picked[:1]
 
 
+@LONG
 def test_four_phones_play_a_whole_game(browser, expect, play_server, tmp_path):
     b = browser
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
