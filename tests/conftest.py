@@ -36,8 +36,8 @@ BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgr
 ARTIFACTS = ROOT / "test-artifacts"  # the browser tests' screenshots
 
 
-# The longest proofs (a whole 4-phone game, the secret-keeping proof on a 4-player and an
-# expert game) run in CI's long slice (.ci/run sets DRUNTER_LONG_TESTS=1), not in the
+# The longest proofs (a whole 4-phone game, a person alone against three bots on a phone,
+# the secret-keeping proof on a 4-player and an expert game) run in CI's long slice (.ci/run sets DRUNTER_LONG_TESTS=1), not in the
 # README's three-minute test command
 LONG = pytest.mark.skipif(not os.environ.get("DRUNTER_LONG_TESTS"), reason="CI's long slice: DRUNTER_LONG_TESTS=1")
 

@@ -12,7 +12,7 @@ import time
 import urllib.request
 
 import pytest
-from conftest import ROOT
+from conftest import LONG, ROOT
 
 pytestmark = pytest.mark.slow
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
@@ -62,6 +62,7 @@ def plain_move(g: dict) -> str:
     return next((m["move"] for m in g["legal"] if not m["needs_vote"]), "pass")
 
 
+@LONG
 def test_one_person_against_three_bots_on_a_phone(browser, expect, play_server, tmp_path):
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     problems: list[str] = []
