@@ -42,6 +42,18 @@ ARTIFACTS = ROOT / "test-artifacts"  # the browser tests' screenshots
 LONG = pytest.mark.skipif(not os.environ.get("DRUNTER_LONG_TESTS"), reason="CI's long slice: DRUNTER_LONG_TESTS=1")
 
 
+def wait(check, what: str, tries: int = 1500):
+    """Poll ``check`` until it gives something true (bounded; no time is asserted)."""
+    import time
+
+    for _ in range(tries):
+        got = check()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
 def run_async(coroutine):
     """``asyncio.run(coroutine)`` on a thread of its own: a browser test earlier in this
     xdist worker may still hold the main thread's event loop (Playwright's sync API)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
+from conftest import wait
 from starlette.testclient import TestClient
 
 from drunter_notation import Game
@@ -38,14 +39,6 @@ def tokens(client: TestClient, name: str) -> dict[str, dict[str, str]]:
             for s in client.get(f"/api/games/{name}/seats").json()["seats"]}
 
 
-def wait(check, what: str, tries: int = 1500):
-    """Poll ``check`` until it gives something true (bounded; no time is asserted)."""
-    for _ in range(tries):
-        got = check()
-        if got:
-            return got
-        time.sleep(0.02)
-    raise AssertionError(f"never happened: {what}")
 
 
 def validate(path: Path) -> subprocess.CompletedProcess:

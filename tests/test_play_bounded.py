@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-from conftest import run_async
+from conftest import run_async, wait
 from starlette.testclient import TestClient
 
 from drunter_notation import Game
@@ -34,13 +34,6 @@ def folder(path: Path) -> Path:
     return path
 
 
-def wait(check, what: str, tries: int = 1500):
-    for _ in range(tries):
-        got = check()
-        if got:
-            return got
-        time.sleep(0.02)
-    raise AssertionError(f"never happened: {what}")
 
 
 def tokens(client: TestClient, name: str) -> dict[str, dict[str, str]]:
