@@ -275,23 +275,29 @@ def test_one_hint_at_a_time_per_seat(tmp_path):
         assert c.get("/api/seat/t/hint", headers=anna).status_code == 200
 
 
-def test_the_coach_answers_a_few_questions_at_once_and_refuses_more_at_once(tmp_path):
-    """Games are free to make: a client asking hints on many of them is refused beyond the
-    coach's limit (429, naming it) instead of keeping everyone else's hint waiting."""
-    from drunter_notation.table.core import MAX_HINTS
+def test_a_question_that_ranks_after_a_full_queue_is_refused_at_once_naming_the_limit(tmp_path):
+    """The coach's queue is bounded (table/coach.py): a question ranking after every waiting one is
+    429 ``coach-busy`` at once, naming the limit, counted nowhere; asked again when there is room, answered."""
+    import asyncio
+
+    from drunter_notation.table.coach import Question
 
     app = create_app(folder(tmp_path))
     with TestClient(app, base_url=BASE) as c:
         assert c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "hints": True,
                                           "deal": "random"}).status_code == 201
         anna = tokens(c, "t")["Anna"]
-        app.core.hinting.update((f"other-{i}", "Anna") for i in range(MAX_HINTS))  # other tables' hints in thought
+        coach = app.core.coach
+        coach.slots, coach.waiting_most = 0, 2  # nothing thought out; two questions of tables helped long ago wait
+        coach.waiting += [Question(f"old-{i}", -1 - i, asyncio.Event()) for i in range(2)]
         r = c.get("/api/seat/t/hint", headers=anna)
-        assert r.status_code == 429 and r.json()["code"] == "coach-busy" and r.json()["data"] == {"most": MAX_HINTS}
-        assert str(MAX_HINTS) in r.json()["error"] and c.get("/api/games/t").json()["hints"] == {"Anna": 0, "Ben": 0}
-        app.core.hinting.pop()
+        assert r.status_code == 429 and r.json()["code"] == "coach-busy" and r.json()["data"] == {"most": 2}
+        assert "2" in r.json()["error"] and c.get("/api/games/t").json()["hints"] == {"Anna": 0, "Ben": 0}
+        coach.waiting.clear()
+        coach.slots = 2
         assert c.get("/api/seat/t/hint", headers=anna).status_code == 200
         assert c.get("/api/games/t").json()["hints"] == {"Anna": 1, "Ben": 0}
+        assert coach.thinking == 0
 
 
 # -- clean stops -----------------------------------------------------------------------------------

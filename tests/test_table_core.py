@@ -23,6 +23,9 @@ class Runtime:
     async def sleep(self, seconds):
         await asyncio.sleep(0)
 
+    def signal(self):
+        return asyncio.Event()
+
     def spawn(self, coroutine):
         return asyncio.get_running_loop().create_task(coroutine)
 

@@ -35,6 +35,9 @@ class WorkerRuntime:
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
 
+    def signal(self) -> asyncio.Event:
+        return asyncio.Event()
+
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> Task:
         return asyncio.ensure_future(coroutine)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from drunter_notation.errors import DnError
-from drunter_notation.i18n import _, ngettext
+from drunter_notation.i18n import _
 from drunter_notation.table import games, mend
 from drunter_notation.table.answer import Answer, Reply, SeatWork, Work, answer, no_route
 from drunter_notation.table.bots import (
@@ -28,6 +28,7 @@ from drunter_notation.table.bots import (
     count_hint,
     hint_job,
 )
+from drunter_notation.table.coach import Coach
 from drunter_notation.table.seat_acts import Seats
 from drunter_notation.table.seats import Keys
 from drunter_notation.table.store import JSONObject, Lock, Refused, Storage, Tables
@@ -63,9 +64,6 @@ class Entry:
 # Changes after which what a bot was thinking is void: the game went back.
 TAKE_BACKS = frozenset({"undo", "takeback", "replay", "repair"})
 HINTS_KEPT = 256  # hints remembered, so the same question is not thought out twice
-# Hints thought out at once, from all tables: games are free to make, so without it one client asking on many
-# would keep everyone else's hint waiting; with it, a hint admitted answers within a few seconds.
-MAX_HINTS = 6
 
 
 class TableCore:
@@ -85,6 +83,7 @@ class TableCore:
         self._patterns = [(e, re.compile(e.path.replace("{name}", "(?P<name>[^/]+)"))) for e in self.routes]
         self.hints: dict[tuple[str, ...], list[JSONObject]] = {}  # (game, seat, turn, position) -> the hint
         self.hinting: set[tuple[str, ...]] = set()  # (game, seat) whose hint is being thought out
+        self.coach = Coach(thinker, runtime.signal)  # whose question goes to the thinker next
 
     async def request(self, method: str, path: str, body: JSONObject | None = None, token: str | None = None,
                       base: str = "") -> Reply:
@@ -215,13 +214,8 @@ class TableCore:
                           "hint-busy", {"player": job.player})
         if not self.thinker.running:
             raise Refused(503, _("the server is shutting down"))
-        if len(self.hinting) >= MAX_HINTS:
-            raise Refused(429, ngettext("the coach answers at most {most} question at once, from all tables: ask "
-                                        "again in a moment", "the coach answers at most {most} questions at once, "
-                                        "from all tables: ask again in a moment", MAX_HINTS).format(most=MAX_HINTS),
-                          "coach-busy", {"most": MAX_HINTS})
         self.hinting.add(seat)
         try:
-            return await self.thinker.hint(job)
+            return await self.coach.hint(job)
         finally:
             self.hinting.discard(seat)

@@ -66,7 +66,14 @@ window.Bots = (function () {
       button.addEventListener("click", async () => {
         button.disabled = true;
         list.replaceChildren(el("li", {class: "muted", text: _("thinking…")}));
-        const r = await box.ask();
+        const turn = box.dataset.turn;
+        let r = await box.ask();
+        // the coach's queue is full: asked again a moment later (a refused table goes last), for up to 8 s
+        for (let tries = 0; !r.ok && r.data.code === "coach-busy" && tries < 8 && box.dataset.turn === turn; tries++) {
+          list.replaceChildren(el("li", {class: "muted", text: _("the coach is busy with other tables: asking again…")}));
+          await new Promise((done) => setTimeout(done, 1000));
+          r = await box.ask();
+        }
         button.disabled = false;
         list.replaceChildren(...(r.ok
           ? r.data.moves.map((m) => el("li", {}, el("button", {type: "button", class: "hint-move", "data-move": m.move,

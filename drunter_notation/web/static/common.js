@@ -79,8 +79,8 @@ window.DP = (function () {
     "bot-budget": (d) => fmt(_("bots: the bot of {player}, {spec}, thinks longer than a table allows: at most sims={sims} and time={time}"), d),
     "live-bot-tables": (d) => fmt(_("{count} games have bots playing already, the most a table runs at once: pause or end one first"), {count: d.most}),
     "hint-busy": () => _("the coach is still thinking about your last question; wait for its answer"),
-    "coach-busy": (d) => fmt(ngettext("the coach answers at most {most} question at once, from all tables: ask again in a moment",
-      "the coach answers at most {most} questions at once, from all tables: ask again in a moment", d.most), d),
+    "coach-busy": (d) => fmt(ngettext("the coach has {most} question waiting from all tables: ask again in a moment",
+      "the coach has {most} questions waiting from all tables: ask again in a moment", d.most), d),
     "not-found": (d) => fmt(_("no page and no API route at {path}"), d),
     "method-not-allowed": (d) => fmt(_("{path} does not take {method}"), d),
   };
