@@ -9,8 +9,9 @@ and how fast does a table answer while twenty clients hammer it?
    side by side with the flood's own answers and refusals.
 2. Twenty clients (``--clients``) on one table (a person, three ``medium`` bots, the coach)
    for ``--seconds``, each request at random among the page, the game's view, its rev, the
-   board, the list of games, the person's move, an undo and the person's hint: p50/p95/max
-   per kind, and whether any answer was a 5xx.
+   board, the list of games, the person's move, an undo, the person's hint, a take-back, a
+   replay, an adjudication, a pause or resume and a malformed move: p50/p95/max per kind,
+   and whether any answer was a 5xx.
 Bounded: ``--rounds`` hints, ``--seconds`` of flood.
 
     python bench/play_flood.py
@@ -64,11 +65,13 @@ def as_the_page_asks(conn: http.client.HTTPConnection, game: str, token: str) ->
     return status, time.perf_counter() - start
 
 
-def free_move(conn: http.client.HTTPConnection, game: str) -> None:
-    """The player to move plays a move that needs no vote (or passes)."""
+def free_move(conn: http.client.HTTPConnection, game: str) -> float:
+    """The player to move plays a move that needs no vote (or passes); the seconds the move took."""
     _, g = call(conn, "GET", f"/api/games/{game}")
     free = [m["move"] for m in g["legal"] if not m["needs_vote"]]
+    start = time.perf_counter()
     call(conn, "POST", f"/api/games/{game}/moves", {"move": free[0] if free else "pass", "turn": g["turn"]})
+    return time.perf_counter() - start
 
 
 class Flooder(threading.Thread):
@@ -136,7 +139,8 @@ def hints_phase(port: int, flooders: int, rounds: int) -> None:
           f"{sum(f.refused for f in crowd)} refused 429, other answers {sorted(set(x for f in crowd for x in f.other))}")
 
 
-KINDS = ["page", "view", "rev", "board", "list", "move", "undo", "hint"]
+KINDS = ["page", "view", "rev", "board", "list", "move", "undo", "hint", "takeback", "replay", "adjudicate",
+         "pause", "bad"]
 
 
 class Client(threading.Thread):
@@ -148,7 +152,8 @@ class Client(threading.Thread):
         self.errors: list[int] = []
 
     def request(self, method: str, path: str, body: str | None = None, headers: dict | None = None) -> bytes:
-        self.conn.request(method, path, body, {"Content-Type": "application/json", **(headers or {})})
+        self.conn.request(method, path, None if body is None else body.encode(),
+                          {"Content-Type": "application/json", **(headers or {})})
         r = self.conn.getresponse()
         data = r.read()
         if r.status >= 500:
@@ -157,7 +162,7 @@ class Client(threading.Thread):
 
     def run(self) -> None:
         while not self.stop.is_set():
-            kind = self.rng.choices(KINDS, [3, 6, 3, 2, 1, 4, 1, 1])[0]
+            kind = self.rng.choices(KINDS, [3, 6, 3, 2, 1, 4, 1, 1, 1, 1, 1, 1, 1])[0]
             start = time.perf_counter()
             if kind == "page":
                 self.request("GET", "/")
@@ -169,12 +174,23 @@ class Client(threading.Thread):
                 self.request("GET", "/api/games/t/board.svg")
             elif kind == "list":
                 self.request("GET", "/api/games")
-            elif kind == "move":
-                free_move(self.conn, "t")
+            elif kind == "move":  # the move alone, not the view read to choose it
+                self.times[kind].append(free_move(self.conn, "t"))
+                continue
             elif kind == "undo":
                 self.request("POST", "/api/games/t/undo", "{}")
-            else:
+            elif kind == "hint":
                 self.request("GET", "/api/seat/t/hint", headers={"X-Drunter-Seat": self.token})
+            elif kind == "takeback":
+                self.request("POST", "/api/games/t/takeback", '{"keep": %d}' % self.rng.randrange(0, 40))
+            elif kind == "replay":
+                self.request("POST", "/api/games/t/replay", "{}")
+            elif kind == "adjudicate":
+                self.request("POST", "/api/games/t/adjudicate", '{"move": "S2 c3-c4"}')
+            elif kind == "pause":
+                self.request("POST", "/api/games/t/autoplay", '{"paused": %s}' % self.rng.choice(["true", "false"]))
+            else:
+                self.request("POST", "/api/games/t/moves", self.rng.choice(['{"move": 7}', "[1", '{"move": "\u202e"}']))
             self.times[kind].append(time.perf_counter() - start)
 
 
