@@ -4,9 +4,10 @@ to answer, and whether the table stays quick and fair while bots think.
 1. The strong bot (``table.bots.LEVELS["strong"]``) decides at positions taken from
    greedy games (every few turns of two 4-player games on schilda): median, p90, max.
 2. A ``drunter play`` server on loopback (127.0.0.1): a light table (4 greedy bots, no
-   pause between actions) alone for ``--seconds``, then beside ten heavy tables (4 bots
-   each at a table's maximum, ``ismcts:sims=TABLE_SIMS``) for as long: its turns per
-   minute side by side (a light game that ends is deleted and made anew). Meanwhile a
+   pause between actions) alone for ``--seconds`` (the heavy tables paused), then beside ten
+   heavy tables (4 bots each at a table's maximum, ``ismcts:sims=TABLE_SIMS``) for as long,
+   ``--rounds`` times in turn: its turns per minute side by side (a light game that ends is
+   deleted and made anew). Meanwhile a
    table of people is asked (the game's view, a move): p50/p95/max of its answers.
 3. Every bot table paused: the server's CPU (its process and its workers) per second
    of wall time over ``--seconds``, side by side with the same while they played.
@@ -14,6 +15,7 @@ to answer, and whether the table stays quick and fair while bots think.
 
     python bench/play_bots.py
     python bench/play_bots.py --positions 10 --requests 60 --seconds 10
+    python bench/play_bots.py --positions 4 --seconds 10 --rounds 4
 """
 from __future__ import annotations
 
@@ -153,6 +155,7 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=24)
     ap.add_argument("--requests", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--rounds", type=int, default=1, help="alone and beside the heavy tables in turn, this many times")
     args = ap.parse_args()
     answers = strong_answers(args.positions)
     print(f"strong bot ({LEVELS['strong']}), {len(answers)} decisions: median {statistics.median(answers):.2f} s, "
@@ -166,21 +169,29 @@ def main() -> None:
             assert found, "drunter play did not start"
             conn = http.client.HTTPConnection("127.0.0.1", int(found[1]), timeout=60)
             light = Light(conn)
-            alone = per_minute(light, args.seconds)
-            for t in range(TABLES):
-                status, answer = call(conn, "POST", "/api/games", {"name": f"heavy-{t}", "players": PLAYERS,
-                                                                    "deal": "random", "bots": {p: heavy for p in PLAYERS}})
+            heavy_tables = [f"heavy-{t}" for t in range(TABLES)]
+            for name in heavy_tables:
+                status, answer = call(conn, "POST", "/api/games", {"name": name, "players": PLAYERS, "deal": "random",
+                                                                    "bots": {p: heavy for p in PLAYERS}})
                 assert status == 201, answer
-                call(conn, "POST", f"/api/games/heavy-{t}/autoplay", {"delay_ms": 0})
+                call(conn, "POST", f"/api/games/{name}/autoplay", {"paused": True, "delay_ms": 0})
             assert call(conn, "POST", "/api/games", {"name": "people", "players": PLAYERS, "deal": "random"})[0] == 201
             asked: list[float] = []
-            cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
-            beside = per_minute(light, args.seconds, lambda: asked.extend(timed(conn, "people", 1))
-                                if len(asked) < 2 * args.requests else time.sleep(0.2))
-            playing = (cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - wall0)
+            pairs: list[tuple[float, float]] = []
+            for _ in range(args.rounds):  # alone and beside in turn, so the machine's drift falls on both alike
+                time.sleep(1)  # the pause reaches the workers (they are killed within a second)
+                alone = per_minute(light, args.seconds)
+                for name in heavy_tables:
+                    call(conn, "POST", f"/api/games/{name}/autoplay", {"paused": False})
+                cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
+                beside = per_minute(light, args.seconds, lambda: asked.extend(timed(conn, "people", 1))
+                                    if len(asked) < 2 * args.requests else time.sleep(0.2))
+                playing = (cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - wall0)
+                pairs.append((alone, beside))
+                for name in heavy_tables:
+                    call(conn, "POST", f"/api/games/{name}/autoplay", {"paused": True})
             load = os.getloadavg()[0]
-            for name in [f"heavy-{t}" for t in range(TABLES)] + ["light"]:
-                call(conn, "POST", f"/api/games/{name}/autoplay", {"paused": True})
+            call(conn, "POST", "/api/games/light/autoplay", {"paused": True})
             time.sleep(1)  # the pause reaches the workers (they are killed within a second)
             cpu0, wall0 = cpu_seconds(proc.pid), time.monotonic()
             quiet = timed(conn, "people", args.requests // 4)
@@ -190,8 +201,11 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(30)
-    print(f"the light table (4 x greedy), turns per minute: alone {alone:.0f}, beside {TABLES} tables of "
-          f"4 x {heavy} {beside:.0f} ({light.games} games)")
+    for alone, beside in pairs:
+        print(f"the light table (4 x greedy), turns per minute: alone {alone:.0f}, beside {TABLES} tables of "
+              f"4 x {heavy} {beside:.0f} ({beside / alone:.0%})")
+    print(f"its pace beside them, median of {len(pairs)} rounds: "
+          f"{statistics.median(b / a for a, b in pairs):.0%} of its pace alone ({light.games} games)")
     print(f"the people's table beside them (load average {load:.1f} on {os.cpu_count()} cores), "
           f"{len(asked)} answers: {figures(asked)}; the bots paused: {figures(quiet)}")
     print(f"the server's CPU per second: while the bots play {playing:.2f} s, all paused {paused:.2f} s")
