@@ -142,3 +142,21 @@ def test_the_queue_stays_bounded_and_every_question_ends(steps, slots, most):
             await thinker.finish_one()
         assert coach.thinking == 0 and not coach.waiting
     run_async(scenario())
+
+
+def test_questions_waiting_when_the_server_stops_are_refused_503_and_no_more_are_taken():
+    async def scenario():
+        thinker = Gated()
+        coach = Coach(thinker, asyncio.Event, slots=1, waiting_most=4)
+        first = asyncio.ensure_future(coach.hint(job("a")))
+        waiting = asyncio.ensure_future(coach.hint(job("b")))
+        await settle()
+        coach.close()
+        await settle()
+        assert outcome(waiting) == "503 None {}" and not coach.waiting
+        late = asyncio.ensure_future(coach.hint(job("c")))
+        await settle()
+        assert outcome(late) == "503 None {}" and thinker.started == ["a"]
+        await thinker.finish_one()
+        assert outcome(first) == "answered"
+    run_async(scenario())

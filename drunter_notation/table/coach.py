@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from drunter_notation.i18n import ngettext
+from drunter_notation.i18n import _, ngettext
 from drunter_notation.table.bots import HintJob, Signal, Thinker
 from drunter_notation.table.store import JSONObject, Refused
 
@@ -46,6 +46,7 @@ class Coach:
     served: dict[str, float] = field(default_factory=dict)  # table -> when the coach last answered it
     waiting: list[Question] = field(default_factory=list)
     thinking: int = 0
+    closed: bool = False
     _arrivals: itertools.count[int] = field(default_factory=itertools.count)
 
     async def hint(self, job: HintJob) -> list[JSONObject]:
@@ -57,10 +58,20 @@ class Coach:
         finally:
             self._answered(job.game)
 
+    def close(self) -> None:
+        """Every waiting question refused (503): the server is shutting down."""
+        self.closed = True
+        for q in self.waiting:
+            q.refused = True
+            q.turn.set()
+        self.waiting.clear()
+
     def _rank(self, q: Question) -> tuple[float, int]:
         return self.served.get(q.table, 0.0), q.arrival
 
     async def _wait(self, table: str) -> None:
+        if self.closed:
+            raise closing()
         if table not in self.served:
             self._remember(table, time.monotonic())  # a new table ranks from its first question
         if self.thinking < self.slots and not self.waiting:
@@ -84,7 +95,7 @@ class Coach:
                 self._next()
             raise
         if q.refused:
-            raise busy(self.waiting_most)
+            raise closing() if self.closed else busy(self.waiting_most)
 
     def _answered(self, table: str) -> None:
         self._remember(table, time.monotonic())
@@ -109,3 +120,7 @@ def busy(most: int) -> Refused:
     return Refused(429, ngettext("the coach has {most} question waiting from all tables: ask again in a moment",
                                  "the coach has {most} questions waiting from all tables: ask again in a moment",
                                  most).format(most=most), "coach-busy", {"most": most})
+
+
+def closing() -> Refused:
+    return Refused(503, _("the server is shutting down"))

@@ -106,8 +106,10 @@ class TableCore:
         self.pilot.start()
 
     def close(self) -> None:
-        """The bots stop; every journal is written into its record (blocking: call it off an event loop)."""
+        """The bots and the coach stop; every journal is written into its record (blocking: call it off an event
+        loop)."""
         self.pilot.close()
+        self.coach.close()
         self.store.close()
 
     def _routes(self) -> list[Entry]:

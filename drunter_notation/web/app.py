@@ -106,6 +106,7 @@ def _lifespan(core: TableCore, thinker: ProcessThinker) -> Lifespan:
         core.start()
         yield
         core.pilot.close()
+        core.coach.close()
         thinker.close()
         await run_in_threadpool(core.store.close)
     return lifespan
