@@ -16,6 +16,7 @@ Bounded: ``--rounds`` hints, ``--seconds`` of flood.
 
     python bench/play_flood.py
     python bench/play_flood.py --flooders 8 --rounds 5 --clients 20 --seconds 20
+    python bench/play_flood.py --heavy 10      # beside ten tables of bots searching at a table's maximum
     python bench/play_flood.py --source /tmp/old-checkout   # the same floods on another version's server
 """
 from __future__ import annotations
@@ -36,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from play_bots import RUN_CLI, call, figures  # noqa: E402
+
+from drunter_notation.table.bots import TABLE_SIMS  # noqa: E402
 
 PEOPLE = ["Anna", "Ben"]
 
@@ -215,6 +218,17 @@ def clients_phase(port: int, clients: int, seconds: float) -> None:
         print(f"  {kind:6} {len(xs):6} requests: {figures(xs) if xs else '-'}")
 
 
+def heavy(port: int, tables: int) -> None:
+    """``tables`` games of four bots at a table's maximum search, playing on by themselves throughout."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    four = ["Anna", "Ben", "Cleo", "Dora"]
+    for t in range(tables):
+        status, answer = call(conn, "POST", "/api/games", {"name": f"heavy-{t}", "players": four, "deal": "random",
+                                                            "bots": {p: f"ismcts:sims={TABLE_SIMS}" for p in four}})
+        assert status == 201, answer
+        call(conn, "POST", f"/api/games/heavy-{t}/autoplay", {"delay_ms": 0})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--flooders", type=int, default=8)
@@ -222,6 +236,7 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--skip", choices=["hints", "clients"], default=None)
+    ap.add_argument("--heavy", type=int, default=0, help="games of four bots at a table's maximum search beside")
     ap.add_argument("--source", type=Path, default=ROOT,
                     help="the checkout whose drunter play serves (default: this one), to compare versions")
     args = ap.parse_args()
@@ -234,6 +249,7 @@ def main() -> None:
             found = re.search(r"http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())
             assert found, "drunter play did not start"
             port = int(found[1])
+            heavy(port, args.heavy)
             if args.skip != "hints":
                 hints_phase(port, args.flooders, args.rounds)
             if args.skip != "clients":
