@@ -162,7 +162,7 @@ class ProcessThinker:
             now = time.monotonic()
             item, slot = None, None
             for each in sorted(self.waiting, key=lambda i: (not i.hint, self._use(i.table, now))):
-                slot = self._free(each.quick, first=each.hint)
+                slot = self._free(each.quick)
                 if slot is not None:
                     item = each
                     break
@@ -181,10 +181,10 @@ class ProcessThinker:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
         return max(1, min(self.workers or cores, cores))
 
-    def _free(self, quick: bool, *, first: bool = False) -> Slot | None:
-        """A worker free for an item (a quick one may take the quick lane too; ``first``: a hint,
-        which a person waits for, tries the quick lane, the less nice one, first), started if need be."""
-        for lane in ((True, False) if first else (False, True)) if quick else (False,):
+    def _free(self, quick: bool) -> Slot | None:
+        """A worker free for an item, started if need be: a quick one tries the quick lane (the less nice)
+        first, then the others; a long one only the others."""
+        for lane in (True, False) if quick else (False,):
             slot = next((s for s in self.slots if s.item is None and s.quick == lane), None)
             if slot is None and sum(s.quick == lane for s in self.slots) < (1 if lane else self._size()):
                 slot = self._spawn(lane)
