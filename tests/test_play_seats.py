@@ -167,6 +167,33 @@ def test_event_streams_are_bounded(two):
     assert c.get("/api/games/t/events").status_code == 503
 
 
+def test_pages_of_one_game_cannot_take_every_other_games_streams():
+    """All streams taken: a page of a game with fewer ends the oldest stream of the game with the
+    most; when no game has more than it would, it is refused (and its page fetches its view instead)."""
+    import asyncio
+
+    from conftest import run_async
+
+    from drunter_notation.table.store import Refused
+
+    async def scenario():
+        hub = events.Hub()
+        per = events.MAX_PER_GAME
+        full = events.MAX_TOTAL // per
+        hub.waiters = {f"flood-{g}": {asyncio.Event(): None for _ in range(per)} for g in range(full)}
+        hub.waiters["rest"] = {asyncio.Event(): None for _ in range(events.MAX_TOTAL - full * per)}
+        oldest = next(iter(hub.waiters["flood-0"]))
+        hub.stream("t")
+        assert oldest in hub.ended and oldest.is_set() and hub.count() == events.MAX_TOTAL
+        assert hub.count("flood-0") == per - 1 and hub.count("t") == 1
+        hub.waiters = {f"one-{g}": {asyncio.Event(): None} for g in range(events.MAX_TOTAL)}
+        hub.ended.clear()
+        with pytest.raises(Refused) as refused:
+            hub.stream("t")
+        assert refused.value.status == 503 and not hub.ended
+    run_async(scenario())
+
+
 def test_lan_addresses_never_the_wildcard(monkeypatch):
     ifaddr = pytest.importorskip("ifaddr")
     from drunter_notation.cli import play

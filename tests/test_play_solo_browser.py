@@ -211,3 +211,20 @@ def test_a_busy_coach_is_asked_again_by_the_page_until_it_answers(browser, expec
         expect(page.locator("#hint-moves")).to_contain_text("the coach is busy with other tables: asking again")
         expect(page.locator("#hint-moves button.hint-move").first).to_be_visible()
         assert len(asked) == 3 and call(f"{url}api/games/t")["hints"] == {"Anna": 1, "Ben": 0}
+
+
+def test_a_page_refused_a_stream_fetches_its_view_instead(browser, expect, play_server, tmp_path):
+    """The server has no stream to spare (503): the page still shows a move made elsewhere, without
+    saying the connection is lost."""
+    with play_server(tmp_path) as (_, url, _token):
+        call(f"{url}api/games", {"name": "t", "players": ["Anna", "Ben"], "deal": "random"})
+        page = browser.new_context(**PHONE).new_page()
+        page.set_default_timeout(15_000)
+        page.route("**/api/games/t/events", lambda route: route.fulfill(
+            status=503, content_type="application/json", body=json.dumps({"error": "too many open pages"})))
+        page.goto(url + "#/g/t")
+        page.wait_for_selector("#board rect.hit")
+        g = call(f"{url}api/games/t")
+        call(f"{url}api/games/t/moves", {"move": plain_move(g), "turn": g["turn"]})
+        expect(page.locator("#events")).to_contain_text(plain_move(g))
+        assert not page.locator("#connection.bad").is_visible()

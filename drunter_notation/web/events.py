@@ -3,7 +3,10 @@
 A change to a game (a move, a ballot laid, ...) bumps that game's counter and wakes
 its streams; each sends one ``change`` event and the page fetches its own view, so a
 stream never carries anything a page could not fetch anyway. Streams are bounded
-(per game and in all) and all end when the server shuts down.
+(per game and in all) and all end when the server shuts down. When all are taken, a
+page of a game with fewer streams ends the oldest stream of the game with the most
+(that page asks again, and fetches its view every few seconds while refused), so pages
+opened by one client on one game cannot take every other game's.
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.versions: dict[str, int] = {}
         self.waiters: dict[str, dict[asyncio.Event, str | None]] = {}  # game -> stream -> its seat (None: host)
+        self.ended: set[asyncio.Event] = set()  # streams told to end to make room for another game's
         self.closed = False
 
     def notify(self, name: str) -> None:
@@ -52,8 +56,21 @@ class Hub:
             for event in events:
                 event.set()
 
-    def count(self) -> int:
-        return sum(len(s) for s in self.waiters.values())
+    def count(self, name: str | None = None) -> int:
+        """Streams open and not told to end: of game ``name``, or in all."""
+        games = [self.waiters.get(name, {})] if name is not None else list(self.waiters.values())
+        return sum(len(s) for s in games) - sum(e in s for s in games for e in self.ended)
+
+    def _make_room(self, name: str) -> bool:
+        """All streams taken: the oldest of the game with the most told to end, if that game has more
+        than ``name`` would have with one more; whether room was made."""
+        fullest = max(self.waiters, key=self.count)
+        if self.count(fullest) <= self.count(name) + 1:
+            return False
+        oldest = next(e for e in self.waiters[fullest] if e not in self.ended)
+        self.ended.add(oldest)
+        oldest.set()
+        return True
 
     def present(self, name: str) -> set[str]:
         """The seats of game ``name`` with a page open now."""
@@ -65,7 +82,7 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         if self.closed:
             raise Refused(503, _("the server is shutting down"))
-        if len(self.waiters.get(name, ())) >= MAX_PER_GAME or self.count() >= MAX_TOTAL:
+        if self.count(name) >= MAX_PER_GAME or self.count() >= MAX_TOTAL and not self._make_room(name):
             raise Refused(503, _("too many open pages (at most {per_game} per game, {total} in all); close one "
                                  "and reload").format(per_game=MAX_PER_GAME, total=MAX_TOTAL))
         wake = asyncio.Event()
@@ -84,11 +101,12 @@ class Hub:
                         yield ": still here\n\n"
                         continue
                     wake.clear()
-                    if self.closed:
-                        break  # type: ignore[unreachable]  # close() sets it while this stream awaits
+                    if self.closed or wake in self.ended:
+                        break  # close() or _make_room() set it while this stream awaited
                     seen = self.versions.get(name, 0)
                     yield f"event: change\ndata: {seen}\n\n"
             finally:
+                self.ended.discard(wake)
                 waiting = self.waiters.get(name)
                 if waiting is not None:
                     waiting.pop(wake, None)

@@ -104,7 +104,8 @@ window.DP = (function () {
 
   // The game's pushed changes (Server-Sent Events read with fetch, as EventSource cannot send the
   // seat's header): onChange() on each, reconnecting after a drop; a lost connection is shown
-  // (connection()) until the stream is back. Returns the function that stops it.
+  // (connection()) until the stream is back. While the server has no stream to spare (503), the
+  // page fetches its view every 3 s instead. Returns the function that stops it.
   function listen(path, headers, onChange) {
     let stopped = false;
     let ctrl = null;
@@ -113,6 +114,12 @@ window.DP = (function () {
         try {
           ctrl = new AbortController();
           const r = await fetch(path, {headers: headers || {}, signal: ctrl.signal});
+          if (r.status === 503) {
+            connection(true);
+            onChange();
+            await sleep(3000);
+            continue;
+          }
           if (r.ok && r.body) {
             connection(true);
             const reader = r.body.getReader();
@@ -120,7 +127,7 @@ window.DP = (function () {
             let buf = "";
             for (;;) {
               const {value, done} = await reader.read();
-              if (done) break;
+              if (done) break;  // ended by the server: asked again at once (a server gone fails the fetch)
               buf += dec.decode(value, {stream: true});
               let i;
               while ((i = buf.indexOf("\n\n")) >= 0) {
@@ -129,6 +136,8 @@ window.DP = (function () {
                 if (/^event: change$/m.test(chunk)) onChange();
               }
             }
+            await sleep(200);
+            continue;
           }
         } catch (e) { /* dropped: try again below */ }
         if (!stopped) { connection(false); await sleep(1000); }
