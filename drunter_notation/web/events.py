@@ -82,7 +82,7 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         if self.closed:
             raise Refused(503, _("the server is shutting down"))
-        if self.count(name) >= MAX_PER_GAME or self.count() >= MAX_TOTAL and not self._make_room(name):
+        if self.count(name) >= MAX_PER_GAME or (self.count() >= MAX_TOTAL and not self._make_room(name)):
             raise Refused(503, _("too many open pages (at most {per_game} per game, {total} in all); close one "
                                  "and reload").format(per_game=MAX_PER_GAME, total=MAX_TOTAL))
         wake = asyncio.Event()
