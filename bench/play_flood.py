@@ -11,7 +11,7 @@ and how fast does a table answer while twenty clients hammer it?
    for ``--seconds``, each request at random among the page, the game's view, its rev, the
    board, the list of games, the person's move, an undo, the person's hint, a take-back, a
    replay, an adjudication, a pause or resume and a malformed move: p50/p95/max per kind,
-   and whether any answer was a 5xx.
+   whether any answer was a 5xx, and another table's view asked every 0.1 s meanwhile.
 Bounded: ``--rounds`` hints, ``--seconds`` of flood.
 
     python bench/play_flood.py
@@ -203,11 +203,18 @@ def clients_phase(port: int, clients: int, seconds: float) -> None:
     assert call(conn, "POST", "/api/games", {"name": "t", "players": players, "hints": True, "deal": "random",
                                               "bots": {p: "medium" for p in players[1:]}})[0] == 201
     token = seat_tokens(conn, "t")["Anna"]
+    assert call(conn, "POST", "/api/games", {"name": "other", "players": players, "deal": "random"})[0] == 201
     stop = threading.Event()
     crowd = [Client(port, i, stop, token) for i in range(clients)]
     for c in crowd:
         c.start()
-    time.sleep(seconds)
+    other: list[float] = []  # another table's view, asked every 0.1 s meanwhile
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        start = time.perf_counter()
+        call(conn, "GET", "/api/games/other")
+        other.append(time.perf_counter() - start)
+        time.sleep(0.1)
     stop.set()
     for c in crowd:
         c.join(60)
@@ -216,6 +223,7 @@ def clients_phase(port: int, clients: int, seconds: float) -> None:
     for kind in KINDS:
         xs = [t for c in crowd for t in c.times[kind]]
         print(f"  {kind:6} {len(xs):6} requests: {figures(xs) if xs else '-'}")
+    print(f"  another table's view meanwhile, {len(other)} requests: {figures(other)}")
 
 
 def heavy(port: int, tables: int) -> None:

@@ -17,7 +17,7 @@ class Runtime:
     def __init__(self) -> None:
         self.told: list[str] = []
 
-    async def blocking(self, work):
+    async def blocking(self, work, table=None):
         return work()
 
     async def sleep(self, seconds):

@@ -29,7 +29,7 @@ class WorkerRuntime:
     def __init__(self, tell: Callable[[str], object]):
         self.tell = tell
 
-    async def blocking(self, work: Callable[[], T]) -> T:
+    async def blocking(self, work: Callable[[], T], table: str | None = None) -> T:
         return work()
 
     async def sleep(self, seconds: float) -> None:

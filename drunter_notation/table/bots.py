@@ -298,12 +298,12 @@ class Signal(Protocol):
 
 class Runtime(Protocol):
     """What the table asks of the transport that drives it: ``blocking`` runs a call
-    that takes a table's lock (a server: in a worker thread, off its event loop; a
-    page's worker: at once); ``sleep``; ``signal`` makes an event to wait for; ``spawn``
-    starts a coroutine on its own; ``notify`` tells a game's open pages it changed;
-    ``present``: the seats of a game with a page open now."""
+    that takes the lock of the game ``table`` (a server: in a worker thread, off its event
+    loop; a page's worker: at once); ``sleep``; ``signal`` makes an event to wait for;
+    ``spawn`` starts a coroutine on its own; ``notify`` tells a game's open pages it
+    changed; ``present``: the seats of a game with a page open now."""
 
-    async def blocking(self, work: Callable[[], T]) -> T: ...
+    async def blocking(self, work: Callable[[], T], table: str | None = None) -> T: ...
     async def sleep(self, seconds: float) -> None: ...
     def signal(self) -> Signal: ...
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> Task: ...
@@ -409,7 +409,7 @@ class Pilot:
         try:
             while self.running and not self.settings(name).paused:
                 self.again.discard(name)
-                job = await self.runtime.blocking(lambda: self._due(name))
+                job = await self.runtime.blocking(lambda: self._due(name), name)
                 if job is None or job == failed:
                     if name in self.again:  # a change came while looking: look again
                         continue
@@ -422,7 +422,7 @@ class Pilot:
                     answer = await self.thinker.decide(job)
                 finally:
                     self.thinking.pop(name, None)
-                if await self.runtime.blocking(lambda: self._act(job, answer)):  # noqa: B023  # awaited at once
+                if await self.runtime.blocking(lambda: self._act(job, answer), name):  # noqa: B023  # awaited at once
                     self.runtime.notify(name)
                     failed = None
                 else:

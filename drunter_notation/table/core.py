@@ -168,7 +168,7 @@ class TableCore:
             reply = answer(work, name)
             # whether no bot decision is due now, asked here, off the loop: a change with none costs no second trip
             return reply, change and reply.status < 400 and name is not None and self.pilot.idle(name)
-        reply, idle = await self.runtime.blocking(run)
+        reply, idle = await self.runtime.blocking(run, name)
         if reply.status == 201 and isinstance(reply.body, dict) and isinstance(reply.body.get("name"), str):
             self.pilot.kick(reply.body["name"])  # a new game's bots start by themselves
         if reply.status < 400 and name is not None:
@@ -194,11 +194,11 @@ class TableCore:
         time per seat."""
         name = call.name or ""
         try:
-            job, key = await self.runtime.blocking(lambda: hint_job(self.store, self.keys, name, call.token))
+            job, key = await self.runtime.blocking(lambda: hint_job(self.store, self.keys, name, call.token), name)
             moves = self.hints.get(key)
             if moves is None:
                 moves = await self._think_hint(job, key)
-                await self.runtime.blocking(lambda: count_hint(self.store, name, job))
+                await self.runtime.blocking(lambda: count_hint(self.store, name, job), name)
                 self.hints[key] = moves  # only once counted: a hint shown is a hint in the record
                 while len(self.hints) > HINTS_KEPT:
                     del self.hints[next(iter(self.hints))]

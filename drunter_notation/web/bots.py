@@ -33,6 +33,7 @@ QUICK_SIMS = SIMS  # a search this short (the medium strength's) is quick work
 HALF_LIFE = 20.0  # seconds after which a table's use of the workers counts half in who goes next
 NICE = 10  # the workers' niceness: the server's own threads answer first
 HEAVY_NICE = 15  # a long search's worker yields the cores to quick work (a hint, a light table) beside it
+PER_TABLE = 4  # a game's calls in the thread pool at once (its lock lets one work at a time anyway)
 
 
 def _worker(conn: Connection, think: Callable[[Job], JSONObject], nice: int = NICE) -> None:
@@ -256,12 +257,27 @@ class ProcessThinker:
 
 @dataclass
 class ServerRuntime:
-    """The table core on the server's event loop."""
+    """The table core on the server's event loop. A game's calls take at most PER_TABLE of the
+    thread pool's threads at once; its others wait on the loop, so a flood of requests on one
+    game (each waiting for its lock) leaves the threads free for every other game."""
 
     hub: Hub
+    gates: dict[str, tuple[asyncio.Semaphore, int]] = field(default_factory=dict)  # game -> its gate, its callers
 
-    async def blocking(self, work: Callable[[], T]) -> T:
-        return await run_in_threadpool(work)
+    async def blocking(self, work: Callable[[], T], table: str | None = None) -> T:
+        if table is None:
+            return await run_in_threadpool(work)
+        gate, callers = self.gates.get(table) or (asyncio.Semaphore(PER_TABLE), 0)
+        self.gates[table] = (gate, callers + 1)
+        try:
+            async with gate:
+                return await run_in_threadpool(work)
+        finally:
+            gate, callers = self.gates[table]
+            if callers == 1:
+                del self.gates[table]
+            else:
+                self.gates[table] = (gate, callers - 1)
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
