@@ -248,6 +248,7 @@ def adjudicate_lines(data: bytes, path: str, rng: random.Random) -> list[str]:
     return printable_lines(as_text(path, turn, None, verdicts, False)).split("\n")
 
 
+NO_BREAK = str.maketrans("", "", "\u00a0\u202f")  # kept by printable(): they split no line and reorder nothing
 _SUMMARY = re.compile(r"(?:valid|invalid|ok|MISMATCH)\b")
 
 
@@ -258,8 +259,8 @@ def problems(lines: list[tuple[str, str | None]]) -> list[str]:
     diagnostic (a line split in two, a malformed finding)."""
     out = []
     for line, path in lines:
-        if not line.isprintable():
-            bad = next(c for c in line if not c.isprintable())
+        if not line.translate(NO_BREAK).isprintable():
+            bad = next(c for c in line.translate(NO_BREAK) if not c.isprintable())
             out.append(f"unsafe character U+{ord(bad):04X} in {line[:120]!r}")
         elif path is None or line.startswith("    "):
             continue
