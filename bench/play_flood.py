@@ -11,7 +11,8 @@ and how fast does a table answer while twenty clients hammer it?
    for ``--seconds``, each request at random among the page, the game's view, its rev, the
    board, the list of games, the person's move, an undo, the person's hint, a take-back, a
    replay, an adjudication, a pause or resume and a malformed move: p50/p95/max per kind,
-   whether any answer was a 5xx, and another table's view asked every 0.1 s meanwhile.
+   and whether any answer was a 5xx.
+In both, the page and another table's view are asked every 0.1 s meanwhile.
 Bounded: ``--rounds`` hints, ``--seconds`` of flood.
 
     python bench/play_flood.py
@@ -77,6 +78,29 @@ def free_move(conn: http.client.HTTPConnection, game: str) -> float:
     return time.perf_counter() - start
 
 
+class Probe(threading.Thread):
+    """The page and another table's view, each asked every 0.1 s until stopped."""
+
+    def __init__(self, port: int, game: str, stop: threading.Event):
+        super().__init__(daemon=True)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.game, self.stop = game, stop
+        self.page: list[float] = []
+        self.view: list[float] = []
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            for path, times in (("/", self.page), (f"/api/games/{self.game}", self.view)):
+                start = time.perf_counter()
+                self.conn.request("GET", path)
+                self.conn.getresponse().read()
+                times.append(time.perf_counter() - start)
+            time.sleep(0.1)
+
+    def report(self) -> str:
+        return f"the page {figures(self.page)}; another table's view {figures(self.view)}"
+
+
 class Flooder(threading.Thread):
     """Fresh games with the coach, one after another, each asked its first hint until answered."""
 
@@ -120,9 +144,11 @@ def hints_phase(port: int, flooders: int, rounds: int) -> None:
     print(f"the person's first hint, nobody else asking: {status} in {seconds:.2f} s")
     free_move(conn, "person")
     free_move(conn, "person")
+    assert call(conn, "POST", "/api/games", {"name": "watched", "players": PEOPLE, "deal": "random"})[0] == 201
     stop = threading.Event()
+    probe = Probe(port, "watched", stop)
     crowd = [Flooder(port, i, stop) for i in range(flooders)]
-    for f in crowd:
+    for f in [probe, *crowd]:
         f.start()
     time.sleep(2)
     mine: list[tuple[int, float]] = []
@@ -132,7 +158,7 @@ def hints_phase(port: int, flooders: int, rounds: int) -> None:
         free_move(conn, "person")
         time.sleep(1)
     stop.set()
-    for f in crowd:
+    for f in [probe, *crowd]:
         f.join(180)
     answered = [s for f in crowd for s in f.answered]
     print(f"the person's hints beside {flooders} clients making games and asking at once "
@@ -140,6 +166,7 @@ def hints_phase(port: int, flooders: int, rounds: int) -> None:
           + ", ".join(f"{s} in {t:.2f} s" for s, t in mine))
     print(f"the flood: {len(answered)} hints answered ({figures(answered) if answered else '-'}), "
           f"{sum(f.refused for f in crowd)} refused 429, other answers {sorted(set(x for f in crowd for x in f.other))}")
+    print(f"  meanwhile, every 0.1 s: {probe.report()}")
 
 
 KINDS = ["page", "view", "rev", "board", "list", "move", "undo", "hint", "takeback", "replay", "adjudicate",
@@ -208,22 +235,18 @@ def clients_phase(port: int, clients: int, seconds: float) -> None:
     crowd = [Client(port, i, stop, token) for i in range(clients)]
     for c in crowd:
         c.start()
-    other: list[float] = []  # another table's view, asked every 0.1 s meanwhile
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < seconds:
-        start = time.perf_counter()
-        call(conn, "GET", "/api/games/other")
-        other.append(time.perf_counter() - start)
-        time.sleep(0.1)
+    probe = Probe(port, "other", stop)
+    probe.start()
+    time.sleep(seconds)
     stop.set()
-    for c in crowd:
+    for c in [probe, *crowd]:
         c.join(60)
     print(f"{clients} clients on one table for {seconds:.0f} s (load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores), 5xx answers: {sum(len(c.errors) for c in crowd)}")
     for kind in KINDS:
         xs = [t for c in crowd for t in c.times[kind]]
         print(f"  {kind:6} {len(xs):6} requests: {figures(xs) if xs else '-'}")
-    print(f"  another table's view meanwhile, {len(other)} requests: {figures(other)}")
+    print(f"  meanwhile, every 0.1 s: {probe.report()}")
 
 
 def heavy(port: int, tables: int) -> None:
