@@ -98,13 +98,19 @@ def test_a_table_asking_again_and_again_waits_behind_another_table():
     run_async(scenario())
 
 
+async def one_thought_one_waiting():
+    """A coach of one slot: table a's question thought out, table b's waiting."""
+    thinker = Gated()
+    coach = Coach(thinker, asyncio.Event, slots=1, waiting_most=4)
+    first = asyncio.ensure_future(coach.hint(job("a")))
+    waiting = asyncio.ensure_future(coach.hint(job("b")))
+    await settle()
+    return thinker, coach, first, waiting
+
+
 def test_a_question_no_longer_wanted_keeps_no_place_and_no_slot():
     async def scenario():
-        thinker = Gated()
-        coach = Coach(thinker, asyncio.Event, slots=1, waiting_most=4)
-        first = asyncio.ensure_future(coach.hint(job("a")))
-        waiting = asyncio.ensure_future(coach.hint(job("b")))
-        await settle()
+        thinker, coach, first, waiting = await one_thought_one_waiting()
         waiting.cancel()
         await settle()
         assert not coach.waiting and coach.thinking == 1
@@ -146,11 +152,7 @@ def test_the_queue_stays_bounded_and_every_question_ends(steps, slots, most):
 
 def test_questions_waiting_when_the_server_stops_are_refused_503_and_no_more_are_taken():
     async def scenario():
-        thinker = Gated()
-        coach = Coach(thinker, asyncio.Event, slots=1, waiting_most=4)
-        first = asyncio.ensure_future(coach.hint(job("a")))
-        waiting = asyncio.ensure_future(coach.hint(job("b")))
-        await settle()
+        thinker, coach, first, waiting = await one_thought_one_waiting()
         coach.close()
         await settle()
         assert outcome(waiting) == "503 None {}" and not coach.waiting
