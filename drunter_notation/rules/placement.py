@@ -232,21 +232,21 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
         lengths = by_kind.get(kind)
         if lengths is None or gang is None:
             continue
-        held, single, taken = lengths
+        single, taken = lengths
         singles_too = single and twinned
         g = gang[1] * w + gang[0]
-        key = ((((g * size + track) << 3) + held) << 1) + votes  # an int: hashed at once, where squares are hashed anew
+        key = ((g * size + track) << 1) + votes  # an int: hashed at once, where a key of squares is hashed anew
         # typed as kept (the memo holds Any): compiled, the loop below then runs on lists, not generic objects
         ways: list[_Way] | None = memo.get(key)
         if ways is None:
-            ways = memo[key] = _gang_ways(state, t, corner, kind, gang, taken, votes=votes)
-        for s, s1, s2, d, one, two, three in ways:
+            ways = memo[key] = _gang_ways(state, t, corner, kind, gang, votes=votes)
+        for s, s1, s2, d, protos in ways:
             if not blocked[s]:
                 if singles_too:
                     singles.append(len(moves))
                 # geometry.free_length, unrolled: the first square is free; a run ends at a blocked square (corners
                 # are blocked, and a way shorter than three squares names a corner for the squares it lacks)
-                moves += one if blocked[s1] else two if blocked[s2] else three
+                moves += protos[taken[1 if blocked[s1] else 2 if blocked[s2] else 3]]
                 continue
             if not bridge[s]:  # covered, or a corner; A6: the track may pass under a bridge field, within the limit
                 continue
@@ -284,23 +284,23 @@ def _mark_twins(moves: list[Move], singles: list[int]) -> None:
             moves[j] = moves[j]._replace(needs_corner=True)
 
 
-# The tile lengths of one kind legal_moves tries: which set of lengths it is (an index, part of the key of the
-# ways kept), whether a single is among them, and per free run (0 to 3 squares) the slice of a way's placements
-# (one per length, shortest first) that fit: every set of lengths is one. A plain tuple, unpacked where it is read.
-_Lengths = tuple[int, bool, tuple[slice, ...]]
+# The tile lengths of one kind legal_moves tries: whether a single is among them, and per free run (0 to 3 squares)
+# the slice of a way's placements (one per length, shortest first) that fit: every set of lengths is one. A plain
+# tuple, unpacked where it is read.
+_Lengths = tuple[bool, tuple[slice, ...]]
 
 
-def _lengths(which: int, lengths: tuple[int, ...]) -> _Lengths:
+def _lengths(lengths: tuple[int, ...]) -> _Lengths:
     taken = []
     for run in range(4):
         fit = [n - 1 for n in lengths if n <= run]
         step = fit[1] - fit[0] if len(fit) > 1 else 1  # {0, 2} is the one set with gaps: every second
         taken.append(slice(fit[0], fit[-1] + 1, step) if fit else slice(0, 0))
-    return which, lengths[0] == 1, tuple(taken)
+    return lengths[0] == 1, tuple(taken)
 
 
-_LENGTHS: dict[tuple[int, ...], _Lengths] = {held: _lengths(i, held) for i, held in
-                                             enumerate(((1,), (2,), (3,), (1, 2), (1, 3), (2, 3), (1, 2, 3)))}
+_LENGTHS: dict[tuple[int, ...], _Lengths] = {held: _lengths(held) for held in
+                                             ((1,), (2,), (3,), (1, 2), (1, 3), (2, 3), (1, 2, 3))}
 _BIT = {t: 1 << i for i, t in enumerate(ALL_TILES)}
 # The tile types held, as a set of _BIT -> what legal_moves tries per kind: a hand is read in one pass.
 _BY_HELD = [{kind: _LENGTHS[lengths] for kind, group in _BY_KIND
@@ -327,22 +327,21 @@ def _lengths_to_try(state: State, player: str | None, tiles: Iterable[Tile] | No
 
 
 # A direction a gang could go on in when no bridge field is in the way: the three squares ahead by index (a
-# corner, always blocked, for each square beyond the edge), its index in DIRECTIONS, and the placements of the
-# tile lengths tried that fit a free run of one, two and three squares (of those the board's ray holds).
-_Way = tuple[int, int, int, int, list[Move], list[Move], list[Move]]
+# corner, always blocked, for each square beyond the edge), its index in DIRECTIONS, and a Move per tile length
+# the board's ray from the first of them holds.
+_Way = tuple[int, int, int, int, list[Move]]
 
 
-def _gang_ways(state: State, t: Tables, corner: Square, kind: str, gang: Square, taken: tuple[slice, ...], *,
-               votes: bool) -> list[_Way]:
+def _gang_ways(state: State, t: Tables, corner: Square, kind: str, gang: Square, *, votes: bool) -> list[_Way]:
     """The :data:`_Way` of each direction (DIRECTIONS order) that has a square ahead,
-    for the track from ``corner`` with its gang on ``gang`` and the tile lengths of
-    ``taken`` (:data:`_Lengths`): worked out once per board, kept in ``Board.memo``."""
-    ahead, ways = t.ahead3[t.index(gang)], []
+    for the track from ``corner`` with its gang on ``gang``: worked out once per
+    board, kept in ``Board.memo``."""
+    ahead, edge, ways = t.ahead3[t.index(gang)], t.corners[0], []
     for d, (step, _, ray) in enumerate(state.board.exits[gang]):
         if ahead[d]:
-            s, s1, s2 = (*ahead[d], t.corners[0], t.corners[0])[:3]
-            protos = [] if ray is None else _placements(kind, ray, corner, step, 0, gang, votes=votes)
-            ways.append((s, s1, s2, d, protos[taken[1]], protos[taken[2]], protos[taken[3]]))
+            s, s1, s2 = (*ahead[d], edge, edge)[:3]
+            ways.append((s, s1, s2, d, [] if ray is None else _placements(kind, ray, corner, step, 0, gang,
+                                                                            votes=votes)))
     return ways
 
 
