@@ -89,14 +89,23 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     of another kind would), A005 corner covered, A004 overlap, A006 two tracks fit.
     Does not look at hands or votes. A single ``c7-c7`` is accepted as ``c7``."""
     board = state.board
-    shaped = _shape(tile, anchor, end)
-    if isinstance(shaped, Violation):
-        return shaped
-    squares, direction = shaped
-    n = len(squares)
-    # the board's ray from the anchor stops at the edge and at corners (a single's: any direction)
-    ray = board.rays.get((anchor, direction or DIRECTIONS[0]))
-    clear = ray is not None and len(ray) >= n  # so A003 and A005 pass
+    # a shape judged before whose squares are on the board and no corner: its ray, length and direction, kept
+    kept: tuple[Ray, int, Square | None] | None = board.memo.get((tile, anchor, end))
+    ray: Ray | None
+    if kept is not None:
+        ray, n, direction = kept
+        squares, clear = ray[n - 1][0], True
+    else:
+        shaped = _shape(tile, anchor, end)
+        if isinstance(shaped, Violation):
+            return shaped
+        squares, direction = shaped
+        n = len(squares)
+        # the board's ray from the anchor stops at the edge and at corners (a single's: any direction)
+        ray = board.rays.get((anchor, direction or DIRECTIONS[0]))
+        clear = ray is not None and len(ray) >= n  # so A003 and A005 pass
+        if ray is not None and clear:
+            board.memo[tile, anchor, end] = ray, n, direction
     if not clear:
         for sq in squares:  # A003
             if not board.on_board(sq):
