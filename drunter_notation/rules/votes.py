@@ -92,13 +92,14 @@ def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
     players = state.players
     seen: set[str] = set()
     for ballot in vote.ballots:
-        if ballot.player not in players:
-            return Violation("B002", "B2", "voter-not-a-player", {"player": ballot.player})
-        if ballot.player in seen:
-            return Violation("B002", "B2", "votes-twice", {"player": ballot.player})
+        voter = ballot.player
+        if voter not in players:
+            return Violation("B002", "B2", "voter-not-a-player", {"player": voter})
+        if voter in seen:
+            return Violation("B002", "B2", "votes-twice", {"player": voter})
         if not ballot.cards:
-            return Violation("B002", "B2", "empty-ballot", {"player": ballot.player})
-        seen.add(ballot.player)
+            return Violation("B002", "B2", "empty-ballot", {"player": voter})
+        seen.add(voter)
     if len(seen) < len(players):  # seen holds players only, each once
         return Violation("B002", "B2", "missing-voter", {"missing": tuple([p for p in players if p not in seen])})
     if state.options.ballot_order is BallotOrder.PLACER_FIRST_CLOCKWISE:
