@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import repeat
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
@@ -229,7 +230,7 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     or direction; the placements from each gang square (and past each run of bridge
     fields) are built once per board."""
     by_kind = _lengths_to_try(state, player, tiles)
-    grid = state.grid()
+    grid = state.squares or state.grid()  # made once, then kept in step
     t, blocked, bridge = grid.tables, grid.blocked, grid.bridge
     w, size, memo = t.width, len(blocked), state.board.memo
     gangs = state.gangs
@@ -277,12 +278,15 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     return moves
 
 
+_TILE_SQUARES = itemgetter(0, 1)  # a Move's (tile, squares), read in C
+
+
 def _mark_twins(moves: list[Move], singles: list[int]) -> None:
     """A006: a single's square may fit two tracks of one kind (a longer tile cannot: the
     square behind its anchor holds one gang, never a bridge field another gang passes);
     both placements there need their corner named. ``singles``: where in ``moves`` the
     singles placed on a kind with more than one live track stand."""
-    keys = [moves[i][:2] for i in singles]  # (tile, squares), sliced in C
+    keys: list[tuple[Tile, tuple[Square, ...]]] = list(map(_TILE_SQUARES, map(moves.__getitem__, singles)))
     if len(set(keys)) == len(keys):  # mostly: no two alike
         return
     first: dict[tuple[Tile, tuple[Square, ...]], int] = {}
