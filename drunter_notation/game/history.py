@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from itertools import repeat
 from typing import NoReturn
 
 from drunter_notation.errors import Diagnostic, DnError, fail
@@ -21,7 +22,8 @@ from drunter_notation.rules.votes import voting_order
 
 # The values of a vote pushed, made as the reader makes a record's (one vote in five turns of a game played out)
 _BALLOT, _VOTE = quick(Ballot), quick(Vote)
-_CARDS = {(c, side): Card(c, side) for c in CARD_NAMES for side in ((None, "yes", "no") if c == "JEIN" else (None,))}
+# (card, side declared by its player) -> the card laid: a JEIN takes the side, the others are alike on every side
+_CARDS = {(c, side): Card(c, side if c == "JEIN" else None) for c in CARD_NAMES for side in (None, "yes", "no")}
 
 
 class GameHistory(GamePosition):
@@ -120,8 +122,9 @@ class GameHistory(GamePosition):
             raise fail("B002", _("vote= maps each player to the cards they lay, e.g. {example}").format(
                 example='{"Anna": ["JA"]}'))
         declared = dict(jein or {})
-        order = [p for p in voting_order(self.state, self.to_move) if p in vote]
-        order += [p for p in vote if p not in order]
+        order = list(filter(vote.__contains__, voting_order(self.state, self.to_move)))
+        if len(order) < len(vote):
+            order += [p for p in vote if p not in order]
         ballots = []
         for p in order:
             laid = vote[p]
@@ -129,15 +132,16 @@ class GameHistory(GamePosition):
                 raise fail("B002", _("{player}'s ballot is a list of cards like {example}").format(
                     player=str(p)[:40], example='["JA", "?"]'))
             cards = [laid] if isinstance(laid, str) else list(laid)
-            bad = [c for c in cards if c not in CARD_NAMES]
-            if bad:
-                raise fail("B003", _("{player} lays '{card}', which is no vote card ({cards})").format(
-                    player=p, card=str(bad[0])[:20], cards=", ".join(CARD_NAMES)))
+            for c in cards:
+                if c not in CARD_NAMES:
+                    raise fail("B003", _("{player} lays '{card}', which is no vote card ({cards})").format(
+                        player=p, card=str(c)[:20], cards=", ".join(CARD_NAMES)))
             side = declared.get(p)
             if side not in (None, "yes", "no"):
                 raise fail("B004", _("{player}'s JEIN is declared 'yes' or 'no', not {side}").format(
                     player=p, side=repr(side))[:200])
-            ballots.append(_BALLOT(p, tuple([_CARDS[c, side if c == "JEIN" else None] for c in cards])))
+            # each card as laid with the side declared (which only a JEIN keeps), looked up in C
+            ballots.append(_BALLOT(p, tuple(map(_CARDS.__getitem__, zip(cards, repeat(side))))))
         return _VOTE(tuple(ballots))
 
     def ballots(self, vote: Mapping[str, Iterable[str]], jein: Mapping[str, str] | None = None) -> Vote:

@@ -53,6 +53,18 @@ def bridges_between(gang: Square, direction: Square, passed: int) -> tuple[Squar
 
 
 _TOWARDS = {(dc, dr): (dc, dr) for dc, dr in DIRECTIONS}  # a step's signs -> the one tuple of that direction
+# (columns, rows) from a gang to a square -> (the direction, how many squares lie between), or () when the square
+# is not straight ahead in a row or column; filled as met (bounded by the boards' sizes)
+_STRAIGHT: dict[tuple[int, int], tuple[Square, int] | tuple[()]] = {}
+
+
+def _straight(dc: int, dr: int) -> tuple[Square, int] | tuple[()]:
+    way: tuple[Square, int] | tuple[()] = ()
+    if not (dc and dr) and (dc or dr):  # in one row or column, not the same square
+        way = _TOWARDS[(dc > 0) - (dc < 0), (dr > 0) - (dr < 0)], abs(dc + dr) - 1
+    if abs(dc) < 256 and abs(dr) < 256:  # boards have at most 99 rows: the table stays small
+        _STRAIGHT[dc, dr] = way
+    return way
 
 
 def reaches(state: State, gang: Square, anchor: Square, direction: Square | None) -> list[tuple[Square, int]]:
@@ -61,18 +73,20 @@ def reaches(state: State, gang: Square, anchor: Square, direction: Square | None
     ``direction`` when given. A gang goes straight on: the one direction from it to
     the anchor, when every square between them is a bridge field."""
     dc, dr = anchor[0] - gang[0], anchor[1] - gang[1]
-    if (dc and dr) or not (dc or dr):  # not in one row or column, or the same square
+    way = _STRAIGHT.get((dc, dr))
+    if way is None:
+        way = _straight(dc, dr)
+    if not way:
         return []
-    d = _TOWARDS[(dc > 0) - (dc < 0), (dr > 0) - (dr < 0)]
+    d, passed = way
     if direction is not None and direction != d:
         return []
-    passed = abs(dc + dr) - 1
     if passed:
         bridges, (c, r), (sc, sr) = state.bridges, gang, d
         for k in range(1, passed + 1):
             if (c + k * sc, r + k * sr) not in bridges:
                 return []
-    return [(d, passed)]
+    return [way]
 
 
 def free_length(state: State, ray: Ray, cap: int, *, dry: bool = False) -> int:

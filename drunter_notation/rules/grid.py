@@ -21,14 +21,17 @@ BUILDING_INDEX = {b: i for i, b in enumerate(BUILDINGS)}
 
 class Tables:
     """Per board, built once: the squares ahead of each square per direction, and
-    per square its building (type index, value; -1, 0 for none) and toilet."""
+    per square its building (type index, value; -1, 0 for none) and toilet; per
+    track, in corner order, its corner, kind, the corner's index and whether
+    another track has its kind."""
 
     __slots__ = ("ahead", "ahead3", "board", "btype", "buildings", "bvalue", "corners", "edge", "kinds",
-                 "start_blocked", "toilet", "width")
+                 "start_blocked", "toilet", "tracks", "width")
     board: Board
     width: int
     corners: tuple[int, ...]
     kinds: tuple[int, ...]
+    tracks: tuple[tuple[Square, str, int, bool], ...]
     ahead: list[tuple[tuple[int, ...], ...]]
     ahead3: list[tuple[tuple[int, ...], ...]]
     toilet: list[int]
@@ -43,6 +46,9 @@ class Tables:
         self.board, self.width = board, w
         self.corners = tuple(r * w + c for c, r in board.corners)
         self.kinds = tuple(KIND_ORDER.index(KIND_LETTER[k]) for k in board.corners.values())
+        kinds = list(board.corners.values())
+        self.tracks = tuple((corner, kind, i, kinds.count(kind) > 1)
+                            for (corner, kind), i in zip(board.corners.items(), self.corners, strict=True))
         self.ahead = []
         for i in range(w * h):
             c0, r0 = i % w, i // w

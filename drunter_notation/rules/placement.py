@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import repeat
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import KINDS, Square, Tile, square_name
@@ -89,14 +90,23 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     of another kind would), A005 corner covered, A004 overlap, A006 two tracks fit.
     Does not look at hands or votes. A single ``c7-c7`` is accepted as ``c7``."""
     board = state.board
-    shaped = _shape(tile, anchor, end)
-    if isinstance(shaped, Violation):
-        return shaped
-    squares, direction = shaped
-    n = len(squares)
-    # the board's ray from the anchor stops at the edge and at corners (a single's: any direction)
-    ray = board.rays.get((anchor, direction or DIRECTIONS[0]))
-    clear = ray is not None and len(ray) >= n  # so A003 and A005 pass
+    # a shape judged before whose squares are on the board and no corner: its ray, length and direction, kept
+    kept: tuple[Ray, int, Square | None] | None = board.memo.get((tile, anchor, end))
+    ray: Ray | None
+    if kept is not None:
+        ray, n, direction = kept
+        squares, clear = ray[n - 1][0], True
+    else:
+        shaped = _shape(tile, anchor, end)
+        if isinstance(shaped, Violation):
+            return shaped
+        squares, direction = shaped
+        n = len(squares)
+        # the board's ray from the anchor stops at the edge and at corners (a single's: any direction)
+        ray = board.rays.get((anchor, direction or DIRECTIONS[0]))
+        clear = ray is not None and len(ray) >= n  # so A003 and A005 pass
+        if ray is not None and clear:
+            board.memo[tile, anchor, end] = ray, n, direction
     if not clear:
         for sq in squares:  # A003
             if not board.on_board(sq):
@@ -220,51 +230,55 @@ def legal_moves(state: State, player: str | None = None, tiles: Iterable[Tile] |
     or direction; the placements from each gang square (and past each run of bridge
     fields) are built once per board."""
     by_kind = _lengths_to_try(state, player, tiles)
-    grid = state.grid()
+    grid = state.squares or state.grid()  # made once, then kept in step
     t, blocked, bridge = grid.tables, grid.blocked, grid.bridge
     w, size, memo = t.width, len(blocked), state.board.memo
     gangs = state.gangs
     votes = state.toilet_votes
     moves: list[Move] = []
-    live = [kind for corner, kind in state.track_kind.items() if gangs[corner] is not None]  # a kind per live track
-    singles: list[int] = []  # where a single's placement stands in moves, on kinds with two live tracks or more
-    for corner, kind in state.track_kind.items():
-        lengths = by_kind.get(kind)
+    singles: list[int] = []  # where a single's placement stands in moves, on kinds with two tracks or more
+    for corner, kind, track, twinned in t.tracks:
         gang = gangs[corner]
+        lengths = by_kind.get(kind)
         if lengths is None or gang is None:
             continue
         single, taken = lengths
-        singles_too = single and live.count(kind) > 1
+        singles_too = single and twinned
         g = gang[1] * w + gang[0]
-        track = corner[1] * w + corner[0]
         key = ((g * size + track) << 1) + votes  # an int: hashed at once, where a key of squares is hashed anew
         # typed as kept (the memo holds Any): compiled, the loop below then runs on lists, not generic objects
         ways: list[_Way] | None = memo.get(key)
         if ways is None:
             ways = memo[key] = _gang_ways(state, t, corner, kind, gang, votes=votes)
-        for d, ray, protos in ways:
-            s = ray[0]
-            if blocked[s]:  # covered, or a corner
-                if not bridge[s]:  # A6: the track may pass under a bridge field, up to the ruleset's limit
-                    continue
-                passed, ray = bridge_run(t, bridge, g, d, bridge_limit(state))
-                if not ray or blocked[ray[0]]:
-                    continue
-                far = (g, track, d, passed, votes)  # the placements past these bridge fields, kept too
-                past: list[Move] | None = memo.get(far)
-                if past is None:
-                    past = memo[far] = _placements_past(state, kind, corner, gang, d, passed, t.square(ray[0]),
-                                                        votes=votes)
-                protos = past
-            # geometry.free_length, unrolled: the first square is free; corners are blocked, so the run stops there
-            n = len(ray)
+        for s, s1, s2, d, protos in ways:
+            if not blocked[s]:
+                if singles_too:
+                    singles.append(len(moves))
+                # geometry.free_length, unrolled: the first square is free; a run ends at a blocked square (corners
+                # are blocked, and a way shorter than three squares names a corner for the squares it lacks)
+                moves += protos[taken[1 if blocked[s1] else 2 if blocked[s2] else 3]]
+                continue
+            if not bridge[s]:  # covered, or a corner; A6: the track may pass under a bridge field, within the limit
+                continue
+            passed, ray = bridge_run(t, bridge, g, d, bridge_limit(state))
+            if not ray or blocked[ray[0]]:
+                continue
+            far = (g, track, d, passed, votes)  # the placements past these bridge fields, kept too
+            past: list[Move] | None = memo.get(far)
+            if past is None:
+                past = memo[far] = _placements_past(state, kind, corner, gang, d, passed, t.square(ray[0]),
+                                                    votes=votes)
+            n = len(ray)  # the free run as above, on the squares past the bridge fields
             run = 1 if n == 1 or blocked[ray[1]] else 2 if n == 2 or blocked[ray[2]] else 3
             if singles_too:
                 singles.append(len(moves))
-            moves += protos[taken[run]]
+            moves += past[taken[run]]
     if singles and moves[singles[0]].corner != moves[singles[-1]].corner:  # twins come from two tracks, in turn
         _mark_twins(moves, singles)
     return moves
+
+
+_TILE_SQUARES = itemgetter(0, 1)  # a Move's (tile, squares), read in C
 
 
 def _mark_twins(moves: list[Move], singles: list[int]) -> None:
@@ -272,7 +286,7 @@ def _mark_twins(moves: list[Move], singles: list[int]) -> None:
     square behind its anchor holds one gang, never a bridge field another gang passes);
     both placements there need their corner named. ``singles``: where in ``moves`` the
     singles placed on a kind with more than one live track stand."""
-    keys = [moves[i][:2] for i in singles]  # (tile, squares), sliced in C
+    keys: list[tuple[Tile, tuple[Square, ...]]] = list(map(_TILE_SQUARES, map(moves.__getitem__, singles)))
     if len(set(keys)) == len(keys):  # mostly: no two alike
         return
     first: dict[tuple[Tile, tuple[Square, ...]], int] = {}
@@ -325,18 +339,23 @@ def _lengths_to_try(state: State, player: str | None, tiles: Iterable[Tile] | No
     return _BY_HELD[held]
 
 
-# A direction a gang could go on in when no bridge field is in the way: its index in DIRECTIONS, the (up to
-# three) squares ahead by index, and a Move per tile length the board's ray from the first of them holds.
-_Way = tuple[int, tuple[int, ...], list[Move]]
+# A direction a gang could go on in when no bridge field is in the way: the three squares ahead by index (a
+# corner, always blocked, for each square beyond the edge), its index in DIRECTIONS, and a Move per tile length
+# the board's ray from the first of them holds.
+_Way = tuple[int, int, int, int, list[Move]]
 
 
 def _gang_ways(state: State, t: Tables, corner: Square, kind: str, gang: Square, *, votes: bool) -> list[_Way]:
     """The :data:`_Way` of each direction (DIRECTIONS order) that has a square ahead,
     for the track from ``corner`` with its gang on ``gang``: worked out once per
     board, kept in ``Board.memo``."""
-    ahead = t.ahead3[t.index(gang)]
-    return [(d, ahead[d], [] if ray is None else _placements(kind, ray, corner, step, 0, gang, votes=votes))
-            for d, (step, _, ray) in enumerate(state.board.exits[gang]) if ahead[d]]
+    ahead, edge, ways = t.ahead3[t.index(gang)], t.corners[0], []
+    for d, (step, _, ray) in enumerate(state.board.exits[gang]):
+        if ahead[d]:
+            s, s1, s2 = (*ahead[d], edge, edge)[:3]
+            ways.append((s, s1, s2, d, [] if ray is None else _placements(kind, ray, corner, step, 0, gang,
+                                                                            votes=votes)))
+    return ways
 
 
 def _placements_past(state: State, kind: str, corner: Square, gang: Square, d: int, passed: int, start: Square, *,

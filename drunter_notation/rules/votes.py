@@ -6,6 +6,7 @@ checks (B2, B4, B7) and spending the cards played (B7).
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 from drunter_notation.notation.model import Card, Vote
@@ -78,6 +79,7 @@ def voting_order(state: State, placer: str) -> tuple[str, ...]:
 
 
 _BARE_JEIN = Card("JEIN")  # a JEIN not declared yes or no
+_PLAYER = attrgetter("player")  # a ballot's player, read in C
 
 
 def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
@@ -90,34 +92,36 @@ def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
     players = state.players
     seen: set[str] = set()
     for ballot in vote.ballots:
-        if ballot.player not in players:
-            return Violation("B002", "B2", "voter-not-a-player", {"player": ballot.player})
-        if ballot.player in seen:
-            return Violation("B002", "B2", "votes-twice", {"player": ballot.player})
+        voter = ballot.player
+        if voter not in players:
+            return Violation("B002", "B2", "voter-not-a-player", {"player": voter})
+        if voter in seen:
+            return Violation("B002", "B2", "votes-twice", {"player": voter})
         if not ballot.cards:
-            return Violation("B002", "B2", "empty-ballot", {"player": ballot.player})
-        seen.add(ballot.player)
+            return Violation("B002", "B2", "empty-ballot", {"player": voter})
+        seen.add(voter)
     if len(seen) < len(players):  # seen holds players only, each once
         return Violation("B002", "B2", "missing-voter", {"missing": tuple([p for p in players if p not in seen])})
     if state.options.ballot_order is BallotOrder.PLACER_FIRST_CLOCKWISE:
         expected = voting_order(state, placer)
-        actual = tuple([b.player for b in vote.ballots])
+        actual = tuple(map(_PLAYER, vote.ballots))
         if actual != expected:
             return Violation("B002", "B2", "order", {"actual": actual, "expected": expected})
     for ballot in vote.ballots:
         if _BARE_JEIN in ballot.cards:
             return Violation("B004", "B4", "bare-jein", {"player": ballot.player})
     for ballot in vote.ballots:
-        held = state.cards[ballot.player]
-        laid: dict[str, int] = {}  # card -> times laid; a plain dict, as Counter(...) costs µs per ballot
-        for card in ballot.cards:
-            laid[card.name] = laid.get(card.name, 0) + 1
-        for name, n in laid.items():
-            if held[name] == 0:
+        held, cards = state.cards[ballot.player], ballot.cards
+        for card in cards:  # each card in the order first laid (a card laid again is judged again, alike)
+            name = card.name
+            has = held.get(name, 0)
+            if has == 0:
                 return Violation("B003", "B7", "spent", {"player": ballot.player, "card": name,
                                                          "turn": state.spent_on.get((ballot.player, name))})
-            if n > held[name]:
-                return Violation("B003", "B7", "laid-twice", {"player": ballot.player, "card": name, "times": n})
+            if len(cards) > 1:  # one card alone is never laid more often than held
+                n = [c.name for c in cards].count(name)
+                if n > has:
+                    return Violation("B003", "B7", "laid-twice", {"player": ballot.player, "card": name, "times": n})
     return None
 
 
