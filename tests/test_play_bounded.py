@@ -191,8 +191,8 @@ def test_a_take_back_during_a_thought_kills_it(tmp_path):
         s = c.get("/api/seat/t", headers=anna).json()
         move = next((m["move"] for m in s["legal"] if not m["needs_vote"]), "pass")
         app.thinker.think = thinks_on
-        for slot in list(app.thinker.slots):  # the next worker holds its thought
-            app.thinker._end(slot)
+        for slot in list(app.thinker.slots):  # the next worker holds its thought (ended on the server's loop)
+            c.portal.call(app.thinker._end, slot)
         assert c.post("/api/seat/t/moves", headers=anna, json={"move": move, "turn": 2}).status_code == 200
         wait(lambda: any(s.item for s in app.thinker.slots), "Ben thinks")
         assert c.post("/api/games/t/takeback", json={"keep": 1}).status_code == 200
