@@ -162,3 +162,17 @@ def test_questions_waiting_when_the_server_stops_are_refused_503_and_no_more_are
         await thinker.finish_one()
         assert outcome(first) == "answered"
     run_async(scenario())
+
+
+def test_a_question_that_would_be_refused_is_told_so_before_any_work():
+    async def scenario():
+        thinker, coach, first, waiting = await one_thought_one_waiting()
+        coach.waiting_most = 1
+        assert coach.turn_away("a") is None  # served long before b asked: it would rank first
+        refused = coach.turn_away("new")
+        assert refused is not None and (refused.status, refused.code) == (429, "coach-busy")
+        assert coach.served["new"] >= coach.served["b"] and thinker.started == ["a"]
+        for _ in range(2):
+            await thinker.finish_one()
+        assert coach.turn_away("new") is None and outcome(waiting) == "answered"
+    run_async(scenario())

@@ -66,6 +66,19 @@ class Coach:
             q.turn.set()
         self.waiting.clear()
 
+    def turn_away(self, table: str) -> Refused | None:
+        """The refusal a question of ``table`` would meet at once (the queue full of questions that rank
+        before it), told before any work is done for it, and counted as served as :meth:`hint` counts it."""
+        if self.closed:
+            return closing()
+        if self.thinking < self.slots or len(self.waiting) < self.waiting_most:
+            return None
+        now = time.monotonic()
+        if self.served.get(table, now) < self._rank(max(self.waiting, key=self._rank))[0]:
+            return None
+        self._remember(table, now)
+        return busy(self.waiting_most)
+
     def _rank(self, q: Question) -> tuple[float, int]:
         return self.served.get(q.table, 0.0), q.arrival
 

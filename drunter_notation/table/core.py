@@ -64,6 +64,7 @@ class Entry:
 # Changes after which what a bot was thinking is void: the game went back.
 TAKE_BACKS = frozenset({"undo", "takeback", "replay", "repair"})
 HINTS_KEPT = 256  # hints remembered, so the same question is not thought out twice
+BUSY_PAUSE = 0.5  # seconds before a busy coach's refusal is told
 
 
 class TableCore:
@@ -193,6 +194,9 @@ class TableCore:
         turn and position (asked again, the same answer, not counted again); one at a
         time per seat."""
         name = call.name or ""
+        refused = None if any(k[0] == name for k in self.hints) else self.coach.turn_away(name)
+        if refused is not None:  # told before the game is read: a flood of questions costs the server little
+            return await self._busy(refused)
         try:
             job, key = await self.runtime.blocking(lambda: hint_job(self.store, self.keys, name, call.token), name)
             moves = self.hints.get(key)
@@ -204,10 +208,16 @@ class TableCore:
                     del self.hints[next(iter(self.hints))]
                 self.runtime.notify(name)
         except Refused as e:
-            return Reply(e.as_json(), e.status)
+            return await self._busy(e) if e.code == "coach-busy" else Reply(e.as_json(), e.status)
         except DnError as e:
             return Reply({"error": e.format(f"{name}.dn")}, 422)
         return Reply({"moves": moves})
+
+    async def _busy(self, refused: Refused) -> Reply:
+        """A busy coach's refusal, told after a pause: a client asking again at once asks half as often as it
+        could, so a flood of questions leaves the cores to the coach's answers."""
+        await self.runtime.sleep(BUSY_PAUSE)
+        return Reply(refused.as_json(), refused.status)
 
     async def _think_hint(self, job: HintJob, key: tuple[str, ...]) -> list[JSONObject]:
         seat = key[:2]
