@@ -9,7 +9,11 @@ with the policies' own code as the ground truth (``bench/policies.py``):
    (drawn by its own random generator, as every ``honest`` player draws one and ignores it),
    so game i of the honest table and game i of the decoy table (the same deal, the same
    seeds) have the very same record up to the first decision that a player's second type
-   changes. Printed: the share of games whose records are the same through turn T.
+   changes. Printed: the share of games whose records are the same through turn T; and per seat
+   of the honest table, the share whose record is the same as if that seat alone were a decoy,
+   and of those the share whose second type no other player holds: by point 2, their record is
+   then just as likely from a decoy holding that second type, so whatever a reading of the
+   record names for the seat is wrong for one of the two.
 2. **The exchange.** A ``decoy`` holding h with second type d plays exactly as one holding d
    with second type h (both draw their second type one in five, then protect {h, d}): when d
    is not dealt to another player, both deals are equally likely and give the same records, so
@@ -35,7 +39,8 @@ with the policies' own code as the ground truth (``bench/policies.py``):
    elsewhere could do: a least value above 0.08 means no such recalibration meets the aim.
 5. **Fitted elsewhere.** Such shifts, and recalibrations that give each cell one probability
    chosen for the least ten-bin ECE at the honest table (a mixed-integer programme: which tenth
-   a cell's probability falls in is a 0/1 choice; the other tables' ECE and log-loss no worse
+   a cell's probability falls in is a 0/1 choice; among equal choices, the one with the least
+   ECE at the other tables, weighed a hundredth; the other tables' ECE and log-loss no worse
    than the model's, or than its probabilities flattened to their mean per cell, by more than
    the standard error), fitted on the tuning games (``--fit-seed``, default 4401) and judged on
    these: every table's ten-bin ECE and the honest table's cell error.
@@ -69,7 +74,8 @@ from drunter_notation.notation.model import BUILDINGS
 
 TURN = re.compile(r"^(\d+)\. ", re.M)
 CELLS = ("p", "p,decoy", "p,decoy,table")
-TANGENTS = np.linspace(0.01, 0.999, 120)  # where -log c and -log(1 - c) are bounded below by their tangents
+TANGENTS = np.linspace(0.01, 0.999, 120)
+TIE = 0.01  # the weight of the other tables' ECE in the mixed-integer programme's objective, to choose among equals  # where -log c and -log(1 - c) are bounded below by their tangents
 
 
 def turns(dn: str, upto: int) -> list[str]:
@@ -78,8 +84,9 @@ def turns(dn: str, upto: int) -> list[str]:
 
 
 def coupled(job: tables.Job) -> dict[str, Any]:
-    """Game i at the honest and at the decoy table: the last turn their records share, and per seat of the
-    decoy table its second type and whether another player was dealt it."""
+    """Game i at the honest and at the decoy table: the last turn their records share; per seat, whether the
+    second type it draws was dealt to another player, and the last turn its honest record shares with the
+    game where it alone is a decoy."""
     honest = bot_game(bench.NAMES, [POLICIES["honest"]] * 4, job.seed, job.i)
     decoy = bot_game(bench.NAMES, [POLICIES["decoy"]] * 4, job.seed, job.i)
     a, b = turns(honest.to_dn(), 0), turns(decoy.to_dn(), 0)
@@ -93,7 +100,12 @@ def coupled(job: tables.Job) -> dict[str, Any]:
         bot.begin(k, cards[p])  # draws the second type as in the game
         second = BUILDINGS[next(iter(bot.decoy))]
         free.append(second not in dealt)
-    return {"game": job.i, "same_turns": same, "turns": len(a), "free": free}
+    alone = []  # per seat: the turns its record shares with the game where that seat alone is a decoy
+    for k in range(4):
+        c = turns(bot_game(bench.NAMES, [POLICIES["decoy" if s == k else "honest"] for s in range(4)],
+                           job.seed, job.i).to_dn(), 0)
+        alone.append(next((t for t, (x, y) in enumerate(zip(a, c, strict=False)) if x != y), min(len(a), len(c))))
+    return {"game": job.i, "same_turns": same, "turns": len(a), "free": free, "alone": alone}
 
 
 def seats(job: tables.Job) -> list[dict[str, Any]]:
@@ -108,10 +120,10 @@ def seats(job: tables.Job) -> list[dict[str, Any]]:
     for when, inf in (("20", g.infs[1]), ("end", g.infs[-1])):
         post = inf.posterior(model)
         decoy = {p: post.style_marginal(p)["decoy"] for p in inf.players}
-        for p in inf.players:
+        for k, p in enumerate(inf.players):
             b = post.card_marginal(p)
             top = max(b, key=lambda c: b[c])
-            out.append({"table": table, "game": job.i, "when": when, "p": b[top],
+            out.append({"table": table, "game": job.i, "seat": k, "when": when, "p": b[top],
                         "hit": top == g.truth[p], "q": b[g.truth[p]], "decoy": decoy[p],
                         "others": sum(v for o, v in decoy.items() if o != p) / (len(decoy) - 1)})
     return out
@@ -279,7 +291,8 @@ def least_ece(ss: list[dict[str, Any]], scheme: str, seconds: float) -> dict[str
     for z, k in enumerate(keys):  # the sure beliefs (p >= 0.9) kept sure, and no others
         lb[y0 + z * nb + nb - 1] = ub[y0 + z * nb + nb - 1] = 1.0 if k[0] == 9 else 0.0
     cost = np.zeros(nv)
-    cost[u0:u0 + nb] = 1  # the honest table's ECE
+    cost[u0:u0 + nb] = 1  # the honest table's ECE; then, among the ways to reach it, the others' least
+    cost[u0 + nb:] = TIE
     integrality = np.zeros(nv)
     integrality[y0:w0] = 1
     res = milp(cost, constraints=LinearConstraint(np.array(rows), low, high), bounds=Bounds(lb, ub),
@@ -328,8 +341,26 @@ def main() -> None:
         print(f"   the same through turn {upto}: {same} of {len(pairs)} games ({same / len(pairs):.1%})")
     same = sum(p["same_turns"] == p["turns"] for p in pairs)
     print(f"   the same to the end: {same} of {len(pairs)} games ({same / len(pairs):.1%})\n")
-    free = sum(f for p in pairs for f in p["free"])
     n = 4 * len(pairs)
+    print("   Per seat of the honest table, its record the same as if it alone were a decoy (the same deal and "
+          "seeds), and also that of a decoy holding its second type instead of its card (no other player holds "
+          "that type):")
+    for upto in (20, 0):
+        alone = [(p["alone"][k] >= (upto or p["turns"]), p["free"][k]) for p in pairs for k in range(4)]
+        same, twin = sum(a for a, _ in alone), sum(a and f for a, f in alone)
+        print(f"   {'through turn 20' if upto else 'to the end'}: {same} of {n} seats ({same / n:.1%}); "
+              f"{twin} ({twin / n:.1%}) also a decoy's holding another card")
+        twins = {(p["game"], k) for p in pairs for k in range(4) if p["alone"][k] >= (upto or p["turns"])
+                 and p["free"][k]}
+        xs = [s for s in ss if s["table"] == "honest" and s["when"] == (str(upto) if upto else "end")
+              and (s["game"], s["seat"]) in twins]
+        if xs:
+            right = sum(s["hit"] for s in xs) / len(xs)
+            print(f"     the model on those {len(xs)}: says {sum(s['p'] for s in xs) / len(xs):.2f}, right {right:.2f}; "
+                  f"their twins right at most {1 - right:.2f}; one value for both errs by at least "
+                  f"{2 * right - 1:.2f} on the two together, {len(xs) / n * (2 * right - 1):.3f} over every seat")
+    print()
+    free = sum(f for p in pairs for f in p["free"])
     print(f"2. Decoy seats whose second type no other player holds: {free} of {n} ({free / n:.1%}); any reading of "
           f"the record is right at most {1 - free / n / 2:.1%} of the time at the decoy table.")
     for when in ("20", "end"):
@@ -365,9 +396,10 @@ def main() -> None:
           + "---|" * (len(tables.TABLES) + 1))
     for scheme in CELLS:
         shift = least_cell_error(fit20, scheme)["shift"]
-        constant = least_ece(fit20, scheme, args.seconds).get("map")
+        fitted = least_ece(fit20, scheme, args.seconds)
+        stopped = "" if fitted["optimal"] else ", stopped at the time limit"
         for kind, probs in (("a shift per cell (the least cell error)", shift),
-                            ("one probability per cell (the least ten-bin ECE)", constant)):
+                            (f"one probability per cell (the least ten-bin ECE{stopped})", fitted.get("map"))):
             if probs is None:
                 print(f"| {kind} | {scheme} | none found |")
                 continue
