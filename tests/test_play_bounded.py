@@ -300,6 +300,22 @@ def test_a_question_that_ranks_after_a_full_queue_is_refused_at_once_naming_the_
         assert coach.thinking == 0
 
 
+def test_a_folder_holds_a_bounded_number_of_games(tmp_path, monkeypatch):
+    """Games are free to make, and each is read into memory when the games are listed: beyond the most a
+    table keeps, a new game is 409 ``too-many-games`` naming the limit; deleting one makes room."""
+    from drunter_notation.table import games
+
+    monkeypatch.setattr(games, "MAX_GAMES", 2)
+    with TestClient(create_app(folder(tmp_path)), base_url=BASE) as c:
+        for name in ("a", "b"):
+            assert c.post("/api/games", json={"name": name, "players": ["Anna", "Ben"]}).status_code == 201
+        r = c.post("/api/games", json={"name": "c", "players": ["Anna", "Ben"]})
+        assert r.status_code == 409 and r.json()["code"] == "too-many-games" and r.json()["data"] == {"most": 2}
+        assert "2" in r.json()["error"] and not (tmp_path / "c.dn").exists()
+        assert c.request("DELETE", "/api/games/a", json={}).status_code == 200
+        assert c.post("/api/games", json={"name": "c", "players": ["Anna", "Ben"]}).status_code == 201
+
+
 # -- clean stops -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "SIGINT SIGINT"])

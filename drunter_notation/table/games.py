@@ -23,6 +23,8 @@ from drunter_notation.table.bots import new_game_tags, room_for_bots
 from drunter_notation.table.store import JSONObject, Refused, Table, Tables, apply, game_id, title
 from drunter_notation.table.views import board_svg, game_json, public_rev
 
+MAX_GAMES = 1000  # games in the folder: each is read into memory when the games are listed
+
 
 def options(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
     return {"boards": store.boards(), "rulesets": [{"id": r.id, "name": _(r.name)} for r in list_rulesets()],
@@ -52,6 +54,10 @@ def list_games(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
 
 def create_game(store: Tables, name: str | None, body: JSONObject) -> Reply:
     tags = new_game_tags(body)
+    if len(store.names()) >= MAX_GAMES:
+        raise Refused(409, _("the folder holds {most} games, the most a table keeps: delete games that are over "
+                             "(they go to the archive folder) or start drunter play in another folder").format(
+                                 most=MAX_GAMES), "too-many-games", {"most": MAX_GAMES})
     if "Bots" in tags:
         room_for_bots(store)
     table = store.create(body, tags)

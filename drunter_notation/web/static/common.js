@@ -78,6 +78,7 @@ window.DP = (function () {
     "bot-spec": (d) => fmt(_("bots: {spec} is no bot for {player}: give easy, medium, strong, greedy, cautious, random or ismcts with settings like ismcts:sims=400"), d),
     "bot-budget": (d) => fmt(_("bots: the bot of {player}, {spec}, thinks longer than a table allows: at most sims={sims} and time={time}"), d),
     "live-bot-tables": (d) => fmt(_("{count} games have bots playing already, the most a table runs at once: pause or end one first"), {count: d.most}),
+    "too-many-games": (d) => fmt(_("the folder holds {most} games, the most a table keeps: delete games that are over (they go to the archive folder) or start drunter play in another folder"), d),
     "hint-busy": () => _("the coach is still thinking about your last question; wait for its answer"),
     "coach-busy": (d) => fmt(ngettext("the coach has {most} question waiting from all tables: ask again in a moment",
       "the coach has {most} questions waiting from all tables: ask again in a moment", d.most), d),
