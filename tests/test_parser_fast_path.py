@@ -176,7 +176,7 @@ class LarkOnly:
                          transformer=RecordBuilder(), maybe_placeholders=False,
                          lexer_callbacks={"COMMENT": self.comments.append})
 
-    def parse(self, text):
+    def parse(self, text, end):  # the end (line, column) is parse_text's to set, as on Lark's path
         self.comments.clear()
         return self.lark.parse(text, start="start"), [(str(c), c.line, c.column) for c in self.comments]
 

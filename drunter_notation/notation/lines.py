@@ -42,6 +42,7 @@ from drunter_notation.notation.values import (
     MAX_LIST_ITEMS,
     MAX_SCORE,
     MAX_TURN,
+    SQUARES,
     TILES,
     bounded,
     hand_tile,
@@ -86,6 +87,7 @@ class LineReader:
         # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
         self.turn = compiled(f"{g}(?P<num>{slot('TURNNO')}){g}(?P<player>{name}){g}"
                              f"(?:{placement}|(?P<pass>{slot('NAME')})){end}")
+        self.turn_groups = tuple(self.turn.groupindex[n] for n in ("num", "player", "pass", "comment"))
         self.move_pattern = (f"{g}(?:{placement}|(?P<pass>{slot('NAME')})){end}", s.flags)
         self.blank = compiled(end)
         self.tag = compiled(f"{g}(?P<lb>{lit('[')}){g}(?P<key>{slot('NAME')}){g}(?P<value>{slot('STRING')})"
@@ -99,8 +101,9 @@ class LineReader:
         self.choose_pattern = (f"{g}{word}{end}", s.flags)
         self.line_kinds = {self.words[k]: k for k in ("HAND", "GOALS", "CHOOSE", "REVEAL", "SCORE")}
 
-    def record(self, text: str) -> tuple[Record, list[tuple[str, int, int]]]:
-        """The record and its comments (text, line, column); :class:`NotRead` if not read."""
+    def record(self, text: str, end: tuple[int, int]) -> tuple[Record, list[tuple[str, int, int]]]:
+        """The record, ending at ``end`` (line, column), and its comments (text, line, column);
+        :class:`NotRead` if not read."""
         tags: list[Tag] = []
         setup: list[Setup] = []
         events: list[Event] = []
@@ -108,41 +111,46 @@ class LineReader:
         reveal: Reveal | None = None
         score: Score | None = None
         phase = 0  # the part of the record read so far: tags, setup, events, reveal, score
-        turn_match, pass_word, numbers = self.turn.match, self.words["PASS"], self.numbers
+        turn_match, pass_word, numbers, keywords = self.turn.match, self.words["PASS"], self.numbers, self.keywords
+        g_num, g_player, g_pass, g_comment = self.turn_groups
         for number, line in enumerate(text.split("\n"), 1):  # split at line feeds only, as the lexer counts lines
             m = turn_match(line)
             if m is not None:
                 if phase > 2:
                     raise NotRead
                 phase = 2
-                if m["pass"] is None:
+                num, player, word, comment = m.group(g_num, g_player, g_pass, g_comment)  # one call, by number
+                if word is None:
                     placement = self._placement(m, number)
-                elif m["pass"] == pass_word:
+                elif word == pass_word:
                     placement = None
                 else:
                     raise NotRead
-                num = m["num"]
                 turn = numbers.get(num) or self._number(num)
-                events.append(_TURN(turn, self._name(m["player"]), placement, number, m.start("num") + 1))
-            else:
-                m = self.blank.match(line)
-                if m is None:
-                    m, item, phase = self._other(line, number, phase)
-                    if isinstance(item, Tag):
-                        tags.append(item)
-                    elif isinstance(item, (Hand, Goals)):
-                        setup.append(item)
-                    elif isinstance(item, Choose):
-                        events.append(item)
-                    elif isinstance(item, Reveal):
-                        reveal = item
-                    else:
-                        score = item
-                    if len(tags) > MAX_LIST_ITEMS or len(setup) > MAX_LIST_ITEMS:
-                        raise NotRead
+                if player[0] == '"' or player in keywords:  # else the name is its text: no call
+                    player = self._name(player)
+                events.append(_TURN(turn, player, placement, number, m.start(g_num) + 1))
+                if comment is not None:
+                    comments.append((comment, number, m.start(g_comment) + 1))
+                continue
+            m = self.blank.match(line)
+            if m is None:
+                m, item, phase = self._other(line, number, phase)
+                if isinstance(item, Tag):
+                    tags.append(item)
+                elif isinstance(item, (Hand, Goals)):
+                    setup.append(item)
+                elif isinstance(item, Choose):
+                    events.append(item)
+                elif isinstance(item, Reveal):
+                    reveal = item
+                else:
+                    score = item
+                if len(tags) > MAX_LIST_ITEMS or len(setup) > MAX_LIST_ITEMS:
+                    raise NotRead
             if m["comment"] is not None:
                 comments.append((m["comment"], number, m.start("comment") + 1))
-        return _RECORD(tuple(tags), tuple(setup), tuple(events), reveal, score), comments
+        return _RECORD(tuple(tags), tuple(setup), tuple(events), reveal, score, (), *end), comments
 
     def _other(self, line: str, number: int,
                phase: int) -> tuple[re.Match[str], Tag | Setup | Choose | Reveal | Score, int]:
@@ -208,9 +216,11 @@ class LineReader:
                 if yes is None or no is None:
                     raise NotRead
             outcome = _OUTCOME(m["result"] == "accepted", yes, no, number, m.start("arrow") + 1)
-        return _PLACEMENT(TILES[tile], read_square(a), None if b is None else read_square(b),
-                         None if corner is None else read_square(corner), vote, outcome, number,
-                         m.start("tile") + 1)
+        # a square's text read before is looked up here, without a call to read_square
+        return _PLACEMENT(TILES[tile], SQUARES.get(a) or read_square(a),
+                          None if b is None else SQUARES.get(b) or read_square(b),
+                          None if corner is None else read_square(corner), vote, outcome, number,
+                          m.start("tile") + 1)
 
     def _list(self, kind: str, m: re.Match[str], line: str, number: int,
               group: str = "items") -> tuple[Any, ...]:  # the kind's entries: Ballot, RevealEntry or ScoreEntry
