@@ -87,7 +87,8 @@ class LineReader:
         # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
         self.turn = compiled(f"{g}(?P<num>{slot('TURNNO')}){g}(?P<player>{name}){g}"
                              f"(?:{placement}|(?P<pass>{slot('NAME')})){end}")
-        self.turn_groups = tuple(self.turn.groupindex[n] for n in ("num", "player", "pass", "comment"))
+        self.turn_groups = _numbers(self.turn, ("num", "player", "pass", "comment"))
+        self.turn_places = _numbers(self.turn, _PLACES)
         self.move_pattern = (f"{g}(?:{placement}|(?P<pass>{slot('NAME')})){end}", s.flags)
         self.blank = compiled(end)
         self.tag = compiled(f"{g}(?P<lb>{lit('[')}){g}(?P<key>{slot('NAME')}){g}(?P<value>{slot('STRING')})"
@@ -121,7 +122,7 @@ class LineReader:
                 phase = 2
                 num, player, word, comment = m.group(g_num, g_player, g_pass, g_comment)  # one call, by number
                 if word is None:
-                    placement = self._placement(m, number)
+                    placement = self._placement(m, number, self.turn_places)
                 elif word == pass_word:
                     placement = None
                 else:
@@ -199,8 +200,9 @@ class LineReader:
             self.numbers[text] = turn
         return turn
 
-    def _placement(self, m: re.Match[str], number: int) -> Placement:
-        tile, a, b, corner, vote_word, arrow = m.group("tile", "a", "b", "corner", "vote", "arrow")
+    def _placement(self, m: re.Match[str], number: int, places: tuple[int, ...]) -> Placement:
+        """The placement ``m`` matched; ``places``: the numbers of its groups :data:`_PLACES` in ``m``'s regex."""
+        tile, a, b, corner, vote_word, arrow = m.group(*places)
         if "x" in tile:
             raise NotRead
         vote: Vote | None = None
@@ -220,7 +222,7 @@ class LineReader:
         return _PLACEMENT(TILES[tile], SQUARES.get(a) or read_square(a),
                           None if b is None else SQUARES.get(b) or read_square(b),
                           None if corner is None else read_square(corner), vote, outcome, number,
-                          m.start("tile") + 1)
+                          m.start(places[0]) + 1)
 
     def _list(self, kind: str, m: re.Match[str], line: str, number: int,
               group: str = "items") -> tuple[Any, ...]:  # the kind's entries: Ballot, RevealEntry or ScoreEntry
@@ -286,6 +288,10 @@ class LineReader:
         """The regex of a move alone, compiled when first used (3 ms: records need none)."""
         return re.compile(*self.move_pattern)
 
+    @cached_property
+    def move_places(self) -> tuple[int, ...]:
+        return _numbers(self.move, _PLACES)
+
     def parse_move(self, text: str) -> Placement | Choose | None:
         """One move (comments dropped): a placement, None for ``pass``, or a Choose."""
         move: object = None
@@ -297,7 +303,7 @@ class LineReader:
                 raise NotRead
             word = m["pass"]
             if word is None:
-                move = self._placement(m, number)
+                move = self._placement(m, number, self.move_places)
             elif word == self.words["PASS"]:
                 move = _PASS
             elif word == self.words["CHOOSE"]:
@@ -310,6 +316,14 @@ class LineReader:
 
 
 _PASS = object()  # a move read as 'pass', while the reader looks for more
+# The groups of a placement the reader reads first, in this order (by their numbers: one call, no lookup by name).
+_PLACES = ("tile", "a", "b", "corner", "vote", "arrow")
+
+
+def _numbers(regex: re.Pattern[str], names: tuple[str, ...]) -> tuple[int, ...]:
+    """The numbers of the groups ``names`` in ``regex``."""
+    return tuple(regex.groupindex[n] for n in names)
+
 # The entries of each kind of list, made from an entry's values and its line and column.
 _ENTRY_TYPES: dict[str, Callable[..., Ballot | RevealEntry | ScoreEntry]] = {
     "VOTE": quick(Ballot), "REVEAL": quick(RevealEntry), "SCORE": quick(ScoreEntry)}
