@@ -455,6 +455,20 @@ def test_reveal_and_score_entries_kept_for_later_lines_are_placed_anew():
     assert " A: 3" in parser._parser().reader.kept["SCORE"]
 
 
+def test_tallies_kept_by_their_text():
+    """A claim's tally is kept by its text as turn numbers are: spaced, with leading zeros,
+    at and over its limit, read as Lark reads it, before and after being kept."""
+    reference = LarkOnly()
+    text = ('[Players "A, B"]\n1. A W1 a2 vote { A: JA, B: NE } -> accepted 3:02\n'
+            '2. B W1 b2 vote { B: JA, A: NE } -> rejected 3 : 2\n3. A W1 c2 vote { A: JA, B: NE } -> accepted 3:02\n')
+    for case in (text, text, text.replace("3 : 2", "999:1000"), text.replace("3:02", "3:" + "0" * 80 + "2")):
+        fast, slow = _both(reference, case, "start")
+        assert fast == slow
+    assert _both(reference, text, "start")[0][0] == "ok"
+    tallies = parser._parser().reader.tallies
+    assert tallies["3:02"] == (3, 2) and "999:1000" not in tallies and not any(len(t) > 64 for t in tallies)
+
+
 def test_hand_tiles_kept_by_their_text():
     """Hand tiles are kept by their text (values.HAND_TILES): counts written with leading
     zeros, at and over the limit, read as Lark reads them, before and after being kept."""

@@ -82,6 +82,7 @@ class LineReader:
         self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in s.entries(named=True).items()}
         self.kept: dict[str, dict[str, tuple[EntryValues, int]]] = {kind: {} for kind in self.each}  # see _entry
         self.numbers: dict[str, int] = {}  # a turn number's text ("12.") -> its number, kept as entries are
+        self.tallies: dict[str, tuple[int, int]] = {}  # a tally's text ("3:8") -> (yes, no), kept so too
         self.cards = compiled(f"{g}({slot('CARD')})")
         placement = s.placement()
         # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
@@ -200,6 +201,15 @@ class LineReader:
             self.numbers[text] = turn
         return turn
 
+    def _tally(self, text: str) -> tuple[int, int]:
+        """A claim's tally (``3:8``) read, kept as turn numbers are."""
+        yes, no = read_tally(text)
+        if yes is None or no is None:
+            raise NotRead
+        if len(text) <= KEPT_TEXT and len(self.tallies) < KEPT_ITEMS:
+            self.tallies[text] = yes, no
+        return yes, no
+
     def _placement(self, m: re.Match[str], number: int, places: tuple[int, ...]) -> Placement:
         """The placement ``m`` matched; ``places``: the numbers of its groups :data:`_PLACES` in ``m``'s regex."""
         tile, a, b, corner, vote_word, arrow = m.group(*places)
@@ -213,10 +223,9 @@ class LineReader:
             vote = _VOTE(self._list("VOTE", m, m.string, number, "ballots"), number, m.start("vote") + 1)
         if arrow is not None:
             yes = no = None
-            if m["tally"] is not None:
-                yes, no = read_tally(m["tally"])
-                if yes is None or no is None:
-                    raise NotRead
+            tally = m["tally"]
+            if tally is not None:
+                yes, no = self.tallies.get(tally) or self._tally(tally)
             outcome = _OUTCOME(m["result"] == "accepted", yes, no, number, m.start("arrow") + 1)
         # a square's text read before is looked up here, without a call to read_square
         return _PLACEMENT(TILES[tile], SQUARES.get(a) or read_square(a),
