@@ -117,6 +117,36 @@ def test_first_chars_are_never_too_few(terminal):
     check()
 
 
+@pytest.mark.parametrize("terminal", [t.name for t in parser._parser().lark.terminals])
+def test_first_pairs_are_never_too_few(terminal):
+    """Every text a terminal matches starts with two characters its first-pairs answer holds
+    (the slots leave out an earlier terminal also when the two cannot share their first two)."""
+    t = next(t for t in parser._parser().lark.terminals if t.name == terminal)
+    regexp = t.pattern.to_regexp()
+    pairs = slots.first_pairs(slots.uncaptured(regexp), 0)
+    if pairs is None:
+        return
+
+    @settings(max_examples=200, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(from_regex(regexp, fullmatch=True))
+    def check(text):
+        assert text[:2] in pairs, text
+    check()
+
+
+def test_first_pairs_read_words_and_a_listed_character_then_a_class():
+    assert slots.first_pairs(r"(?:museum|one-each)(?![\w-])", 0) == {"mu", "on"}
+    assert slots.first_pairs(r"[a-b][1-2][0-9]?", 0) == {"a1", "a2", "b1", "b2"}
+    # not read: a word of one character, a repeated group or first character, alternatives at the top,
+    # something that may match empty after the first character, a class too large to list, case folded
+    for regexp, flags in [(r"(?:ab|c)", 0), (r"(?:ab|cd)?x", 0), (r"[a-z]+[0-9]", 0), (r"(?:ab)x|y", 0),
+                          (r"[a-z][0-9]?", 0), (r"[a-z]\w", 0), (r"[^\W\d_][\w-]*", 0), (r"[a-z][0-9]", re.I)]:
+        assert slots.first_pairs(regexp, flags) is None, regexp
+    square, goal = slots.first_pairs(r"[a-z][1-9][0-9]?(?!\w)", 0), slots.first_pairs(r"(?:museum|tavern)", 0)
+    assert not slots.may_begin_alike(square, goal) and slots.may_begin_alike(None, goal)
+
+
 def test_uncaptured_leaves_escapes_classes_and_named_groups():
     assert slots.uncaptured(r"(a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(k)[^]()]") == \
         r"(?:a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(?:k)[^]()]"
