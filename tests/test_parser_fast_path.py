@@ -120,18 +120,21 @@ def test_first_chars_are_never_too_few(terminal):
 @pytest.mark.parametrize("terminal", [t.name for t in parser._parser().lark.terminals])
 def test_first_pairs_are_never_too_few(terminal):
     """Every text a terminal matches starts with two characters its first-pairs answer holds
-    (the slots leave out an earlier terminal also when the two cannot share their first two)."""
+    (the slots leave out an earlier terminal also when the two cannot share their first two),
+    and with a character its first atom matches (a slot checks it first)."""
     t = next(t for t in parser._parser().lark.terminals if t.name == terminal)
     regexp = t.pattern.to_regexp()
-    pairs = slots.first_pairs(slots.uncaptured(regexp), 0)
-    if pairs is None:
+    pairs, atom = slots.first_pairs(slots.uncaptured(regexp), 0), slots.first_atom(slots.uncaptured(regexp), 0)
+    if pairs is None and atom is None:
         return
+    first = re.compile(atom or ".", re.DOTALL)
 
     @settings(max_examples=200, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(from_regex(regexp, fullmatch=True))
     def check(text):
-        assert text[:2] in pairs, text
+        assert pairs is None or text[:2] in pairs, text
+        assert first.match(text), text  # the slot's check of the first character lets every match through
     check()
 
 
@@ -143,6 +146,9 @@ def test_first_pairs_read_words_and_a_listed_character_then_a_class():
     for regexp, flags in [(r"(?:ab|c)", 0), (r"(?:ab|cd)?x", 0), (r"[a-z]+[0-9]", 0), (r"(?:ab)x|y", 0),
                           (r"[a-z][0-9]?", 0), (r"[a-z]\w", 0), (r"[^\W\d_][\w-]*", 0), (r"[a-z][0-9]", re.I)]:
         assert slots.first_pairs(regexp, flags) is None, regexp
+    assert slots.first_atom(r"[^\W\d_][\w-]*", 0) == r"[^\W\d_]" and slots.first_atom("#[^\n]*", 0) == "#"
+    for regexp in (r"[a-z]?x", r"(?:a|b)c", r"[a-z]x|y", r"\dx", ""):
+        assert slots.first_atom(regexp, 0) is None, regexp
     square, goal = slots.first_pairs(r"[a-z][1-9][0-9]?(?!\w)", 0), slots.first_pairs(r"(?:museum|tavern)", 0)
     assert not slots.may_begin_alike(square, goal) and slots.may_begin_alike(None, goal)
 

@@ -180,6 +180,21 @@ def first_pairs(regexp: str, flags: int) -> frozenset[str] | None:
     return frozenset(a + b for a in chars for b in rest[0])
 
 
+def first_atom(regexp: str, flags: int) -> str | None:
+    """The text of the character class or literal character every match of ``regexp`` starts
+    with (``[^\\W\\d_]``), or None: read only for a regex that is one sequence starting with
+    one, not optional."""
+    if not regexp or regexp[0] in "(\\.^$":
+        return None
+    try:
+        if _sequence(regexp, 0, flags)[3] != len(regexp):
+            return None
+        end = _atom(regexp, 0, flags)[3]
+    except (_Unread, IndexError, re.error):
+        return None
+    return None if _quantifier(regexp, end)[1] else regexp[:end]
+
+
 def may_begin_alike(a: frozenset[str] | None, b: frozenset[str] | None) -> bool:
     """Whether two :func:`first_pairs` answers may share their first two characters."""
     return a is None or b is None or bool(a & b)
@@ -226,6 +241,7 @@ class Slots:
         self.keywords, self.scanned = self._keywords(order)
         self.first = {name: first_chars(self.regexp[name], self.flags) for name in self.scanned}
         self.pairs = {name: first_pairs(self.regexp[name], self.flags) for name in self.scanned}
+        self.atoms = {name: first_atom(self.regexp[name], self.flags) for name in self.scanned}
         # What may stand between two tokens, taken whole: where its slot matches, Lark's lexer makes a WS
         # token. A bare class repeated, "[...]+", is written "[...]*+" (fastest). No possessive quantifier over a
         # group: CPython 3.11 before 3.11.5 (Debian 12's 3.11.2) matches some of them wrongly.
@@ -260,7 +276,11 @@ class Slots:
         earlier = "|".join(self.regexp[e] for e in self.scanned[:self.scanned.index(name)]
                            if may_start_alike(self.first[e], self.first[name])
                            and may_begin_alike(self.pairs[e], self.pairs[name]))
-        return (f"(?!{earlier})" if earlier else "") + f"(?>{self.regexp[name]})"
+        if not earlier:
+            return f"(?>{self.regexp[name]})"
+        # the first character checked before the earlier terminals are: where none can start, one test
+        atom = self.atoms[name]
+        return (f"(?={atom})" if atom else "") + f"(?!{earlier})(?>{self.regexp[name]})"
 
     def lit(self, text: str) -> str:
         """An anonymous terminal like ":" by its text."""
