@@ -7,7 +7,6 @@ input: the CLI turns a ``DnError`` into one line, never a traceback.
 """
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -179,5 +178,7 @@ def fail(code: str, message: str, *, path: str | None = None, line: int = 0, col
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:
     """``" (did you mean 'hig-1991'?)"`` for the closest of ``known``, or ``""``."""
+    import difflib  # here: only a name not known pays for its import
+
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     return " " + _("(did you mean {name}?)").format(name=repr(close[0])) if close else ""

@@ -14,6 +14,7 @@ import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Literal, NamedTuple, NoReturn, NotRequired, TypedDict
 
 from drunter_notation.errors import Diagnostic
@@ -133,15 +134,11 @@ class Timeline:
         return self.record.reveal is not None
 
     def summary(self) -> Summary:
-        turns = passes = votes = rejected = 0
-        for step in self.steps:  # one pass, not one per figure: every file validated asks
-            d = step.decision
-            if d is not None:
-                turns += 1
-                passes += d.move is None
-                if d.vote is not None:  # Decision.accepted is None without a vote
-                    votes += 1
-                    rejected += d.accepted is False
+        # read in C, not by a loop: every file validated asks (a Decision and a VoteDecision are never empty)
+        decisions = list(filter(None, map(_DECISION, self.steps)))
+        held = list(filter(None, map(_VOTE, decisions)))
+        turns, passes, votes = len(decisions), list(map(_MOVE, decisions)).count(None), len(held)
+        rejected = list(map(_ACCEPTED, held)).count(False)
         out: Summary = {
             "turns": turns,
             "placements": turns - passes - rejected,  # Decision.stays: a tile voted down does not stay
@@ -157,6 +154,10 @@ class Timeline:
             out["scores"] = self.scores
             out["winners"] = list(self.winners or ())
         return out
+
+
+_DECISION, _MOVE, _VOTE = attrgetter("decision"), attrgetter("move"), attrgetter("vote")
+_ACCEPTED = attrgetter("accepted")
 
 
 class _Stop(Exception):

@@ -117,6 +117,42 @@ def test_first_chars_are_never_too_few(terminal):
     check()
 
 
+@pytest.mark.parametrize("terminal", [t.name for t in parser._parser().lark.terminals])
+def test_first_pairs_are_never_too_few(terminal):
+    """Every text a terminal matches starts with two characters its first-pairs answer holds
+    (the slots leave out an earlier terminal also when the two cannot share their first two),
+    and with a character its first atom matches (a slot checks it first)."""
+    t = next(t for t in parser._parser().lark.terminals if t.name == terminal)
+    regexp = t.pattern.to_regexp()
+    pairs, atom = slots.first_pairs(slots.uncaptured(regexp), 0), slots.first_atom(slots.uncaptured(regexp), 0)
+    if pairs is None and atom is None:
+        return
+    first = re.compile(atom or ".", re.DOTALL)
+
+    @settings(max_examples=200, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(from_regex(regexp, fullmatch=True))
+    def check(text):
+        assert pairs is None or text[:2] in pairs, text
+        assert first.match(text), text  # the slot's check of the first character lets every match through
+    check()
+
+
+def test_first_pairs_read_words_and_a_listed_character_then_a_class():
+    assert slots.first_pairs(r"(?:museum|one-each)(?![\w-])", 0) == {"mu", "on"}
+    assert slots.first_pairs(r"[a-b][1-2][0-9]?", 0) == {"a1", "a2", "b1", "b2"}
+    # not read: a word of one character, a repeated group or first character, alternatives at the top,
+    # something that may match empty after the first character, a class too large to list, case folded
+    for regexp, flags in [(r"(?:ab|c)", 0), (r"(?:ab|cd)?x", 0), (r"[a-z]+[0-9]", 0), (r"(?:ab)x|y", 0),
+                          (r"[a-z][0-9]?", 0), (r"[a-z]\w", 0), (r"[^\W\d_][\w-]*", 0), (r"[a-z][0-9]", re.I)]:
+        assert slots.first_pairs(regexp, flags) is None, regexp
+    assert slots.first_atom(r"[^\W\d_][\w-]*", 0) == r"[^\W\d_]" and slots.first_atom("#[^\n]*", 0) == "#"
+    for regexp in (r"[a-z]?x", r"(?:a|b)c", r"[a-z]x|y", r"\dx", ""):
+        assert slots.first_atom(regexp, 0) is None, regexp
+    square, goal = slots.first_pairs(r"[a-z][1-9][0-9]?(?!\w)", 0), slots.first_pairs(r"(?:museum|tavern)", 0)
+    assert not slots.may_begin_alike(square, goal) and slots.may_begin_alike(None, goal)
+
+
 def test_uncaptured_leaves_escapes_classes_and_named_groups():
     assert slots.uncaptured(r"(a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(k)[^]()]") == \
         r"(?:a|b)\(c\)[(]x(?:y)(?P<n>z)[]()]\\(?:k)[^]()]"
@@ -176,7 +212,7 @@ class LarkOnly:
                          transformer=RecordBuilder(), maybe_placeholders=False,
                          lexer_callbacks={"COMMENT": self.comments.append})
 
-    def parse(self, text):
+    def parse(self, text, end):  # the end (line, column) is parse_text's to set, as on Lark's path
         self.comments.clear()
         return self.lark.parse(text, start="start"), [(str(c), c.line, c.column) for c in self.comments]
 
@@ -453,6 +489,20 @@ def test_reveal_and_score_entries_kept_for_later_lines_are_placed_anew():
         fast, slow = _both(reference, text, "start")
         assert fast == slow
     assert " A: 3" in parser._parser().reader.kept["SCORE"]
+
+
+def test_tallies_kept_by_their_text():
+    """A claim's tally is kept by its text as turn numbers are: spaced, with leading zeros,
+    at and over its limit, read as Lark reads it, before and after being kept."""
+    reference = LarkOnly()
+    text = ('[Players "A, B"]\n1. A W1 a2 vote { A: JA, B: NE } -> accepted 3:02\n'
+            '2. B W1 b2 vote { B: JA, A: NE } -> rejected 3 : 2\n3. A W1 c2 vote { A: JA, B: NE } -> accepted 3:02\n')
+    for case in (text, text, text.replace("3 : 2", "999:1000"), text.replace("3:02", "3:" + "0" * 80 + "2")):
+        fast, slow = _both(reference, case, "start")
+        assert fast == slow
+    assert _both(reference, text, "start")[0][0] == "ok"
+    tallies = parser._parser().reader.tallies
+    assert tallies["3:02"] == (3, 2) and "999:1000" not in tallies and not any(len(t) > 64 for t in tallies)
 
 
 def test_hand_tiles_kept_by_their_text():

@@ -7,7 +7,6 @@ files were named, so the output does not depend on the number of workers.
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import sys
 from collections.abc import Iterator
@@ -127,6 +126,8 @@ def judge(job: Job) -> Outcome:
                     path=job.path, verdict=got, declared=declared or _("nothing")))
         return Outcome([(False, printable(line))], status, kind, ok)
     if job.fmt == "json":
+        import json  # here: a text run does not pay for its import
+
         return Outcome([(False, json_safe(json.dumps(_json(job.path, t, diags), ensure_ascii=False)))], status,
                        kind)
     lines = []

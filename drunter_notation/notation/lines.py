@@ -42,6 +42,7 @@ from drunter_notation.notation.values import (
     MAX_LIST_ITEMS,
     MAX_SCORE,
     MAX_TURN,
+    SQUARES,
     TILES,
     bounded,
     hand_tile,
@@ -81,11 +82,14 @@ class LineReader:
         self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in s.entries(named=True).items()}
         self.kept: dict[str, dict[str, tuple[EntryValues, int]]] = {kind: {} for kind in self.each}  # see _entry
         self.numbers: dict[str, int] = {}  # a turn number's text ("12.") -> its number, kept as entries are
+        self.tallies: dict[str, tuple[int, int]] = {}  # a tally's text ("3:8") -> (yes, no), kept so too
         self.cards = compiled(f"{g}({slot('CARD')})")
         placement = s.placement()
         # a placement tried first: most turns are one, and 'pass' (a NAME) never starts as a TILE does
         self.turn = compiled(f"{g}(?P<num>{slot('TURNNO')}){g}(?P<player>{name}){g}"
                              f"(?:{placement}|(?P<pass>{slot('NAME')})){end}")
+        self.turn_groups = _numbers(self.turn, ("num", "player", "pass", "comment"))
+        self.turn_places = _numbers(self.turn, _PLACES)
         self.move_pattern = (f"{g}(?:{placement}|(?P<pass>{slot('NAME')})){end}", s.flags)
         self.blank = compiled(end)
         self.tag = compiled(f"{g}(?P<lb>{lit('[')}){g}(?P<key>{slot('NAME')}){g}(?P<value>{slot('STRING')})"
@@ -99,8 +103,9 @@ class LineReader:
         self.choose_pattern = (f"{g}{word}{end}", s.flags)
         self.line_kinds = {self.words[k]: k for k in ("HAND", "GOALS", "CHOOSE", "REVEAL", "SCORE")}
 
-    def record(self, text: str) -> tuple[Record, list[tuple[str, int, int]]]:
-        """The record and its comments (text, line, column); :class:`NotRead` if not read."""
+    def record(self, text: str, end: tuple[int, int]) -> tuple[Record, list[tuple[str, int, int]]]:
+        """The record, ending at ``end`` (line, column), and its comments (text, line, column);
+        :class:`NotRead` if not read."""
         tags: list[Tag] = []
         setup: list[Setup] = []
         events: list[Event] = []
@@ -108,41 +113,46 @@ class LineReader:
         reveal: Reveal | None = None
         score: Score | None = None
         phase = 0  # the part of the record read so far: tags, setup, events, reveal, score
-        turn_match, pass_word, numbers = self.turn.match, self.words["PASS"], self.numbers
+        turn_match, pass_word, numbers, keywords = self.turn.match, self.words["PASS"], self.numbers, self.keywords
+        g_num, g_player, g_pass, g_comment = self.turn_groups
         for number, line in enumerate(text.split("\n"), 1):  # split at line feeds only, as the lexer counts lines
             m = turn_match(line)
             if m is not None:
                 if phase > 2:
                     raise NotRead
                 phase = 2
-                if m["pass"] is None:
-                    placement = self._placement(m, number)
-                elif m["pass"] == pass_word:
+                num, player, word, comment = m.group(g_num, g_player, g_pass, g_comment)  # one call, by number
+                if word is None:
+                    placement = self._placement(m, number, self.turn_places)
+                elif word == pass_word:
                     placement = None
                 else:
                     raise NotRead
-                num = m["num"]
                 turn = numbers.get(num) or self._number(num)
-                events.append(_TURN(turn, self._name(m["player"]), placement, number, m.start("num") + 1))
-            else:
-                m = self.blank.match(line)
-                if m is None:
-                    m, item, phase = self._other(line, number, phase)
-                    if isinstance(item, Tag):
-                        tags.append(item)
-                    elif isinstance(item, (Hand, Goals)):
-                        setup.append(item)
-                    elif isinstance(item, Choose):
-                        events.append(item)
-                    elif isinstance(item, Reveal):
-                        reveal = item
-                    else:
-                        score = item
-                    if len(tags) > MAX_LIST_ITEMS or len(setup) > MAX_LIST_ITEMS:
-                        raise NotRead
+                if player[0] == '"' or player in keywords:  # else the name is its text: no call
+                    player = self._name(player)
+                events.append(_TURN(turn, player, placement, number, m.start(g_num) + 1))
+                if comment is not None:
+                    comments.append((comment, number, m.start(g_comment) + 1))
+                continue
+            m = self.blank.match(line)
+            if m is None:
+                m, item, phase = self._other(line, number, phase)
+                if isinstance(item, Tag):
+                    tags.append(item)
+                elif isinstance(item, (Hand, Goals)):
+                    setup.append(item)
+                elif isinstance(item, Choose):
+                    events.append(item)
+                elif isinstance(item, Reveal):
+                    reveal = item
+                else:
+                    score = item
+                if len(tags) > MAX_LIST_ITEMS or len(setup) > MAX_LIST_ITEMS:
+                    raise NotRead
             if m["comment"] is not None:
                 comments.append((m["comment"], number, m.start("comment") + 1))
-        return _RECORD(tuple(tags), tuple(setup), tuple(events), reveal, score), comments
+        return _RECORD(tuple(tags), tuple(setup), tuple(events), reveal, score, (), *end), comments
 
     def _other(self, line: str, number: int,
                phase: int) -> tuple[re.Match[str], Tag | Setup | Choose | Reveal | Score, int]:
@@ -191,8 +201,18 @@ class LineReader:
             self.numbers[text] = turn
         return turn
 
-    def _placement(self, m: re.Match[str], number: int) -> Placement:
-        tile, a, b, corner, vote_word, arrow = m.group("tile", "a", "b", "corner", "vote", "arrow")
+    def _tally(self, text: str) -> tuple[int, int]:
+        """A claim's tally (``3:8``) read, kept as turn numbers are."""
+        yes, no = read_tally(text)
+        if yes is None or no is None:
+            raise NotRead
+        if len(text) <= KEPT_TEXT and len(self.tallies) < KEPT_ITEMS:
+            self.tallies[text] = yes, no
+        return yes, no
+
+    def _placement(self, m: re.Match[str], number: int, places: tuple[int, ...]) -> Placement:
+        """The placement ``m`` matched; ``places``: the numbers of its groups :data:`_PLACES` in ``m``'s regex."""
+        tile, a, b, corner, vote_word, arrow = m.group(*places)
         if "x" in tile:
             raise NotRead
         vote: Vote | None = None
@@ -203,14 +223,15 @@ class LineReader:
             vote = _VOTE(self._list("VOTE", m, m.string, number, "ballots"), number, m.start("vote") + 1)
         if arrow is not None:
             yes = no = None
-            if m["tally"] is not None:
-                yes, no = read_tally(m["tally"])
-                if yes is None or no is None:
-                    raise NotRead
+            tally = m["tally"]
+            if tally is not None:
+                yes, no = self.tallies.get(tally) or self._tally(tally)
             outcome = _OUTCOME(m["result"] == "accepted", yes, no, number, m.start("arrow") + 1)
-        return _PLACEMENT(TILES[tile], read_square(a), None if b is None else read_square(b),
-                         None if corner is None else read_square(corner), vote, outcome, number,
-                         m.start("tile") + 1)
+        # a square's text read before is looked up here, without a call to read_square
+        return _PLACEMENT(TILES[tile], SQUARES.get(a) or read_square(a),
+                          None if b is None else SQUARES.get(b) or read_square(b),
+                          None if corner is None else read_square(corner), vote, outcome, number,
+                          m.start(places[0]) + 1)
 
     def _list(self, kind: str, m: re.Match[str], line: str, number: int,
               group: str = "items") -> tuple[Any, ...]:  # the kind's entries: Ballot, RevealEntry or ScoreEntry
@@ -276,6 +297,10 @@ class LineReader:
         """The regex of a move alone, compiled when first used (3 ms: records need none)."""
         return re.compile(*self.move_pattern)
 
+    @cached_property
+    def move_places(self) -> tuple[int, ...]:
+        return _numbers(self.move, _PLACES)
+
     def parse_move(self, text: str) -> Placement | Choose | None:
         """One move (comments dropped): a placement, None for ``pass``, or a Choose."""
         move: object = None
@@ -287,7 +312,7 @@ class LineReader:
                 raise NotRead
             word = m["pass"]
             if word is None:
-                move = self._placement(m, number)
+                move = self._placement(m, number, self.move_places)
             elif word == self.words["PASS"]:
                 move = _PASS
             elif word == self.words["CHOOSE"]:
@@ -300,6 +325,14 @@ class LineReader:
 
 
 _PASS = object()  # a move read as 'pass', while the reader looks for more
+# The groups of a placement the reader reads first, in this order (by their numbers: one call, no lookup by name).
+_PLACES = ("tile", "a", "b", "corner", "vote", "arrow")
+
+
+def _numbers(regex: re.Pattern[str], names: tuple[str, ...]) -> tuple[int, ...]:
+    """The numbers of the groups ``names`` in ``regex``."""
+    return tuple(regex.groupindex[n] for n in names)
+
 # The entries of each kind of list, made from an entry's values and its line and column.
 _ENTRY_TYPES: dict[str, Callable[..., Ballot | RevealEntry | ScoreEntry]] = {
     "VOTE": quick(Ballot), "REVEAL": quick(RevealEntry), "SCORE": quick(ScoreEntry)}

@@ -9,7 +9,6 @@ after it.
 """
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, ParamSpec, TypeVar, cast, dataclass_transform
@@ -40,6 +39,8 @@ def near_known_tag(key: str) -> str | None:
     """The known tag an unknown ``key`` looks like a slip of (``players``, ``Rule``), or None."""
     if key in KNOWN_TAGS:
         return None
+    import difflib  # here: only a tag not known pays for its import
+
     by_lower = {k.lower(): k for k in KNOWN_TAGS}
     close = difflib.get_close_matches(key.lower(), list(by_lower), n=1, cutoff=0.75)
     return by_lower[close[0]] if close else None

@@ -51,9 +51,9 @@ class _Parser:
 
         return lalr.build()
 
-    def parse(self, text: str) -> tuple[Record, list[tuple[str, int, int]]]:
+    def parse(self, text: str, end: tuple[int, int]) -> tuple[Record, list[tuple[str, int, int]]]:
         try:
-            return self.reader.record(text)
+            return self.reader.record(text, end)
         except NotRead:
             pass
         from drunter_notation.notation import lalr
@@ -106,8 +106,9 @@ def parse_text(text: str, path: str = "<input>") -> Record:
                    hint=_("give a DN text file"))
     if len(text) > MAX_LINE_CHARS:
         _check_line_lengths(text, path)
+    end = end_position(text)
     try:
-        record, comments = _parser().parse(text)
+        record, comments = _parser().parse(text, end)
     except Syntax as e:
         raise fail("P001", e.message, path=path, line=e.line, column=e.column,
                    hint=e.hint, context=line_of(text, e.line)) from None
@@ -117,8 +118,9 @@ def parse_text(text: str, path: str = "<input>") -> Record:
         if not comments:
             raise fail("I004", _("the record is empty"), path=path, line=1, column=1,
                        hint=_("a DN record needs at least a [Players \"...\"] tag"))
-    end_line, end_col = end_position(text)
-    record = replace(_attach_comments(record, comments, text), end_line=end_line, end_column=end_col)
+    record = _attach_comments(record, comments, text)
+    if (record.end_line, record.end_column) != end:  # the line reader's record has it already
+        record = replace(record, end_line=end[0], end_column=end[1])
     return record
 
 

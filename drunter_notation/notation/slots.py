@@ -1,8 +1,10 @@
 """The grammar's terminals as regex slots: the tokens Lark's lexer makes, read by regexes.
 
 The line reader (:mod:`lines`) builds its line regexes of these slots. A slot leaves
-out an earlier terminal that cannot start with the same character
-(:func:`first_chars`, read from the regex's text), which keeps the regexes fast.
+out an earlier terminal that cannot start with the same character (:func:`first_chars`,
+read from the regex's text) or the same two (:func:`first_pairs`), and checks its own
+first character before the earlier terminals it keeps (:func:`first_atom`), which keeps
+the regexes fast.
 """
 from __future__ import annotations
 
@@ -148,6 +150,58 @@ def _class(text: str, pos: int, flags: int) -> _Starts:
     return listed, set(), False, end
 
 
+# A group of literal words at a regex's start, like (?:museum|tavern): each match starts with one of them.
+_WORDS = re.compile(r"\((?:\?:)?([A-Za-z0-9-]{2,}(?:\|[A-Za-z0-9-]{2,})*)\)")
+
+
+def first_pairs(regexp: str, flags: int) -> frozenset[str] | None:
+    """The first two characters every match of ``regexp`` starts with, or None when not read:
+    read only for a regex that is one sequence (no ``|`` outside its groups) starting with a
+    group of literal words of two characters or more, or with one character from a listed set
+    (no repeat) then something that cannot match empty and starts with listed characters. So
+    the answer may be None, never too small."""
+    if flags & (re.IGNORECASE | re.VERBOSE):
+        return None
+    try:
+        if _sequence(regexp, 0, flags)[3] != len(regexp):  # alternatives at the top
+            return None
+        words = _WORDS.match(regexp)
+        if words is not None:  # the group once (no repeat): each match starts with a word
+            once = _quantifier(regexp, words.end())[0] == words.end()
+            return frozenset(w[:2] for w in words[1].split("|")) if once else None
+        if regexp[0] in "(\\":  # a group or an escape: not read here
+            return None
+        chars, tests, empty, end = _atom(regexp, 0, flags)
+    except (_Unread, IndexError, re.error):
+        return None
+    if tests or empty or _quantifier(regexp, end)[0] != end:
+        return None
+    rest = first_chars(regexp[end:], flags) if end < len(regexp) else None
+    if rest is None or rest[1]:
+        return None
+    return frozenset(a + b for a in chars for b in rest[0])
+
+
+def first_atom(regexp: str, flags: int) -> str | None:
+    """The text of the character class or literal character every match of ``regexp`` starts
+    with (``[^\\W\\d_]``), or None: read only for a regex that is one sequence starting with
+    one, not optional."""
+    if not regexp or regexp[0] in "(\\.^$":
+        return None
+    try:
+        if _sequence(regexp, 0, flags)[3] != len(regexp):
+            return None
+        end = _atom(regexp, 0, flags)[3]
+    except (_Unread, IndexError, re.error):
+        return None
+    return None if _quantifier(regexp, end)[1] else regexp[:end]
+
+
+def may_begin_alike(a: frozenset[str] | None, b: frozenset[str] | None) -> bool:
+    """Whether two :func:`first_pairs` answers may share their first two characters."""
+    return a is None or b is None or bool(a & b)
+
+
 def may_start_alike(a: FirstChars, b: FirstChars) -> bool:
     """Whether two :func:`first_chars` answers may share a first character (two tests
     are not compared: they may)."""
@@ -188,6 +242,8 @@ class Slots:
         self.words = {t.name: t.value for t in order if t.kind == "str"}
         self.keywords, self.scanned = self._keywords(order)
         self.first = {name: first_chars(self.regexp[name], self.flags) for name in self.scanned}
+        self.pairs = {name: first_pairs(self.regexp[name], self.flags) for name in self.scanned}
+        self.atoms = {name: first_atom(self.regexp[name], self.flags) for name in self.scanned}
         # What may stand between two tokens, taken whole: where its slot matches, Lark's lexer makes a WS
         # token. A bare class repeated, "[...]+", is written "[...]*+" (fastest). No possessive quantifier over a
         # group: CPython 3.11 before 3.11.5 (Debian 12's 3.11.2) matches some of them wrongly.
@@ -220,8 +276,13 @@ class Slots:
         """Terminal ``name`` where Lark's lexer makes it; an earlier terminal matters only if
         it may start with the same character."""
         earlier = "|".join(self.regexp[e] for e in self.scanned[:self.scanned.index(name)]
-                           if may_start_alike(self.first[e], self.first[name]))
-        return (f"(?!{earlier})" if earlier else "") + f"(?>{self.regexp[name]})"
+                           if may_start_alike(self.first[e], self.first[name])
+                           and may_begin_alike(self.pairs[e], self.pairs[name]))
+        if not earlier:
+            return f"(?>{self.regexp[name]})"
+        # the first character checked before the earlier terminals are: where none can start, one test
+        atom = self.atoms[name]
+        return (f"(?={atom})" if atom else "") + f"(?!{earlier})(?>{self.regexp[name]})"
 
     def lit(self, text: str) -> str:
         """An anonymous terminal like ":" by its text."""

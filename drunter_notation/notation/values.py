@@ -25,7 +25,7 @@ def unquote(text: str) -> str:
 # once and the (immutable) value shared, which spares a NamedTuple or tuple per token.
 TILES = {f"{kind}{length}": Tile(kind, length) for kind in KINDS for length in (1, 2, 3)}
 _CARDS = {**{name: Card(name) for name in CARD_NAMES}, "JEIN=yes": Card("JEIN", "yes"), "JEIN=no": Card("JEIN", "no")}
-_SQUARES: dict[str, tuple[int, int]] = {}  # at most 26 x 99 entries: the SQUARE terminal allows no more
+SQUARES: dict[str, tuple[int, int]] = {}  # at most 26 x 99 entries: the SQUARE terminal allows no more
 HAND_TILES: dict[str, HandTile] = {}  # a hand line's TILE text -> its value (HandTile has no position)
 
 
@@ -51,9 +51,9 @@ def bounded(digits: str, limit: int) -> int | None:
 
 
 def read_square(text: str) -> Square:
-    sq = _SQUARES.get(text)
+    sq = SQUARES.get(text)
     if sq is None:
-        sq = _SQUARES[text] = parse_square(text)
+        sq = SQUARES[text] = parse_square(text)
     return sq
 
 
