@@ -17,6 +17,7 @@ Valid text is read line by line by regexes made of the grammar's terminals
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import random
 import re
@@ -26,6 +27,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from hypothesis.strategies import from_regex
 from lark import Lark, Token
@@ -472,8 +474,60 @@ def test_ballots_kept_for_later_votes_are_placed_anew():
         assert fast == slow
     assert _both(reference, text, "start")[0][0] == "ok"
     kept = parser._parser().reader.kept["VOTE"]
-    assert {" A: JA NE", ', "B, b": JEIN = yes'} <= set(kept)
+    assert {" A: JA NE", ', "B, b": JEIN = yes '} <= set(kept)  # an entry is kept with the spaces after it
     assert not any(long_cards in entry for entry in kept)
+
+
+# Lists as a line's regex takes them whole (slots.Slots.span), to be read entry by entry: entries of each kind,
+# written with any spacing, then some made wrong (a comma missing, doubled or first, junk between entries, a quote
+# left open, a quoted name holding a comma, a brace or '#'); the reader must tell every one as Lark does.
+_NAMES = st.sampled_from(["A", "Ben", "pass", "vote", "reveal", '"B, b"', '"x}#{"', '"Ann \\" a"', "JA", "a1", "W1"])
+_SPACE = st.sampled_from(["", " ", "  ", "\t"])
+_CARDS = st.lists(st.tuples(_SPACE, st.sampled_from(["JA", "NEE", "NEEE", "JEIN", "JEIN = yes", "JEIN=no", "?"])),
+                  min_size=1, max_size=3).map(lambda cards: "".join(f"{sp or ' '}{c}" for sp, c in cards))
+_VALUES = {"VOTE": _CARDS,
+           "REVEAL": st.tuples(_SPACE, st.sampled_from(["museum", "one-each", "kirche"]),
+                               st.sampled_from(["", "/church", " / all-fours"])).map("".join),
+           "SCORE": st.tuples(_SPACE, st.sampled_from(["0", "12", "007"])).map("".join)}
+_LIST_LINES = {"VOTE": '[Players "A, Ben"]\n1. A W1 a2 vote {{{}}} -> rejected 1:2 # c\n',
+               "REVEAL": '[Players "A, Ben"]\nreveal{} # c\n',
+               "SCORE": '[Players "A, Ben"]\nreveal A: museum, Ben: church\nscore{}\n'}
+_SEPARATORS = st.sampled_from([",", ",", ",", "", " ", ",,"])  # mostly right
+_JUNK = st.sampled_from([",", ", ,", "", " ", ":", "#", "{", "}", '"', "Ben", "x: JA", "->", ";"])
+
+
+@st.composite
+def _list_lines(draw: st.DrawFn) -> str:
+    kind = draw(st.sampled_from(sorted(_LIST_LINES)))
+    entries = draw(st.lists(st.tuples(_SPACE, _NAMES, _SPACE, _VALUES[kind], _SPACE), min_size=1, max_size=4))
+    parts = [f"{a}{name}{b}:{value}{c}" for a, name, b, value, c in entries]
+    if draw(st.booleans()):  # made wrong: junk put at one place
+        at, junk = draw(st.integers(0, len(parts))), draw(_JUNK)
+        parts.insert(at, junk) if draw(st.booleans()) else parts.__setitem__(min(at, len(parts) - 1), junk)
+    joined = parts[0] + "".join(draw(_SEPARATORS) + part for part in parts[1:])
+    return _LIST_LINES[kind].format(joined)
+
+
+_lark_only = functools.cache(lambda: LarkOnly())
+_lists_seen: dict[str, int] = {"ok": 0, "error": 0}
+
+
+@settings(max_examples=500, derandomize=True, database=None, deadline=None,
+          suppress_health_check=list(HealthCheck))
+@given(_list_lines())
+def test_lists_taken_whole_are_read_as_lark_reads_them(text):
+    """A list's span is taken whole and read entry by entry: the reader gives what Lark gives
+    (values and positions, or the same error), or leaves the line to Lark."""
+    fast, slow = _both(_lark_only(), text, "start")
+    assert fast == slow, text
+    _lists_seen[fast[0]] += 1
+
+
+def test_lists_taken_whole_were_read_and_refused():
+    """The test above saw lists read and lists refused (it would prove little otherwise)."""
+    if not any(_lists_seen.values()):
+        test_lists_taken_whole_are_read_as_lark_reads_them()
+    assert min(_lists_seen.values()) > 50, _lists_seen
 
 
 def test_reveal_and_score_entries_kept_for_later_lines_are_placed_anew():

@@ -77,9 +77,10 @@ class LineReader:
         s = Slots(terminals, flags)
         g, end, word, name, slot, lit, compiled = s.gap, s.end, s.word, s.name, s.slot, s.lit, s.compiled
         self.words, self.keywords = s.words, s.keywords
-        # A list, once its line is read whole, is taken apart entry by entry: its entries follow one
-        # another, and what stands after it (spaces, '}' or the line's end) changes no token at its end.
-        self.each = {kind: compiled(f"(?:{g}{lit(',')})?{e}") for kind, e in s.entries(named=True).items()}
+        # A list's line takes it whole (Slots.span); it is then read entry by entry, each entry with the
+        # spaces after it: no token of an entry looks past them ('}', ',' or the line's end stands there).
+        self.each = {kind: compiled(f"(?:{g}(?P<comma>{lit(',')}))?{e}{g}")
+                     for kind, e in s.entries(named=True).items()}
         self.kept: dict[str, dict[str, tuple[EntryValues, int]]] = {kind: {} for kind in self.each}  # see _entry
         self.numbers: dict[str, int] = {}  # a turn number's text ("12.") -> its number, kept as entries are
         self.tallies: dict[str, tuple[int, int]] = {}  # a tally's text ("3:8") -> (yes, no), kept so too
@@ -99,7 +100,7 @@ class LineReader:
         # the lines only an expert game has: compiled when first met (2 ms of every command's start-up otherwise)
         self.goals_pattern = (f"{g}{word}{g}(?P<player>{name}){g}{lit(':')}{g}(?P<g1>{slot('GOAL')}){g}{lit(',')}"
                               f"{g}(?P<g2>{slot('GOAL')}){end}", s.flags)
-        self.entries = {kind: compiled(f"{g}{word}(?P<items>{s.many(kind)}){end}") for kind in ("REVEAL", "SCORE")}
+        self.entries = {kind: compiled(f"{g}{word}(?P<items>{s.span()}){end}") for kind in ("REVEAL", "SCORE")}
         self.choose_pattern = (f"{g}{word}{end}", s.flags)
         self.line_kinds = {self.words[k]: k for k in ("HAND", "GOALS", "CHOOSE", "REVEAL", "SCORE")}
 
@@ -240,8 +241,8 @@ class LineReader:
         span, column = m[group], m.start(group) + 1
         if '"' not in span:  # no quoted name (which may hold a comma): the commas part the entries
             texts, comma = span.split(","), 1
-        else:  # the entries as the list's regex finds them, each but the first with its comma
-            texts, comma = [e[0] for e in self.each[kind].finditer(line, m.start(group), m.end(group))], 0
+        else:  # the entries as the entry's regex finds them, each but the first with its comma
+            texts, comma = self._quoted(kind, line, m.start(group), m.end(group)), 0
         kept, make = self.kept[kind], _ENTRY_TYPES[kind]
         entries: list[Ballot | RevealEntry | ScoreEntry] = []
         for entry in texts:
@@ -252,12 +253,26 @@ class LineReader:
             raise NotRead
         return tuple(entries)
 
+    def _quoted(self, kind: str, line: str, start: int, stop: int) -> list[str]:
+        """The entries of a list holding a quoted name, from ``start`` to ``stop`` of ``line``:
+        one after another, a comma before each but the first, nothing left over."""
+        texts, at = [], start
+        for e in self.each[kind].finditer(line, start, stop):
+            if e.start() != at or (e["comma"] is None) != (at == start):
+                raise NotRead
+            texts.append(e[0])
+            at = e.end()
+        if at != stop:
+            raise NotRead
+        return texts
+
     def _entry(self, kind: str, entry: str) -> tuple[EntryValues, int]:
-        """What the text of an entry (spaces and a comma before it allowed) reads as: its
+        """What the text of an entry (spaces and a comma before it, spaces after it allowed) reads as: its
         values but the position, and where its player starts. The same few entries recur
         in a game: each is kept (up to a bound) for the next list."""
-        e = self.each[kind].match(entry)
-        assert e is not None  # the text is an entry the same regex found
+        e = self.each[kind].fullmatch(entry)
+        if e is None:  # not one entry and the spaces after it: Lark tells what is wrong
+            raise NotRead
         player = self._name(e["player"])
         values: EntryValues
         if kind == "VOTE":

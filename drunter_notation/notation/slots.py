@@ -212,6 +212,11 @@ def may_start_alike(a: FirstChars, b: FirstChars) -> bool:
                 or any(t(c) for t in tests_b for c in chars_a))
 
 
+def _in_class(c: str) -> str:
+    """``c`` written inside a character class."""
+    return "\\" + c if c in "\\]^-[" else c
+
+
 # An unnamed group, found outside escapes and character classes (a ']' first in a class is literal).
 _UNNAMED_GROUP = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]|\((?!\?)")
 
@@ -253,7 +258,6 @@ class Slots:
         self.name = f"(?:{self.slot('NAME')}|{self.slot('STRING')})"
         self.end = f"{self.gap}(?P<comment>{self.slot('COMMENT')})?\\Z"
         self.word = f"(?P<kw>{self.slot('NAME')})"
-        self.listed = self.entries(named=False)
 
     def _keywords(self, order: tuple[Terminal, ...]) -> tuple[dict[str, str], list[str]]:
         """Keyword text -> its terminal (the strings NAME matches whole: the only host handled),
@@ -275,14 +279,24 @@ class Slots:
     def slot(self, name: str) -> str:
         """Terminal ``name`` where Lark's lexer makes it; an earlier terminal matters only if
         it may start with the same character."""
-        earlier = "|".join(self.regexp[e] for e in self.scanned[:self.scanned.index(name)]
-                           if may_start_alike(self.first[e], self.first[name])
-                           and may_begin_alike(self.pairs[e], self.pairs[name]))
-        if not earlier:
+        kept = [e for e in self.scanned[:self.scanned.index(name)] if may_start_alike(self.first[e], self.first[name])
+                and may_begin_alike(self.pairs[e], self.pairs[name])]
+        if not kept:
             return f"(?>{self.regexp[name]})"
         # the first character checked before the earlier terminals are: where none can start, one test
         atom = self.atoms[name]
-        return (f"(?={atom})" if atom else "") + f"(?!{earlier})(?>{self.regexp[name]})"
+        return (f"(?={atom})" if atom else "") + f"(?!{self._guarded(kept)})(?>{self.regexp[name]})"
+
+    def _guarded(self, names: list[str]) -> str:
+        """The terminals ``names`` as one alternation, behind a test of the characters any of
+        them can start with when all are listed: a name like ``Dora`` is told apart from the
+        35 words and shapes it must not be in one test, not one per alternative."""
+        earlier = "|".join(self.regexp[e] for e in names)
+        starts = [self.first[e] for e in names]
+        if any(first is None or first[1] for first in starts):
+            return earlier
+        chars = sorted(set().union(*(first[0] for first in starts if first is not None)))
+        return f"(?=[{''.join(_in_class(c) for c in chars)}])(?:{earlier})"
 
     def lit(self, text: str) -> str:
         """An anonymous terminal like ":" by its text."""
@@ -302,14 +316,21 @@ class Slots:
                           f"(?:{g}{self.lit('/')}{g}{group('v2', self.slot('GOAL'))})?",
                 "SCORE": f"{before}{g}{group('v1', self.slot('INT'))}"}
 
-    def many(self, kind: str) -> str:
-        """A whole list of entries of ``kind``."""
-        return f"{self.listed[kind]}(?:{self.gap}{self.lit(',')}{self.listed[kind]})*"
+    def span(self) -> str:
+        """Where a list of entries may stand, taken whole: any text but a line break, the vote's
+        brackets and a comment, or a quoted string. A superset: the reader reads it entry by
+        entry with :meth:`entries` (``LineReader._list``) and gives up on anything else, so a
+        line's regex need not repeat an entry's slots per entry (a vote's line: 32 k -> 18 k
+        instructions to match)."""
+        comment = self.atoms["COMMENT"]
+        assert comment is not None and len(comment) == 1  # a comment starts with its one character
+        avoid = "".join(_in_class(c) for c in (self.words["LBRACE"], self.words["RBRACE"], '"', "\n", comment))
+        return f"(?:[^{avoid}]++|{self.regexp['STRING']})*+"
 
     def placement(self) -> str:
         g, slot, lit = self.gap, self.slot, self.lit
         return (f"(?P<tile>{slot('TILE')}){g}(?P<a>{slot('SQUARE')})(?:{g}{lit('-')}{g}(?P<b>{slot('SQUARE')}))?"
                 f"(?:{g}{lit('@')}{g}(?P<corner>{slot('SQUARE')}))?"
-                f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{self.many('VOTE')}){g}{lit('}')})?"
+                f"(?:{g}(?P<vote>{slot('NAME')}){g}{lit('{')}(?P<ballots>{self.span()}){lit('}')})?"
                 f"(?:{g}(?P<arrow>{slot('ARROW')}){g}(?P<result>{slot('RESULT')})"
                 f"(?:{g}(?P<tally>{slot('TALLY')}))?)?")
