@@ -2,8 +2,10 @@
 
 DN is written a line per item, so valid text is read a line at a time
 (:class:`LineReader`), each kind of line by one regex built from Lark's own
-terminals. Any line it does not read raises :class:`NotRead` and the parser hands
-the whole text to Lark; tests/test_parser_fast_path.py holds the two equal.
+terminals; a list (a vote's ballots, a reveal's or a score's entries) is taken whole
+by its line's regex and then read entry by entry. Any line it does not read raises
+:class:`NotRead` and the parser hands the whole text to Lark;
+tests/test_parser_fast_path.py holds the two equal.
 """
 from __future__ import annotations
 

@@ -3,8 +3,9 @@
 The line reader (:mod:`lines`) builds its line regexes of these slots. A slot leaves
 out an earlier terminal that cannot start with the same character (:func:`first_chars`,
 read from the regex's text) or the same two (:func:`first_pairs`), and checks its own
-first character before the earlier terminals it keeps (:func:`first_atom`), which keeps
-the regexes fast.
+first character before the earlier terminals it keeps (:func:`first_atom`), and tests
+the characters those can start with before trying them one by one, which keeps the
+regexes fast.
 """
 from __future__ import annotations
 
