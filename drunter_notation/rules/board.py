@@ -61,19 +61,23 @@ class Board:
         would cover, each with the toilets among them; a ray stops at the edge and at
         a corner (A3, A7). The free-run walk of every playout, worked out once per board."""
         out: dict[tuple[Square, Square], Ray] = {}
-        for c in range(self.width):
-            for r in range(self.height):
-                for dc, dr in DIRECTIONS:
+        width, height, corners, toilets = self.width, self.height, self.corners, self.toilets
+        for c in range(width):
+            for r in range(height):
+                for d in DIRECTIONS:
                     prefixes: list[tuple[tuple[Square, ...], tuple[Square, ...]]] = []
                     squares: tuple[Square, ...] = ()
-                    for k in range(3):
-                        sq = (c + k * dc, r + k * dr)
-                        if not self.on_board(sq) or sq in self.corners:
-                            break
+                    wet: tuple[Square, ...] = ()
+                    sq = (c, r)
+                    # every command's start-up builds this for every square: no call or generator per step
+                    while len(squares) < 3 and 0 <= sq[0] < width and 0 <= sq[1] < height and sq not in corners:
                         squares += (sq,)
-                        prefixes.append((squares, tuple(s for s in squares if s in self.toilets)))
+                        if sq in toilets:
+                            wet += (sq,)
+                        prefixes.append((squares, wet))
+                        sq = (sq[0] + d[0], sq[1] + d[1])
                     if prefixes:
-                        out[((c, r), (dc, dr))] = tuple(prefixes)
+                        out[((c, r), d)] = tuple(prefixes)
         return out
 
     @cached_property
