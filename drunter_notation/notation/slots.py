@@ -321,8 +321,7 @@ class Slots:
         """Where a list of entries may stand, taken whole: any text but a line break, the vote's
         brackets and a comment, or a quoted string. A superset: the reader reads it entry by
         entry with :meth:`entries` (``LineReader._list``) and gives up on anything else, so a
-        line's regex need not repeat an entry's slots per entry (a vote's line: 32 k -> 18 k
-        instructions to match)."""
+        line's regex need not match every entry's slots a second time."""
         comment = self.atoms["COMMENT"]
         assert comment is not None and len(comment) == 1  # a comment starts with its one character
         avoid = "".join(_in_class(c) for c in (self.words["LBRACE"], self.words["RBRACE"], '"', "\n", comment))
