@@ -211,7 +211,7 @@ def cases(results, when: str, model: Model | None) -> list:
 
 # Where every fit starts: the hand-set priors of ``Model``'s own defaults would be the shipped ones (fitted by
 # bench/fit.py on the tuning tables), so the leave-one-out fits start from flat priors instead.
-START = Model().with_priors(honest_mix_prior=(1, 1, 1, 1), deceiver_mix=(1, 1), random_share_prior=(1, 1, 1),
+START = Model().with_priors(honest_mix_prior=(1, 1, 1, 1), deceiver_mix_prior=(1, 1), random_share_prior=(1, 1, 1),
                             deceiver_share_prior=(1, 1, 1, 1), sharpness_prior=(1, 1, 1), noise_prior=(1, 1, 1))
 
 

@@ -115,7 +115,9 @@ class Model:
     honest_mixes: tuple[tuple[float, ...], ...] = ((0.9, 0.05, 0.05), (0.5, 0.3, 0.2), (0.15, 0.7, 0.15),
                                                    (0.15, 0.15, 0.7))
     honest_mix_prior: tuple[float, ...] = (0.167, 0.5, 0.167, 0.167)
-    deceiver_mix: tuple[float, ...] = (0.75, 0.25)  # bluffer, decoy: who the deceivers are
+    # Who a table's deceivers are (bluffer, decoy) is unknown too: one of these mixes.
+    deceiver_mixes: tuple[tuple[float, ...], ...] = ((0.9, 0.1), (0.3, 0.7))
+    deceiver_mix_prior: tuple[float, ...] = (0.7, 0.3)
     random_shares: tuple[float, ...] = (0.02, 0.3, 0.9)  # a table's share of random players: one of these
     random_share_prior: tuple[float, ...] = (0.6, 0.3, 0.1)
     deceiver_shares: tuple[float, ...] = (0.02, 0.2, 0.5, 0.9)  # the non-random players' share of deceivers
@@ -145,13 +147,15 @@ class Model:
         out = []
         grids = itertools.product(zip(self.random_shares, self.random_share_prior, strict=True),
                                   zip(self.deceiver_shares, self.deceiver_share_prior, strict=True),
-                                  zip(self.honest_mixes, self.honest_mix_prior, strict=True))
-        for (rho, p_rho), (delta, p_delta), (mix, p_mix) in grids:
+                                  zip(self.honest_mixes, self.honest_mix_prior, strict=True),
+                                  zip(self.deceiver_mixes, self.deceiver_mix_prior, strict=True))
+        for (rho, p_rho), (delta, p_delta), (mix, p_mix), (fake, p_fake) in grids:
             share = {"random": rho}
             share |= {s: (1 - rho) * (1 - delta) * w for s, w in zip(HONEST, mix, strict=True)}
-            share |= {s: (1 - rho) * delta * w for s, w in zip(DECEIVERS, self.deceiver_mix, strict=True)}
+            share |= {s: (1 - rho) * delta * w for s, w in zip(DECEIVERS, fake, strict=True)}
             prior = tuple(share[s] for s in STYLE_NAMES)
-            out += [(p_rho * p_delta * p_mix * p_sharp, prior, k) for k, p_sharp in enumerate(self.sharpness_prior)]
+            out += [(p_rho * p_delta * p_mix * p_fake * p_sharp, prior, k)
+                    for k, p_sharp in enumerate(self.sharpness_prior)]
         return out
 
     def with_priors(self, **priors: Sequence[float]) -> Model:
