@@ -114,14 +114,14 @@ class Model:
     # Who a table's honest players are (purposeful, builder, soft) is unknown too: one of these mixes.
     honest_mixes: tuple[tuple[float, ...], ...] = ((0.9, 0.05, 0.05), (0.5, 0.3, 0.2), (0.15, 0.7, 0.15),
                                                    (0.15, 0.15, 0.7))
-    honest_mix_prior: tuple[float, ...] = (0.375, 0.375, 0.125, 0.125)
+    honest_mix_prior: tuple[float, ...] = (0.167, 0.5, 0.167, 0.167)
     # Who a table's deceivers are (bluffer, decoy) is unknown too: one of these mixes.
-    deceiver_mixes: tuple[tuple[float, ...], ...] = ((0.95, 0.05), (0.2, 0.8))
-    deceiver_mix_prior: tuple[float, ...] = (0.85, 0.15)
+    deceiver_mixes: tuple[tuple[float, ...], ...] = ((0.9, 0.1), (0.3, 0.7))
+    deceiver_mix_prior: tuple[float, ...] = (0.7, 0.3)
     random_shares: tuple[float, ...] = (0.02, 0.3, 0.9)  # a table's share of random players: one of these
     random_share_prior: tuple[float, ...] = (0.6, 0.3, 0.1)
     deceiver_shares: tuple[float, ...] = (0.02, 0.2, 0.5, 0.9)  # the non-random players' share of deceivers
-    deceiver_share_prior: tuple[float, ...] = (0.5, 0.2, 0.1, 0.2)
+    deceiver_share_prior: tuple[float, ...] = (0.333, 0.25, 0.167, 0.25)
     betas: tuple[float, ...] = (1.0, 3.0, 10.0, 32.0)  # purposeful, bluffer, decoy, builder: how sharply
     soft_betas: tuple[float, ...] = (0.2, 0.5)
     lapses: tuple[float, ...] = (0.02, 0.25)  # share of moves made at random by a non-random style
