@@ -219,7 +219,7 @@ def test_cli_text_and_the_same_numbers_with_jobs(tmp_path):
     assert one.returncode == 0, one.stderr
     assert one.stdout == two.stdout
     text = _drunter("analyze", path, "--playouts", "16")
-    assert "Anna: museum* 95" in text.stdout and "Turning points" in text.stdout
+    assert "Anna: museum* 94" in text.stdout and "Turning points" in text.stdout
     assert _drunter("analyze", path, "--policy", "clever").returncode == 2
 
 
