@@ -6,7 +6,7 @@ draws its table's make-up at random -- how many deceivers (``bluffer``, ``decoy`
 ``hider``), from none to all, each other seat an honest kind (``honest``,
 ``random-votes``, ``soft``, ``builder``) or, one time in ten, ``random`` -- and seats
 them in random order. The beliefs are taken after turn 10, 20, 30 and at the end, and the
-priors (``Model``'s fields named ``*_prior`` and ``*_mix``) are fitted by
+priors (``Model``'s fields named ``*_prior``) are fitted by
 coordinate search on the mean log-loss of the true card over all of them, so that
 mid-game beliefs weigh as much as final ones. Prints the fitted priors as Python.
 
@@ -115,7 +115,7 @@ def loss(games: list[TuningGame], model: Model) -> float:
 def candidates(base: Model) -> Iterator[Model]:
     """One prior at a time: each of its weights a third or three times as large."""
     for name, xs in asdict(base).items():
-        if name.endswith(("_prior", "_mix")):
+        if name.endswith("_prior"):
             for k in range(len(xs)):
                 for f in (1 / 3, 3.0):
                     yield base.with_priors(**{name: [x * (f if j == k else 1) for j, x in enumerate(xs)]})
@@ -124,7 +124,7 @@ def candidates(base: Model) -> Iterator[Model]:
 def priors(model: Model) -> str:
     """The model's priors, one line."""
     return "; ".join(f"{name} " + "/".join(f"{x:.3f}" for x in xs)
-                     for name, xs in asdict(model).items() if name.endswith(("_prior", "_mix")))
+                     for name, xs in asdict(model).items() if name.endswith("_prior"))
 
 
 def _loss_job(args: tuple[list[TuningGame], Model]) -> float:
@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> None:
                     best, best_loss = m, x
             print(f"round {r + 1}: log-loss {best_loss:.4f} ({time.perf_counter() - start:.0f} s)", flush=True)
     for name, xs in asdict(best).items():
-        if name.endswith(("_prior", "_mix")):
+        if name.endswith("_prior"):
             print(f"    {name}: tuple[float, ...] = ({', '.join(f'{x:.3f}' for x in xs)})")
     if args.map:
         beliefs = scored(games, best)

@@ -209,7 +209,7 @@ def search(todo: list[Job], jobs: int, rounds: int) -> None:
                         f"{t} {b} {v:.3f}" for t, row in rows.items() for b, v in row.items()), flush=True)
     print("priors found:")
     for name, xs in asdict(best).items():
-        if name.endswith(("_prior", "_mix")):
+        if name.endswith("_prior"):
             print(f"    {name}: tuple[float, ...] = ({', '.join(f'{x:.3f}' for x in xs)})")
 
 

@@ -160,10 +160,10 @@ class Model:
 
     def with_priors(self, **priors: Sequence[float]) -> Model:
         """The same grids with other priors (``honest_mix_prior=...``, ``noise_prior=...``:
-        any field named ``*_prior`` or ``*_mix``), each normalised."""
+        any field named ``*_prior``), each normalised."""
         fields = dict(asdict(self))
         for name, xs in priors.items():
-            if not name.endswith(("_prior", "_mix")) or name not in fields:
+            if not name.endswith("_prior") or name not in fields:
                 raise TypeError(f"Model has no prior named {name!r}")
             fields[name] = tuple(x / fsum(xs) for x in xs)
         return Model(**fields)
