@@ -19,7 +19,9 @@ marginal after turns 10, 20 and 30 and at the end (``analysis.record.walk``) is 
 against the card dealt: ECE (10 equal-width bins of the top card's probability,
 bootstrap SE over games), top-1, mean top p (what the model says against how often it
 is right: under-confident when it says less), the share wrong among beliefs at p >= 0.9
-and log-loss, with ``bench/inference.py``'s functions. ``--baseline-rev REV`` scores the
+and log-loss, with ``bench/inference.py``'s functions; then who the model takes the seats
+for, after turn 20 and at the end: each style's mean probability over the seats, and the
+card dealt's probability given that style. ``--baseline-rev REV`` scores the
 model at git revision REV over the same observations too. ``--json FILE`` keeps every
 figure. Nothing is asserted.
 
@@ -53,7 +55,7 @@ import fit  # bench/fit.py: tuning games' snapshots and the one-prior steps
 import inference as bench  # bench/inference.py: today's model from git
 from policies import POLICIES
 
-from drunter_notation.analysis.inference import Inference, Model, hypotheses
+from drunter_notation.analysis.inference import Inference, Model, Posterior, hypotheses
 from drunter_notation.analysis.record import walk
 from drunter_notation.bots.tournament import bot_game
 from drunter_notation.data.rulesets import load_ruleset
@@ -98,11 +100,41 @@ def one_game(job: Job) -> dict[str, Any]:
     at = {b: index.get(int(b)) if b != "end" else len(w.turns) - 1 for b in BUCKETS}
     cards = g.cards
     assert cards is not None  # a bot game deals the cards
-    return {"table": job.table, "game": job.i, "seats": seats, "kinds": list(seats),
-            "truth": [cards[p][0] for p in names],
+    truth = [cards[p][0] for p in names]
+    return {"table": job.table, "game": job.i, "seats": seats, "kinds": list(seats), "truth": truth,
+            "styles": {b: None if a is None else styles_of(w.posteriors[a], names, truth) for b, a in at.items()},
             "beliefs": {b: None if a is None else [w.turns[a]["beliefs"][p] for p in names] for b, a in at.items()},
             "today": None if tap is None else {b: None if a is None else [tap.old_beliefs[a][p] for p in names]
                                                for b, a in at.items()}}
+
+
+def styles_of(post: Posterior, names: tuple[str, ...], truth: list[str]) -> list[dict[str, tuple[float, float]]]:
+    """Per player, per style: its probability, and the probability of that style with the card dealt."""
+    out = []
+    for i, (p, card) in enumerate(zip(names, truth, strict=True)):
+        row = post.joint[post.players.index(p)][post.cards.index(card)]
+        out.append({s: (mass, row[k]) for k, (s, mass) in enumerate(post.style_marginal(names[i]).items())})
+    return out
+
+
+def style_lines(results: list[dict[str, Any]]) -> list[str]:
+    """Per table, after turn 20 and at the end: each style's mean probability over the seats, and the card
+    dealt's probability given that style (mass-weighted): where the doubt about a seat's card lies."""
+    styles = list(next(r["styles"]["end"][0] for r in results))
+    lines = ["| table | after | " + " | ".join(styles) + " |", "|---|---|" + "---|" * len(styles)]
+    for table in TABLES:
+        for b in ("20", "end"):
+            seats = [seat for r in results if r["table"] == table and r["styles"][b] is not None
+                     for seat in r["styles"][b]]
+            if not seats:
+                continue
+            cells = []
+            for s in styles:
+                mass = sum(seat[s][0] for seat in seats)
+                cells.append(f"{mass / len(seats):.3f} / {sum(seat[s][1] for seat in seats) / mass:.2f}"
+                             if mass > 0 else "0")
+            lines.append(f"| {table} | {calibration.when(b)} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def figures(results: list[dict[str, Any]], today: bool) -> dict[str, dict[str, Any]]:
@@ -245,6 +277,9 @@ def main() -> None:
     print(f"seed {args.seed}, games {args.seed}-1 to {args.seed}-{args.games} per table, 4 players; "
           f"{time.time() - start:.0f} s\n")
     print("\n".join(table_lines(fig, "beliefs")))
+    print("\nwho the model takes the seats for: per style, its mean probability / the card dealt's probability "
+          "given it\n")
+    print("\n".join(style_lines(results)))
     if today:
         print(f"\nthe model at {args.baseline_rev} on the same games:\n")
         print("\n".join(table_lines(fig, "today")))

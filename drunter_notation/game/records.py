@@ -15,7 +15,7 @@ from drunter_notation.game.inputs import card_sets, hand
 from drunter_notation.game.position import LogEntry
 from drunter_notation.i18n import _
 from drunter_notation.load import judge
-from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.formatter import format_record, writable_name
 from drunter_notation.notation.model import (
     Choose,
     Goals,
@@ -62,6 +62,10 @@ class Game(GameHistory):
                 or not all(isinstance(p, str) and p.strip() == p and p for p in players):
             raise fail("H001", _("a game needs 2 to 4 different players, not {players}").format(
                 players=repr(list(players)))[:300])
+        for p in players:
+            if not writable_name(p):
+                raise fail("H001", _("a player's name cannot hold a comma, a line break or NUL, which a record "
+                                     "cannot keep in a name: {name}").format(name=repr(p)[:100]))
         if variant not in ("base", "expert"):
             raise fail("H002", _("Variant must be \"base\" or \"expert\", not {variant}").format(
                 variant=repr(variant))[:200])

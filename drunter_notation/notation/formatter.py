@@ -45,6 +45,20 @@ def needs_quotes(name: str) -> bool:
     return not reads_as_bare_name(name)
 
 
+def writable_name(name: str) -> bool:
+    """``name`` can be a player's in a record: the Players tag parts names at commas and drops
+    the spaces around them, and a record is UTF-8 text of lines, without NUL."""
+    return bool(name) and name.strip() == name and not any(c in name for c in ",\n\x00") and _utf8(name)
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, as JSON may carry
+        return False
+    return True
+
+
 def player(name: str) -> str:
     return quote(name) if needs_quotes(name) else name
 

@@ -124,12 +124,25 @@ def play_move(store: Tables, name: str | None, body: JSONObject) -> Reply | JSON
     vote, jein, keep = _mapping(body, "vote", lists=True), _mapping(body, "jein"), _mapping(body, "keep")
     table = store.table(name)
     op = {"op": "push", "move": text, "vote": vote, "jein": jein, "keep": keep}
+
+    def push(g: Game) -> None:
+        if g.cards is not None and _is_choose(text):  # the goal cards are secret: each seat keeps its own
+            raise Refused(409, _("each player keeps a goal card on their own seat; the host page records the choice "
+                                 "only when the app does not know the goal cards"))
+        apply(g, op)
     try:
-        return store.change(table, turn, lambda g: apply(g, op), game_json, op=op)
+        return store.change(table, turn, push, game_json, op=op)
     except DnError as e:
         with table.lock:
             verdicts = _what_if(table, text, vote, jein) if table.game is not None else None
         return Reply(problem(e, name) | {"adjudication": verdicts}, 422)
+
+
+def _is_choose(text: str) -> bool:
+    try:
+        return isinstance(parse_move(text, "move"), Choose)
+    except DnError:
+        return False
 
 
 def _what_if(table: Table, text: str, vote: JSONObject | None, jein: JSONObject | None) -> JSONObject | None:

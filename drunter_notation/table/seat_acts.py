@@ -42,22 +42,35 @@ class Seats:
     def _me(self, table: Table, token: str | None, body: JSONObject | None = None) -> str:
         """The seat ``token`` opens, checked against the table's game (with its lock held);
         with ``body``, its ``turn`` too (if given): an action meant for another turn is 409."""
-        player = self.keys.seat(self.store.playable(table), table.name, token)
+        try:
+            game = self.store.playable(table)
+        except DnError:  # what is wrong with the record is the host's to read, not any link's
+            raise Refused(409, _("this game's record cannot be read now: the host page can mend it")) from None
+        player = self.keys.seat(game, table.name, token)
         if body is not None:
             on_turn(table, body)
         return player
+
+    def _table(self, name: str | None) -> Table:
+        """The game of a seat's link; no such game is answered as a link that opens no seat."""
+        try:
+            return self.store.table(name)
+        except Refused as e:
+            if e.status == 404:
+                raise seats.no_seat() from None
+            raise
 
     def _seat_view(self, table: Table, player: str) -> JSONObject:
         return seats.seat_json(table, self.view(table), player)
 
     # -- a seat's own ---------------------------------------------------------------------
     def show(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
-        table = self.store.table(name)
+        table = self._table(name)
         with table.lock:
             return self._seat_view(table, self._me(table, token))
 
     def show_board(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> Reply:
-        table = self.store.table(name)
+        table = self._table(name)
         with table.lock:
             self._me(table, token)
             return Reply(self.board(table), media="image/svg+xml")
@@ -69,7 +82,7 @@ class Seats:
             raise Refused(400, _("move: DN text like \"S2 c3-c4\" or \"pass\" (a vote goes through /ballot)"))
         if any(k in body for k in ("vote", "jein", "keep")):
             raise Refused(400, _("a seat lays only its own cards: a vote goes through /ballot and /lay"))
-        table = self.store.table(name)
+        table = self._table(name)
         with table.lock:
             player = self._me(table, token)
             to_move = table.played.to_move
@@ -82,14 +95,14 @@ class Seats:
             return self._seat_view(table, player)
 
     def ballot(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
-        table = self.store.table(name)
+        table = self._table(name)
         with self.store.actions, table.lock:
             player = self._me(table, token, body)
             seats.call_vote(table, _text(body), player)
             return self._seat_view(table, player)
 
     def call_off(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
-        table = self.store.table(name)
+        table = self._table(name)
         with self.store.actions, table.lock:
             player = self._me(table, token, body)
             seats.call_off(table, player)
@@ -104,7 +117,7 @@ class Seats:
 
     def _on_ballot(self, name: str | None, body: JSONObject, token: str | None, change: BallotChange) -> JSONObject:
         """A seat's act on the ballot (``change``), then the turn-over once it completes it."""
-        table = self.store.table(name)
+        table = self._table(name)
         with self.store.actions:
             with table.lock:
                 player = self._me(table, token, body)
@@ -114,7 +127,7 @@ class Seats:
                 return self._seat_view(table, player)
 
     def choose(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
-        table = self.store.table(name)
+        table = self._table(name)
         with self.store.actions:
             with table.lock:
                 player = self._me(table, token, body)
@@ -142,7 +155,7 @@ class Seats:
 
     # -- the host's side ------------------------------------------------------------------
     def seat_links(self, name: str | None, base: str) -> JSONObject:
-        table = self.store.table(name)
+        table = self._table(name)
         with table.lock:
             g = self.store.playable(table)
             present = self.present(table.name)
@@ -156,7 +169,7 @@ class Seats:
         return {"seats": out, "reachable": bool(self.links)}
 
     def host_ballot(self, _store: Tables, name: str | None, body: JSONObject) -> JSONObject:
-        table = self.store.table(name)
+        table = self._table(name)
         with self.store.actions, table.lock:
             self.store.playable(table)
             on_turn(table, body)
@@ -164,7 +177,7 @@ class Seats:
             return self.view(table)
 
     def host_call_off(self, _store: Tables, name: str | None, body: JSONObject) -> JSONObject:
-        table = self.store.table(name)
+        table = self._table(name)
         with self.store.actions, table.lock:
             self.store.playable(table)
             on_turn(table, body)
@@ -174,7 +187,7 @@ class Seats:
     def seat_of(self, name: str, token: str | None) -> str:
         """The player whose seat ``token`` opens in game ``name`` (403 for none; 422 when the
         record is no valid record any more): a seat's event stream opens only then."""
-        table = self.store.table(name)
+        table = self._table(name)
         with table.lock:
             try:
                 return self._me(table, token)

@@ -62,8 +62,13 @@ class Keys:
             if hmac.compare_digest(self.token(name, i, p).encode(), (given or "").encode()[:64]):
                 found = p
         if found is None:
-            raise Refused(403, _("this is no seat of this game: open the seat's link from the host page again"))
+            raise no_seat()
         return found
+
+
+def no_seat() -> Refused:
+    """A seat link that opens nothing: the same answer whether the game exists or not."""
+    return Refused(403, _("this is no seat of this game: open the seat's link from the host page again"))
 
 
 def public_dn(game: Game, text: str) -> str:

@@ -28,6 +28,7 @@ from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.files import NotRegularFile
 from drunter_notation.game import Game
 from drunter_notation.i18n import _, language
+from drunter_notation.notation.formatter import writable_name
 
 if TYPE_CHECKING:  # a table only holds these values
     from drunter_notation.notation.model import Choose, Turn
@@ -289,8 +290,9 @@ class Tables:
         path = self.path(name)
         players = spec.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 40 and p.isprintable()
-                                                    for p in players):
-            raise Refused(400, _("players: a list of 2 to 4 names of 1 to 40 printable characters, in seat order"))
+                                                    and writable_name(p) for p in players):
+            raise Refused(400, _("players: a list of 2 to 4 names of 1 to 40 printable characters, without a comma "
+                                 "or spaces around them, in seat order"))
         board = spec.get("board", "schilda")
         if board not in self.boards():
             raise Refused(400, _("board: one of {boards}").format(boards=", ".join(self.boards())))
