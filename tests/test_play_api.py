@@ -185,8 +185,15 @@ def test_expert_choice(client):
             body = {"move": "pass"}
         state = client.post("/api/games/x/moves", json=body).json()
     assert state["choice_due"]
-    keep = {p: g[1] for p, g in goals.items()}  # the host may enter every choice at once (a scorer's record)
-    state = client.post("/api/games/x/moves", json={"move": "choose", "keep": keep}).json()
+    # the goals were dealt by the app, secretly: the host cannot choose for the seats, nor learn them by trying
+    keep = {p: g[1] for p, g in goals.items()}
+    for tried in (keep, {"Anna": goals["Ben"][0]}, None):
+        r = client.post("/api/games/x/moves", json={"move": "choose", "keep": tried})
+        assert r.status_code == 409 and "seat" in r.json()["error"]
+    for s in seats:
+        mine = {"X-Drunter-Seat": s["links"][0].split("#")[1]}
+        client.post("/api/seat/x/choose", json={"keep": keep[s["player"]]}, headers=mine)
+    state = client.get("/api/games/x").json()
     assert not state["choice_due"] and state["events"][-1]["dn"] == "choose"
 
 

@@ -68,6 +68,8 @@ def test_only_this_servers_host_is_answered(client, host, ok):
     assert (r.status_code == 200) is ok
     if not ok:
         assert r.status_code == 400 and "not this server" in one_line(r)
+    # a refusal carries the headers every answer carries
+    assert "default-src 'self'" in r.headers["content-security-policy"] and r.headers["cache-control"] == "no-store"
 
 
 def test_listening_on_all_addresses_answers_every_ip_but_no_name(folder):

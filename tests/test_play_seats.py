@@ -118,7 +118,24 @@ def test_a_secret_ballot_from_laying_to_the_turn_over(two):
     assert done["players"][0]["cards"].count("JAA") == 0 and "?" in done["players"][0]["cards"]  # B7
 
 
-def test_a_refused_turn_over_gives_the_cards_back(two):
+def test_a_ballot_the_engine_refuses_is_told_to_its_seat_alone(two):
+    c, seat = two
+    c.post("/api/seat/t/moves", json={"move": "S1 a2"}, headers=seat["Anna"])
+    c.post("/api/seat/t/moves", json={"move": "R2 f5-f4"}, headers=seat["Ben"])
+    c.post("/api/games/t/ballot", json={"move": "S2 b2-c2"})
+    c.post("/api/seat/t/lay", json={"cards": ["NE"]}, headers=seat["Ben"])
+    r = c.post("/api/seat/t/lay", json={"cards": ["JA", "JA"]}, headers=seat["Anna"])  # one JA only (S2)
+    assert r.status_code == 422 and "B003" in r.text
+    # nobody else learns of it, and the vote goes on: Ben's card stays laid, face down
+    for view in (c.get("/api/games/t").json(), c.get("/api/seat/t", headers=seat["Ben"]).json()):
+        assert view["vote"]["laid"] == ["Ben"] and view["vote"]["problem"] is None and "B003" not in json.dumps(view)
+    done = c.post("/api/seat/t/lay", json={"cards": ["JA"]}, headers=seat["Anna"]).json()
+    assert done["turn"] == 4 and done["last_vote"]["dn"].startswith("3. Anna S2 b2-c2 vote { Anna: JA, Ben: NE }")
+
+
+def test_a_refused_turn_over_gives_the_cards_back(two, monkeypatch):
+    # the engine judges the turn-over whatever the seats were told as they laid: let a card laid twice through
+    monkeypatch.setattr(Game, "check_ballot", lambda self, player, cards: None)
     c, seat = two
     c.post("/api/seat/t/moves", json={"move": "S1 a2"}, headers=seat["Anna"])
     c.post("/api/seat/t/moves", json={"move": "R2 f5-f4"}, headers=seat["Ben"])
@@ -148,12 +165,36 @@ def test_the_expert_choice_is_made_on_each_seat_and_kept_secret(tmp_path):
             if s["legal"] else {"move": "pass"}
         assert c.post("/api/games/x/moves", json=body).status_code == 200
     assert s["choice_due"], "the test game never finished a track"
+    # the host can neither choose for the seats nor learn their goal cards from a refusal
+    for keep in ({p: g[1] for p, g in goals.items()}, {"Anna": GOALS[0]}, None):
+        r = c.post("/api/games/x/moves", json={"move": "choose", "keep": keep})
+        assert r.status_code == 409 and not any(g in r.text for gs in goals.values() for g in gs)
     assert c.post("/api/seat/x/choose", json={"keep": "nonsense"}, headers=seat["Anna"]).status_code == 400
     r = c.post("/api/seat/x/choose", json={"keep": goals["Anna"][1]}, headers=seat["Anna"]).json()
     assert r["me"]["kept"] == goals["Anna"][1] and r["chosen"] == ["Anna"] and r["choice_due"]
     assert goals["Anna"][1] not in json.dumps(c.get("/api/seat/x", headers=seat["Ben"]).json()["me"])
     r = c.post("/api/seat/x/choose", json={"keep": goals["Ben"][0]}, headers=seat["Ben"]).json()
     assert not r["choice_due"] and r["events"][-1]["dn"].endswith("choose")
+
+
+def test_a_link_to_no_game_or_a_broken_one_tells_nothing(two, tmp_path):
+    c, seat = two
+    nothing = c.get("/api/seat/t", headers={"X-Drunter-Seat": "x"})
+    for path in ("/api/seat/nosuchgame", "/api/seat/nosuchgame/board.svg"):
+        r = c.get(path, headers=seat["Anna"])
+        assert (r.status_code, r.json()) == (403, nothing.json()) and str(tmp_path) not in r.text
+    assert c.post("/api/seat/nosuchgame/lay", json={"cards": ["JA"]}, headers=seat["Anna"]).status_code == 403
+    (tmp_path / "t.dn").write_text('[Players "Anna, Ben"]\n\n1. Anna goals: museum, church\n', encoding="utf-8")
+    r = c.get("/api/seat/t", headers=seat["Anna"])
+    assert r.status_code == 409 and "museum" not in r.text and "P001" not in r.text
+
+
+def test_names_a_record_cannot_keep_are_refused(tmp_path):
+    c = TestClient(create_app(folder(tmp_path)), base_url=BASE)
+    for players in (["Anna, Ben", "Cleo"], ["Anna,Ben", "Cleo"], [" Anna", "Ben"]):
+        r = c.post("/api/games", json={"name": "n", "players": players, "board": "tiny.toml", "deal": "random"})
+        assert r.status_code == 400 and "players" in r.json()["error"]
+    assert not (tmp_path / "n.dn").exists()
 
 
 def test_event_streams_are_bounded(two):
@@ -472,7 +513,8 @@ def test_no_body_makes_a_seat_route_fail(voting, body, route, key, who):
             assert "\n" not in r.json()["error"]
 
 
-def test_a_refused_turn_over_is_worded_in_each_reader_s_language(two):
+def test_a_refused_turn_over_is_worded_in_each_reader_s_language(two, monkeypatch):
+    monkeypatch.setattr(Game, "check_ballot", lambda self, player, cards: None)  # as in the test above
     c, seat = two
     c.post("/api/seat/t/moves", json={"move": "S1 a2"}, headers=seat["Anna"])
     c.post("/api/seat/t/moves", json={"move": "R2 f5-f4"}, headers=seat["Ben"])
@@ -482,3 +524,7 @@ def test_a_refused_turn_over_is_worded_in_each_reader_s_language(two):
     german = c.get("/api/seat/t", headers={**seat["Anna"], "Accept-Language": "de"}).json()["vote"]["problem"]
     english = c.get("/api/games/t", headers={"Accept-Language": "en"}).json()["vote"]["problem"]
     assert "Fehler[B003]" in german and "error[B003]" in english
+    monkeypatch.undo()  # and the seat that lays it is told in its own language
+    c.post("/api/seat/t/lay", json={"cards": ["NE"]}, headers=seat["Ben"])
+    r = c.post("/api/seat/t/lay", json={"cards": ["JA", "JA"]}, headers={**seat["Anna"], "Accept-Language": "cs"})
+    assert r.status_code == 422 and "chyba[B003]" in r.text

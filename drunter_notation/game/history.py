@@ -15,7 +15,7 @@ from drunter_notation.game.position import GamePosition, LogEntry
 from drunter_notation.i18n import _
 from drunter_notation.notation.model import CARD_NAMES, Ballot, Card, Choose, Outcome, Placement, Turn, Vote, quick
 from drunter_notation.notation.parser import parse_move
-from drunter_notation.rules import turn
+from drunter_notation.rules import turn, votes
 from drunter_notation.rules.placement import Move
 from drunter_notation.rules.state import Violation
 from drunter_notation.rules.votes import voting_order
@@ -149,6 +149,16 @@ class GameHistory(GamePosition):
         (B2), as push would lay them; ``rules.votes.tally`` counts them. Raises DnError
         B002-B004 for what is no ballot at all."""
         return self._ballots(vote, jein)
+
+    def check_ballot(self, player: str, cards: Iterable[str]) -> None:
+        """The cards ``player`` lays in the vote now due, judged alone, as before the other
+        ballots are known: raises DnError B003 for a card no vote card, no longer held or
+        laid more often than held (the rest of B2-B4 needs every ballot: :meth:`push`)."""
+        ballot = self._ballots({player: cards}, None).ballots[0]
+        if player in self.players:
+            problem = votes.check_cards(self.state, ballot)
+            if problem is not None:
+                self._raise(problem)
 
     def set_cards(self, cards: Mapping[str, str | Iterable[str]]) -> None:
         """Give the players' cards later than :meth:`new` (``{"Anna": "museum"}``, expert:

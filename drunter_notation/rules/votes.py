@@ -9,7 +9,7 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import NamedTuple
 
-from drunter_notation.notation.model import Card, Vote
+from drunter_notation.notation.model import Ballot, Card, Vote
 from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
 from drunter_notation.rules.state import State, Violation, take
 
@@ -111,17 +111,26 @@ def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
         if _BARE_JEIN in ballot.cards:
             return Violation("B004", "B4", "bare-jein", {"player": ballot.player})
     for ballot in vote.ballots:
-        held, cards = state.cards[ballot.player], ballot.cards
-        for card in cards:  # each card in the order first laid (a card laid again is judged again, alike)
-            name = card.name
-            has = held.get(name, 0)
-            if has == 0:
-                return Violation("B003", "B7", "spent", {"player": ballot.player, "card": name,
-                                                         "turn": state.spent_on.get((ballot.player, name))})
-            if len(cards) > 1:  # one card alone is never laid more often than held
-                n = [c.name for c in cards].count(name)
-                if n > has:
-                    return Violation("B003", "B7", "laid-twice", {"player": ballot.player, "card": name, "times": n})
+        problem = check_cards(state, ballot)
+        if problem is not None:
+            return problem
+    return None
+
+
+def check_cards(state: State, ballot: Ballot) -> Violation | None:
+    """B003 for one ballot of a player of the game, alone: a card the player no longer
+    holds (spent in an earlier vote) or lays more often than held. None when held."""
+    held, cards = state.cards[ballot.player], ballot.cards
+    for card in cards:  # each card in the order first laid (a card laid again is judged again, alike)
+        name = card.name
+        has = held.get(name, 0)
+        if has == 0:
+            return Violation("B003", "B7", "spent", {"player": ballot.player, "card": name,
+                                                     "turn": state.spent_on.get((ballot.player, name))})
+        if len(cards) > 1:  # one card alone is never laid more often than held
+            n = [c.name for c in cards].count(name)
+            if n > has:
+                return Violation("B003", "B7", "laid-twice", {"player": ballot.player, "card": name, "times": n})
     return None
 
 

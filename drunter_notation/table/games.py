@@ -126,7 +126,7 @@ def play_move(store: Tables, name: str | None, body: JSONObject) -> Reply | JSON
     op = {"op": "push", "move": text, "vote": vote, "jein": jein, "keep": keep}
 
     def push(g: Game) -> None:
-        if g.cards is not None and _is_choose(text):  # the goal cards are secret: each seat keeps its own
+        if g.cards is not None and g.choice_due and _is_choose(text):  # the goals are secret: each seat keeps its own
             raise Refused(409, _("each player keeps a goal card on their own seat; the host page records the choice "
                                  "only when the app does not know the goal cards"))
         apply(g, op)

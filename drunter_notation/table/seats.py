@@ -139,7 +139,7 @@ def lay(table: Table, player: str, cards: object) -> Vote:
         if not isinstance(cards, list) or not 0 < len(cards) <= len(CARD_NAMES) \
                 or not all(isinstance(c, str) for c in cards):
             raise Refused(400, _("cards: the vote cards laid, e.g. [\"JA\", \"?\"]"))
-        table.played.ballots({player: cards})  # B003 for what is no vote card; the engine judges the rest
+        table.played.check_ballot(player, cards)  # B003 to this seat alone: the others' ballots stay secret
         laid[player] = tuple(cards)
     table.vote = replace(v, laid=laid, refused=None)
     return table.vote

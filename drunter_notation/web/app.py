@@ -92,7 +92,7 @@ def create_app(root: str | Path, token: str | None = None, host: str = "127.0.0.
     app = Starlette(routes=routes, lifespan=_lifespan(core, thinker),
                     exception_handlers={Refused: _refused, HTTPException: _http_error, Exception: _crash})
     # the language outermost: the guards' refusals are in the request's language too
-    return PlayApp(SameOrigin(Guard(app, token), host, port), hub=hub, core=core, thinker=thinker)
+    return PlayApp(SameOrigin(Guard(app, token), host, port, headers=HEADERS), hub=hub, core=core, thinker=thinker)
 
 
 Lifespan = Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]

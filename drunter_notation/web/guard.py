@@ -17,7 +17,7 @@ send no ``Origin``:
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TypeGuard
 
 from starlette.datastructures import Headers
@@ -58,10 +58,12 @@ def _ip(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 class SameOrigin:
     """ASGI middleware: the three checks above, for a server listening on ``host``
     (as given to ``--host``; a name given there is accepted too) and ``port``
-    (None: any port, for an app not bound to a socket, as in tests)."""
+    (None: any port, for an app not bound to a socket, as in tests); its refusals carry
+    ``headers`` as every other answer does."""
 
-    def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int | None = None, extra: Iterable[str] = ()):
-        self.app, self.port = app, port
+    def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int | None = None, extra: Iterable[str] = (),
+                 headers: Mapping[str, str] | None = None):
+        self.app, self.port, self.headers = app, port, dict(headers or {})
         self.any_ip = host in WILDCARDS
         shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
         self.names = LOOPBACK_NAMES | {shown.lower()} | {n.lower() for n in extra}
@@ -94,7 +96,7 @@ class SameOrigin:
             return await self.app(scope, receive, send)
         if scope["type"] == "websocket":  # closing before the handshake answers it with 403
             return await send({"type": "websocket.close", "code": 1008})
-        return await JSONResponse({"error": refusal[1]}, refusal[0])(scope, receive, send)
+        return await JSONResponse({"error": refusal[1]}, refusal[0], headers=self.headers)(scope, receive, send)
 
 
 def _json(content_type: str | None) -> bool:
