@@ -132,3 +132,14 @@ def test_repair_refusals(client, folder):
         f.truncate(files.MAX_RECORD_BYTES + 1)
     assert client.get("/api/games/huge/source").status_code == 409
     assert client.post("/api/games/huge/repair", json={"cut": True}).status_code == 409
+
+
+def test_a_valid_record_may_be_edited_but_not_broken(client, folder):
+    before = (folder / "t.dn").read_text(encoding="utf-8")
+    r = client.post("/api/games/t/repair", json={"line": 1, "text": "garbage"})
+    assert r.status_code == 409 and "valid" in r.json()["error"]
+    assert (folder / "t.dn").read_text(encoding="utf-8") == before and not (folder / "t.dn.bak").exists()
+    first = before.split("\n")[0]
+    r = client.post("/api/games/t/repair", json={"line": 1, "text": first + "  # kept at the club"})
+    assert r.status_code == 200 and r.json()["valid"]
+    assert client.get("/api/games/t").json()["turn"] == len(MOVES) + 1

@@ -201,6 +201,12 @@ def test_a_link_out_of_the_folder_is_neither_read_nor_written(client, folder, tm
     r = client.post("/api/games", json=NEW | {"name": "gone"})
     assert r.status_code == 409  # the dangling link's name is taken: nothing is written through it
     assert outside.read_bytes() == before and not (tmp_path / "missing.dn").exists()
+    # a board file is no different: a link out is neither offered nor played on
+    board = tmp_path / "elsewhere.toml"
+    board.write_bytes((ROOT / "replays" / "boards" / "tiny.toml").read_bytes())
+    (folder / "linked.toml").symlink_to(board)
+    assert "linked.toml" not in client.get("/api/options").json()["boards"]
+    assert client.post("/api/games", json=NEW | {"name": "lb", "board": "linked.toml"}).status_code == 400
 
 
 def test_a_link_inside_the_folder_is_followed(client, folder):

@@ -145,6 +145,9 @@ def repair(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
                                      "characters").format(example='{"line": N, "text": "..."}', last=len(lines),
                                                           limit=LINE_LIMIT))
             new = "\n".join([*lines[:line - 1], fix, *lines[line:]])
+            # a fix mends: a valid record may be edited, not broken by one request
+            if table.game is not None and not verdict(new, table.path)["valid"]:
+                raise Refused(409, _("this change would make a valid record invalid; nothing was written"))
         store.rewrite(table, new)
         return _source(table)
 

@@ -42,7 +42,7 @@ class FileStorage:
 
     def boards(self) -> list[str]:
         return sorted(p.relative_to(self.root).as_posix() for p in self.root.rglob("*.toml")
-                      if not any(part.startswith(".") for part in p.relative_to(self.root).parts))
+                      if not any(part.startswith(".") for part in p.relative_to(self.root).parts) and self.inside(p))
 
     def inside(self, path: Path) -> bool:
         """Whether ``path``, its links followed, stays in the games folder (a link out is never followed)."""
