@@ -37,3 +37,21 @@ def test_the_search_counts_the_aims_and_any_other_figure_made_worse(tables):
     # a figure without an aim may get worse by SLACK at no cost; beyond it, twice what it lost
     worse = {**better, "decoy": {"20": 0.11 + tables.SLACK, "end": 0.12 + tables.SLACK + 0.01}}
     assert tables.excess(worse, shipped) == pytest.approx(2 * 0.01)
+
+
+def test_who_the_model_takes_the_seats_for_sums_to_one_and_prints_per_table(tables):
+    r = tables.one_game(tables.Job("honest", 4401, 2, "none"))
+    for seat in r["styles"]["end"]:
+        assert abs(sum(mass for mass, _ in seat.values()) - 1) < 1e-6
+        assert all(0 <= with_card <= mass + 1e-12 for mass, with_card in seat.values())
+    lines = tables.style_lines([r])
+    assert lines[0].startswith("| table | after | random | purposeful | bluffer")
+    assert [line.split(" | ")[:2] for line in lines[2:]] == [["| honest", "turn 20"], ["| honest", "end"]]
+
+
+def test_another_grid_or_prior_is_set_by_name_and_nothing_else(tables):
+    assert tables.changed_model(["bluffs=0.08,0.2"]).bluffs == (0.08, 0.2)
+    assert tables.changed_model([]) == tables.Model()
+    for bad in (["own_weight=3"], ["nothing=1"], ["bluffs=a,b"]):
+        with pytest.raises(SystemExit):
+            tables.changed_model(bad)
