@@ -109,13 +109,17 @@ def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing
         os.close(fd)
 
 
-def read_stream(stream: BinaryIO, kind: Kind, label: str) -> bytes:
+def read_stream(stream: BinaryIO | None, kind: Kind, label: str) -> bytes:
     """At most ``kind.limit`` bytes of a binary stream (standard input), read in
     chunks; more is ``DnError`` ``kind.code`` as soon as the limit is passed, so an
-    endless stream (``< /dev/zero``) costs no more than the limit."""
+    endless stream (``< /dev/zero``) costs no more than the limit. None -- Python
+    has no ``sys.stdin`` when the command was started with it closed (``<&-``) --
+    is ``DnError`` ``kind.code`` too."""
     chunks: list[bytes] = []
     total = 0
     try:
+        if stream is None:
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF))
         while total <= kind.limit:
             chunk = stream.read(min(1 << 20, kind.limit + 1 - total))
             if not chunk:

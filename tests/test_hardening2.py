@@ -56,6 +56,15 @@ def test_standard_input_has_the_size_cap_of_a_file():
     assert "too large" in one_line(err, "I001") and err.startswith("<stdin>")
 
 
+def test_closed_standard_input_is_one_i001_line():
+    # `drunter validate - <&-`: Python starts with sys.stdin None
+    done = subprocess.run([sys.executable, "-m", "drunter_notation.cli", "validate", "-"], capture_output=True,
+                          text=True, timeout=120, preexec_fn=lambda: os.close(0), cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2 and done.stdout == ""
+    assert one_line(done.stderr, "I001") == "<stdin>: error[I001]: cannot be read: Bad file descriptor"
+
+
 def test_standard_input_within_the_cap_is_judged(tmp_path):
     record = tmp_path / "r.dn"
     record.write_bytes((ROOT / "replays" / "legal-2p.dn").read_bytes())
