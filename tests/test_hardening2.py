@@ -121,6 +121,13 @@ def test_the_pool_size_is_capped_by_the_work_and_the_cores():
     assert pool_size(1, 100) == 1 and pool_size(8, 0) == 1
 
 
+@pytest.mark.parametrize("command", [("simulate", "--players", "2"), ("tournament",)])
+def test_a_huge_bad_seed_is_echoed_shortened(command):
+    status, _, err = drunter(*command, "--seed", "9" * 5000)
+    line = one_line(err, "usage")
+    assert status == 2 and f"'{'9' * 40}…' is not a valid integer" in line and len(line) < 200
+
+
 def test_tournament_with_five_bots_is_a_usage_diagnostic_like_simulate():
     status, out, err = drunter("tournament", "--bots", "greedy,greedy,random,cautious,random", "--games", "2")
     assert status == 2 and out == ""
