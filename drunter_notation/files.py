@@ -47,6 +47,9 @@ class Kind:
 RECORD = Kind("I001", MAX_RECORD_BYTES, N_("no such file"), N_("check the path"),
               N_("is a directory, not a DN record"), N_("name a .dn file, or use a command that walks directories"),
               N_("is {what}, not a DN record; nothing was read"))
+# any other file read (an analysis, the report manifest): worded without naming what it should be
+FILE = Kind("I001", MAX_RECORD_BYTES, N_("no such file"), N_("check the path"),
+            N_("is a directory, not a regular file"), None, N_("is {what}, not a regular file; nothing was read"))
 BOARD = Kind("H003", MAX_BOARD_BYTES, N_("file not found"), None, N_("is a directory, not a board file"), None,
              N_("is {what}, not a board file; nothing was read"))
 
@@ -106,13 +109,17 @@ def read_regular(path: str | Path, kind: Kind, label: str | None = None, missing
         os.close(fd)
 
 
-def read_stream(stream: BinaryIO, kind: Kind, label: str) -> bytes:
+def read_stream(stream: BinaryIO | None, kind: Kind, label: str) -> bytes:
     """At most ``kind.limit`` bytes of a binary stream (standard input), read in
     chunks; more is ``DnError`` ``kind.code`` as soon as the limit is passed, so an
-    endless stream (``< /dev/zero``) costs no more than the limit."""
+    endless stream (``< /dev/zero``) costs no more than the limit. None -- Python
+    has no ``sys.stdin`` when the command was started with it closed (``<&-``) --
+    is ``DnError`` ``kind.code`` too."""
     chunks: list[bytes] = []
     total = 0
     try:
+        if stream is None:
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF))
         while total <= kind.limit:
             chunk = stream.read(min(1 << 20, kind.limit + 1 - total))
             if not chunk:
@@ -169,18 +176,31 @@ class NotRegularFile(OSError):
     """The target of a write exists and is not a regular file: it was left alone."""
 
 
-def _refuse_special(path: Path) -> None:
+def _refuse_special(path: Path, links: bool = True) -> None:
     """Raise :class:`NotRegularFile` when ``path`` (links already followed) exists
-    and is not a regular file."""
+    and is not a regular file; ``links=False``: a symlink there is refused too."""
     try:
-        mode = os.stat(path).st_mode
+        mode = (os.stat if links else os.lstat)(path).st_mode
     except FileNotFoundError:
         return
     if stat.S_ISREG(mode):
         return
-    what = _("a directory") if stat.S_ISDIR(mode) else _special(mode)
+    what = _("a directory") if stat.S_ISDIR(mode) else _("a symbolic link") if stat.S_ISLNK(mode) else _special(mode)
     raise NotRegularFile(errno.EEXIST, _("it is {what}, not a regular file; nothing was written, it is left as it"
                                          " is").format(what=what), str(path))
+
+
+def check_target(path: str | Path, *, links: bool = True) -> Path:
+    """The path :func:`write_atomic` writes for ``path`` (a symlink followed unless
+    ``links=False``); :class:`NotRegularFile` when what is there may not be replaced,
+    so a command can refuse an output before it does any work."""
+    if links:
+        target = Path(os.path.realpath(path))
+    else:  # the folder's links are followed either way: only the last component may be refused as a link
+        absolute = os.path.abspath(path)
+        target = Path(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute))
+    _refuse_special(target, links)
+    return target
 
 
 class FileChanged(Exception):
@@ -201,13 +221,16 @@ def read_snapshot(path: str | Path) -> Snapshot:
     return Snapshot(read_record(path), before)
 
 
-def write_atomic(path: str | Path, text: str, *, durable: bool = False, replaces: Snapshot | None = None) -> None:
+def write_atomic(path: str | Path, text: str, *, durable: bool = False, replaces: Snapshot | None = None,
+                 links: bool = True) -> None:
     """Replace ``path`` with ``text`` via a temp file in the same folder and a rename,
     so the old file stays whole until the new one is complete. ``durable``: also
     flush the file and the folder to the disk before returning (a power cut then
     keeps the new text; a killed process keeps it either way).
 
-    A symlink is followed: its target is rewritten and the link stays. A target that
+    A symlink is followed: its target is rewritten and the link stays; with
+    ``links=False`` a symlink at ``path`` is refused like a device
+    (:class:`NotRegularFile`), so a link can never redirect the write. A target that
     exists and is not a regular file (a device, a FIFO, a socket, a directory) is
     never replaced: :class:`NotRegularFile` (an ``OSError``), checked before the temp
     file is made and again just before the rename. With
@@ -217,8 +240,7 @@ def write_atomic(path: str | Path, text: str, *, durable: bool = False, replaces
     on any failure, SIGINT and SIGTERM included (the CLI turns SIGTERM into an exit
     that unwinds). Anything at ``path`` that is not a regular file (a folder, FIFO,
     device, socket) is never replaced: :class:`NotRegularFile`."""
-    path = Path(os.path.realpath(path))
-    _refuse_special(path)
+    path = check_target(path, links=links)
     import tempfile  # here: the commands that only read (validate) do not load it
 
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -236,7 +258,7 @@ def write_atomic(path: str | Path, text: str, *, durable: bool = False, replaces
             os.chmod(tmp, 0o666 & ~umask)
         if replaces is not None and not _still(path, replaces):
             raise FileChanged(str(path))
-        _refuse_special(path)  # again: a FIFO or folder may have been put there meanwhile
+        _refuse_special(path, links)  # again: a FIFO, folder or link may have been put there meanwhile
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

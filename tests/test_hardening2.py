@@ -56,6 +56,15 @@ def test_standard_input_has_the_size_cap_of_a_file():
     assert "too large" in one_line(err, "I001") and err.startswith("<stdin>")
 
 
+def test_closed_standard_input_is_one_i001_line():
+    # `drunter validate - <&-`: Python starts with sys.stdin None
+    done = subprocess.run([sys.executable, "-m", "drunter_notation.cli", "validate", "-"], capture_output=True,
+                          text=True, timeout=120, preexec_fn=lambda: os.close(0), cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2 and done.stdout == ""
+    assert one_line(done.stderr, "I001") == "<stdin>: error[I001]: cannot be read: Bad file descriptor"
+
+
 def test_standard_input_within_the_cap_is_judged(tmp_path):
     record = tmp_path / "r.dn"
     record.write_bytes((ROOT / "replays" / "legal-2p.dn").read_bytes())
@@ -110,6 +119,13 @@ def test_the_pool_size_is_capped_by_the_work_and_the_cores():
     assert pool_size(10 ** 9, 3) == 3
     assert pool_size(10 ** 9, 10 ** 9) == 4 * len(os.sched_getaffinity(0))
     assert pool_size(1, 100) == 1 and pool_size(8, 0) == 1
+
+
+@pytest.mark.parametrize("command", [("simulate", "--players", "2"), ("tournament",)])
+def test_a_huge_bad_seed_is_echoed_shortened(command):
+    status, _, err = drunter(*command, "--seed", "9" * 5000)
+    line = one_line(err, "usage")
+    assert status == 2 and f"'{'9' * 40}…' is not a valid integer" in line and len(line) < 200
 
 
 def test_tournament_with_five_bots_is_a_usage_diagnostic_like_simulate():

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -353,3 +356,94 @@ def test_a_page_deleted_by_hand_leaves_the_archive(tmp_path, monkeypatch):
     Path("reports/a.html").unlink()
     run("b.dn", "--index")
     assert "a.dn" not in Path("reports/index.html").read_text()
+
+
+@pytest.mark.parametrize("args", [("-o", "page.html"), ("-o", "page.html", "--index"), ("--out-dir", ".")],
+                         ids=["-o", "-o --index", "--out-dir"])
+def test_report_never_writes_through_a_symlink(tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    Path("g.dn").write_text(INVALID)
+    Path("victim.dn").write_text("kept")
+    Path("g.html" if "--out-dir" in args else "page.html").symlink_to("victim.dn")
+    result = run("g.dn", *args)
+    assert result.exit_code == 2 and "error[I005]" in result.stderr and "symbolic link" in result.stderr
+    assert "Traceback" not in result.output and Path("victim.dn").read_text() == "kept"
+    assert not Path("manifest.json").exists() and not Path("index.html").exists()
+
+
+@pytest.mark.parametrize("name", ["manifest.json", "index.html"])
+def test_report_refuses_a_linked_manifest_or_index_before_writing_a_page(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    Path("g.dn").write_text(INVALID)
+    Path("victim.txt").write_text("kept")
+    Path("out").mkdir()
+    Path("out", name).symlink_to(tmp_path / "victim.txt")
+    result = run("g.dn", "--out-dir", "out", "--index")
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1 and "error[I005]" in result.stderr
+    assert Path("victim.txt").read_text() == "kept" and sorted(p.name for p in Path("out").iterdir()) == [name]
+
+
+def test_a_fifo_as_manifest_is_refused_without_reading_it(tmp_path):
+    out = tmp_path / "m1"
+    out.mkdir()
+    os.mkfifo(out / "manifest.json")
+    rec = tmp_path / "g.dn"
+    rec.write_text(INVALID)
+    # in a process of its own: a read of the FIFO would hang; a refusal takes well under the timeout
+    done = subprocess.run([sys.executable, "-m", "drunter_notation.cli", "report", str(rec), "--out-dir", str(out)],
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().endswith("manifest.json: it is a FIFO (named pipe), not a regular file; nothing was "
+                                        "written, it is left as it is")
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json"]
+
+
+def test_a_record_name_that_is_not_utf8_is_reported_and_kept_in_the_archive(tmp_path):
+    games, out = tmp_path / "games", tmp_path / "out"
+    games.mkdir()
+    name = os.fsdecode(b"a\xff.dn")
+    (games / name).write_text(game_text(seed=5))
+    (games / os.fsdecode(b"b\xfe.dn")).write_text("not DN at all\n")  # its error page names it too
+    for _ in range(2):  # the second run reads the manifest back: the page keeps its name
+        result = run(games, "--out-dir", out, "--index")
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert sorted(os.listdir(os.fsencode(out))) == [b"a\xff.html", b"b\xfe.html", b"index.html", b"manifest.json"]
+    manifest = (out / "manifest.json").read_text(encoding="utf-8")
+    assert "a\\udcff.dn" in manifest
+    assert entries_from_manifest(json.loads(manifest))[0].record == str(games / name)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'href="a%FF.html"' in index and "a\\udcff.dn" in index
+    one = run(games / name, "-o", tmp_path / "one.html")
+    assert one.exit_code == 0 and (tmp_path / "one.html").is_file(), one.output
+
+
+def test_a_deeply_nested_analysis_is_u004(tmp_path):
+    rec, analysis = tmp_path / "g.dn", tmp_path / "an.json"
+    rec.write_text(INVALID)
+    analysis.write_text("[" * 100_000 + "\n")
+    result = run(rec, "-o", tmp_path / "an.html", "--analysis", analysis)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.strip().endswith("error[U004]: not a line of `drunter analyze --format json` output")
+
+
+def test_a_deeply_nested_manifest_is_i005(tmp_path):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "manifest.json").write_text("[" * 100_000)
+    rec = tmp_path / "g.dn"
+    rec.write_text(INVALID)
+    result = run(rec, "--out-dir", out)
+    assert result.exit_code == 2 and "error[I005]: cannot read the report manifest" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_an_analysis_that_is_a_fifo_or_folder_is_not_called_a_record(tmp_path):
+    rec = tmp_path / "g.dn"
+    rec.write_text(INVALID)
+    os.mkfifo(tmp_path / "an.fifo")
+    result = run(rec, "-o", tmp_path / "an.html", "--analysis", tmp_path / "an.fifo")
+    assert result.exit_code == 2 and "DN record" not in result.stderr
+    assert result.stderr.strip().endswith("error[I001]: is a FIFO (named pipe), not a regular file; nothing was read; "
+                                          "give a regular file")
+    result = run(rec, "-o", tmp_path / "an.html", "--analysis", tmp_path)
+    assert result.exit_code == 2 and result.stderr.strip().endswith("error[I001]: is a directory, not a regular file")

@@ -134,7 +134,24 @@ def _translated_type(cls: type[click.ParamType[Any]]) -> type[click.ParamType[An
     def name(self: click.ParamType[Any]) -> str:
         return type_name(vars(self)["_english"])
 
-    return type(cls.__name__, (cls,), {"name": property(name)})
+    def convert(self: click.ParamType[Any], value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        try:
+            return cls.convert(self, value, param, ctx)
+        except click.BadParameter as e:  # click echoes the value whole: 5,000 digits would fill the screen
+            if not isinstance(value, str) or len(value) <= ECHOED_CHARACTERS:
+                raise
+            raise click.BadParameter(e.message.replace(value, shorten(value)), e.ctx, e.param, e.param_hint) from None
+
+    return type(cls.__name__, (cls,), {"name": property(name), "convert": convert})
+
+
+ECHOED_CHARACTERS = 40  # of a bad option value, in its usage error
+
+
+def shorten(value: str) -> str:
+    """``value`` as a usage error echoes it: its first characters and an ellipsis when it is long."""
+    return value if len(value) <= ECHOED_CHARACTERS else value[:ECHOED_CHARACTERS] + "…"
 
 
 def _translate_type(param: click.Parameter) -> None:

@@ -25,7 +25,7 @@ from drunter_notation.cli.common import DiagnosticError, record_paths, report_er
 from drunter_notation.cli.validate import EXIT_2_CODES, summary_line
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import Diagnostic, DnError, fail, printable
-from drunter_notation.files import read_record, write_atomic
+from drunter_notation.files import FILE, check_target, read_record, read_regular, write_atomic
 from drunter_notation.i18n import N_, _, format_number, ngettext
 from drunter_notation.load import judge
 from drunter_notation.notation.model import Record
@@ -45,6 +45,7 @@ from drunter_notation.report.index import entries_from_manifest, manifest_text, 
 DEFAULT_OUT_DIR = "reports"
 MAX_REPORT_TURNS = 1000  # a page shows at most this many turns (a real game has about 60)
 MANIFEST = "manifest.json"
+MAX_MANIFEST_BYTES = 256 * 1024 * 1024  # a report's line is under 1 kB: room for far more than any archive
 
 
 def load_archive(folder: Path) -> list[IndexEntry]:
@@ -52,14 +53,28 @@ def load_archive(folder: Path) -> list[IndexEntry]:
     Raises DiagnosticError (I005) for a manifest that cannot be read: the run must
     not replace it with one that forgets the earlier reports."""
     path = folder / MANIFEST
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         return []
-    try:
-        return entries_from_manifest(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
-        reason = e.strerror if isinstance(e, OSError) else str(e).splitlines()[0] if str(e) else type(e).__name__
+    check_outputs([path])  # a FIFO, a device or a link is refused before a byte is read: it could hang the run
+    try:  # I005, not the reader's I001: what cannot be read here cannot be rewritten either
+        data = read_regular(path, replace(FILE, code="I005", limit=MAX_MANIFEST_BYTES))
+        return entries_from_manifest(json.loads(data.decode("utf-8")))
+    except DnError as e:
+        raise DiagnosticError(e, str(path)) from None
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as e:
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise DiagnosticError(fail("I005", _("cannot read the report manifest ({reason})").format(reason=reason),
                                    hint=_("move it away to start a new archive in this folder")), str(path)) from None
+
+
+def check_outputs(paths: Sequence[Path]) -> None:
+    """Refuse (I005, exit 2) before any work an output that is a link, a FIFO, a device or a folder."""
+    for path in paths:
+        try:
+            check_target(path, links=False)
+        except OSError as e:
+            raise DiagnosticError(fail("I005", _("cannot write {name}: {reason}").format(
+                name=path.name, reason=e.strerror)), str(path)) from None
 
 
 def _check_final(analysis: dict[str, Any]) -> None:
@@ -79,7 +94,7 @@ def load_analyses(path: str) -> dict[str, dict[str, Any]]:
     """The analyses in a ``drunter analyze --format json`` file, by the absolute path
     of the record each is of. Raises DiagnosticError (I001, U004)."""
     try:  # a regular file of at most the record size, read once, every problem one line
-        lines = read_record(path).decode("utf-8").splitlines()
+        lines = read_regular(path, FILE).decode("utf-8").splitlines()
     except DnError as e:
         raise DiagnosticError(e, path) from None
     except UnicodeDecodeError as e:
@@ -93,7 +108,7 @@ def load_analyses(path: str) -> dict[str, dict[str, Any]]:
             out[os.path.abspath(a["file"])] = a
             a["turns"][0]["beliefs"]
             _check_final(a)
-        except (ValueError, KeyError, IndexError, TypeError):
+        except (ValueError, KeyError, IndexError, TypeError, RecursionError):  # RecursionError: [[[[... nested deep
             raise DiagnosticError(fail("U004", _("not a line of `drunter analyze --format json` output"), line=n,
                                        column=1), path) from None
     return out
@@ -174,9 +189,11 @@ def written_note(code: str | None, stopped_at: int | None, complete: bool, turns
     return ngettext("valid partial record, {n} turn", "valid partial record, {n} turns", turns).format(n=turns)
 
 
-def _write(out: Path, html: str) -> None:
+def _write(out: Path, text: str) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(out, html)
+    # a link is not followed: a report never rewrites the file a link points to (a record, a system file)
+    # a byte of a file name that is not UTF-8 left anywhere is written as its escape (\udcff), never a traceback
+    write_atomic(out, text.encode("utf-8", "backslashreplace").decode("utf-8"), links=False)
 
 
 # The command's help (shown in the language in force, so not a docstring): every
@@ -209,6 +226,7 @@ def report(ctx: click.Context, files: tuple[str, ...], output: Path | None, out_
     _check_options(output, out_dir, rules)
     analyses = {} if analysis_file is None else load_analyses(analysis_file)
     folder = output.parent if output is not None else (out_dir or Path(DEFAULT_OUT_DIR))
+    check_outputs(([output] if output is not None else []) + ([folder / "index.html"] if with_index else []))
     archive = load_archive(folder)
     jobs, status = plan(files, folder, archive)
     if output is not None:

@@ -197,7 +197,9 @@ def validate(files: tuple[str, ...], fmt: str, rules: str | None, board: str | N
         _check_option("--board", board)
     paths, status = record_paths(files)
     try:  # standard input has the size cap of a record file
-        stdin = read_stream(sys.stdin.buffer, RECORD, STDIN_NAME) if STDIN in paths else None
+        # sys.stdin is None when the command was started with standard input closed (<&-)
+        stream = None if sys.stdin is None else sys.stdin.buffer
+        stdin = read_stream(stream, RECORD, STDIN_NAME) if STDIN in paths else None
     except DnError as e:
         raise DiagnosticError(e) from None
     todo = [Job(STDIN_NAME if p == STDIN else p, fmt, rules, board, expect, stdin if p == STDIN else None)

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 
 import jinja2
 from markupsafe import Markup
 
 from drunter_notation import i18n
-from drunter_notation.errors import Diagnostic, said_citation
+from drunter_notation.errors import Diagnostic, printable, said_citation
 from drunter_notation.explain.boardtext import building_letter
 from drunter_notation.explain.words import and_list, building_name, goal_name, variant_name
 from drunter_notation.i18n import N_, _, ngettext
@@ -59,6 +60,8 @@ def environment() -> jinja2.Environment:
     env.filters["number"] = lambda x, digits=0: i18n.format_number(round(x, digits), digits)
     env.filters["percent"] = lambda x: i18n.format_percent(round(x * 100) / 100)
     env.filters["card"] = goal_name
+    # a page's name as the bytes on disk: a name that is not UTF-8 (a\xff.html) links as a%FF.html
+    env.filters["href"] = lambda path: jinja2.utils.url_quote(os.fsencode(path))
     env.globals.update(lang=i18n.language, building=building_name, card=goal_name, variant=variant_name,
                        listing=and_list, outcome=outcome_text, records=record_count, games_count=game_count,
                        player_counts=player_counts, said_citation=said_citation)
@@ -93,6 +96,7 @@ def render_report(timeline: Timeline, source_text: str, analysis: JsonObject | N
 def render_error(path: str, diagnostic: Diagnostic, source_text: str) -> str:
     """A small page for a record that could not be parsed: the error and the text."""
     lines = [(n, text, "bad" if n == diagnostic.line else "") for n, text in enumerate(source_text.splitlines(), 1)]
+    path = printable(path)  # a name that is not UTF-8 shown as its escape, as on the terminal
     return environment().get_template("error.html.j2").render(path=path, d=diagnostic, lines=lines,
                                                               title=path.rsplit("/", 1)[-1])
 
@@ -124,7 +128,8 @@ def render_index(entries: list[IndexEntry]) -> str:
     every game, the partial and the invalid records in tables of their own, each
     named relative to the folder common to all records."""
     s = summarize(entries)
-    names = display_names(entries)
+    # a name shown as the terminal lines show it: a byte that is not UTF-8 as \udcff, never a broken page
+    names = {record: printable(name) for record, name in display_names(entries).items()}
     plots = [{
         "heat": svg.heatmap(g.board, g.heat, len(g.games)),
         "seats": svg.bar_chart(_("wins by seat"), [

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from drunter_notation.errors import Diagnostic
+from drunter_notation.errors import Diagnostic, json_safe
 from drunter_notation.notation.model import BUILDINGS, Record, Square, Turn
 from drunter_notation.replay import Timeline
 from drunter_notation.rules.board import Board
@@ -145,7 +145,8 @@ def entry_from_json(d: object) -> IndexEntry:
 
 def manifest_text(entries: list[IndexEntry]) -> str:
     """The manifest file's text: JSON with one line per report, sorted by page, so it diffs well."""
-    lines = [json.dumps(entry_to_json(e), ensure_ascii=False) for e in sorted(entries, key=lambda e: e.href)]
+    # json_safe: a file name that is not UTF-8 (its bytes as lone surrogates) is kept as a \udcff escape
+    lines = [json_safe(json.dumps(entry_to_json(e), ensure_ascii=False)) for e in sorted(entries, key=lambda e: e.href)]
     return f'{{"version": {MANIFEST_VERSION}, "reports": [\n' + ",\n".join(lines) + "\n]}\n"
 
 
