@@ -87,3 +87,29 @@ def test_right_types_still_work():
     g = Game.new(("A", "B"), board="schilda", rules="hig-1991", seed="seven")
     assert Game.from_position(g.position(), base_dir=Path(".")) == g
     assert Game.from_position(g.position(), base_dir=".") == g
+
+
+BASE = ("dn1 schilda hig-1991 base Anna,Ben 3 S2b1-c1@a1:1,W1n1@o1:2 - "
+        "W3x3W2x7W1x7S3x2S1x3R3R2x4R1x2/W3x3W2x5W1x4S3S2x5S1x3R3x2R2x2R1x4 ./. -")
+
+
+def field(index: int, value: str) -> str:
+    parts = BASE.split(" ")
+    parts[index] = value
+    return " ".join(parts)
+
+
+@pytest.mark.parametrize("text", [
+    field(5, "\u0663"), field(5, "\uff13"),  # digits of other scripts: the reader takes ASCII digits only
+    field(8, "W3x100/W3"), field(8, "W3x0/W3"), field(8, "W3W3/W3"),
+    field(7, "a1:1,a1:1"), field(6, "."), field(7, "."),
+    field(4, "A%FF,Ben"), field(4, "A%2CB,Ben"), field(4, "%20A,Ben"),
+])
+def test_a_position_string_is_read_as_strictly_as_a_record(text):
+    assert code(lambda: Game.from_position(text)) == "P002"
+
+
+def test_the_position_strings_a_game_writes_still_read_back():
+    g = Game.from_position(BASE)
+    assert g.position() == BASE and Game.from_position(g.position()) == g
+    assert Game.from_position(field(7, "a1:1")).position() == field(7, "a1:1")
