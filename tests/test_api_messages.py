@@ -58,7 +58,7 @@ def test_a_long_move_token_is_cut_too():
     try:
         parse_move("S2 b1-c1 W1" + "x" * 50_000)
     except DnError as e:
-        assert len(e.format()) < 300
+        assert len(e.format()) < 400 and "x" * SHOWN not in e.format()
     else:
         raise AssertionError("no P001")
 
@@ -81,3 +81,25 @@ def test_validate_json_carries_the_real_character(tmp_path):
     assert "\\u202e" in out.stdout and "\\\\u202e" not in out.stdout and "\u202e" not in out.stdout
     message = json.loads(out.stdout)["diagnostics"][0]["message"]
     assert message.startswith("unexpected character '\u202e' after 'Event'")
+
+
+def test_a_position_error_names_its_fields_through_the_catalogs(monkeypatch):
+    from drunter_notation import Game, position
+
+    monkeypatch.setattr(position, "pgettext", lambda context, word: f"<{context}:{word}>")
+    try:
+        Game.from_position("dn1 schilda hig-1991 base Anna,Ben x - - - ./. -")
+    except DnError as e:
+        assert "(<position field:next>)" in e.diagnostic.message
+        assert "<POSITION FIELD:BOARD> <POSITION FIELD:RULES>" in (e.diagnostic.hint or "")
+    else:
+        raise AssertionError("no P002")
+
+
+def test_the_move_hint_shows_a_corner_as_dn_writes_one():
+    try:
+        parse_move("")
+    except DnError as e:
+        assert "@corner" not in (e.diagnostic.hint or "") and "@o1" in (e.diagnostic.hint or "")
+    else:
+        raise AssertionError("no P001")

@@ -145,8 +145,9 @@ _LOOKALIKE_DASHES = {"\u2010": N_("a hyphen"), "\u2011": N_("a non-breaking hyph
                      "\uff0d": N_("a full-width hyphen-minus")}
 
 SYNTAX_HINT = N_("see docs/notation.md for the DN syntax")
-MOVE_HINT = N_("write a placement like W3 b1-d1 (with @corner, vote { ... } and -> accepted as needed), or 'pass',"
-               " or 'choose'")
+# the corner as DN writes one (@o1): a placeholder like "@corner" would stay English in every language
+MOVE_HINT = N_("write a placement like W3 b1-d1 (with a corner like @o1 where two tracks fit, vote { ... } and "
+               "-> accepted as needed), or 'pass', or 'choose'")
 
 
 @dataclass(frozen=True)
