@@ -15,6 +15,21 @@ from drunter_notation.codes import CODES
 from drunter_notation.i18n import _, pgettext
 
 CARET_WIDTH = 100  # characters of the offending line shown around the caret
+SHOWN = 60  # characters of the input a message quotes at most: a 99,000-character token must not make the line
+
+
+def shown(text: str, limit: int = SHOWN) -> str:
+    """``text`` as a message quotes a piece of the input: at most ``limit`` characters,
+    the rest cut to an ellipsis. The real characters are kept (the text output escapes
+    them, JSON keeps them as its own escapes)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def quoted(value: object, limit: int = SHOWN) -> str:
+    """``value`` quoted in a message (``'W2ZZ…'``): a string as :func:`shown` between
+    single quotes, not ``repr``'s backslash escapes (which JSON would escape once more);
+    anything else as its ``repr``, cut alike."""
+    return f"'{shown(value, limit)}'" if isinstance(value, str) else shown(repr(value), limit)
 
 
 def printable(text: str, limit: int | None = None) -> str:
@@ -181,4 +196,4 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
     import difflib  # here: only a name not known pays for its import
 
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return " " + _("(did you mean {name}?)").format(name=repr(close[0])) if close else ""
+    return " " + _("(did you mean {name}?)").format(name=quoted(close[0])) if close else ""

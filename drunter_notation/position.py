@@ -21,10 +21,11 @@ from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain.words import kind_of
-from drunter_notation.i18n import _, ngettext
+from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.kept import KeptByIdentity
+from drunter_notation.notation.formatter import writable_name
 from drunter_notation.notation.model import CARD_NAMES, KINDS, Square, Tile, square_name
-from drunter_notation.notation.values import TILES
+from drunter_notation.notation.values import MAX_TILE_COUNT, TILES
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import Ruleset
 from drunter_notation.rules.state import LaidTile, State, Variant
@@ -32,8 +33,11 @@ from drunter_notation.rules.turn import new_game
 
 TAG = "dn1"
 FIELDS = ("tag", "board", "rules", "variant", "players", "next", "tiles", "removed", "hands", "cards", "choice")
+# The fields as a message names them, in the language in force (one word each: the hint writes them in a row)
+FIELD_WORDS = (N_("tag"), N_("board"), N_("rules"), N_("variant"), N_("players"), N_("next"), N_("tiles"),
+               N_("removed"), N_("hands"), N_("cards"), N_("choice"))
 MAX_TURN = 10_000  # far beyond any real game: the box holds at most a few hundred tiles
-MAX_COUNT = 999
+MAX_COUNT = MAX_TILE_COUNT  # a tile count of a hand line, as the record reader takes it
 _SQ = r"[a-z](?:[1-9]\d?)"
 _TILE = re.compile(rf"([WSR])([123])({_SQ})(?:-({_SQ}))?@({_SQ}):(\d{{1,5}})")
 _HAND = re.compile(r"([WSR][123])(?:x(\d{1,3}))?")
@@ -46,8 +50,9 @@ def _square(text: str) -> Square:
     return (ord(text[0]) - ord("a"), int(text[1:]) - 1)
 
 
-def _split(text: str, sep: str) -> list[str]:
-    return [] if text in ("-", ".") else text.split(sep)
+def _split(text: str, sep: str, none: str = "-") -> list[str]:
+    """The items of a field; ``none`` (``-`` for a whole field, ``.`` for one player's part) alone is none."""
+    return [] if text == none else text.split(sep)
 
 
 def board_ref(board: Board) -> str:
@@ -102,13 +107,14 @@ class _Reader:
             at += len(p) + 1
 
     def bad(self, index: int, message: str) -> DnError:
-        field = FIELDS[index] if index < len(FIELDS) else "end"
+        field = pgettext("position field", FIELD_WORDS[index]) if index < len(FIELDS) else pgettext(
+            "position field", "end")
         column = self.starts[index] if index < len(self.starts) else len(self.text) + 1
         return fail("P002", _("position string, field {number} ({field}): {problem}").format(
                         number=index + 1, field=field, problem=message), path="--position",
                     line=1, column=column, context=self.text[:200],
                     hint=_("write {fields} after '{tag}', separated by single spaces").format(
-                        fields=" ".join(FIELDS[1:]).upper(), tag=TAG))
+                        fields=" ".join(pgettext("position field", w).upper() for w in FIELD_WORDS[1:]), tag=TAG))
 
 
 def parse_position(text: str, base_dir: Path | None = None) -> tuple[State, str, Ruleset]:
@@ -133,10 +139,10 @@ def parse_position(text: str, base_dir: Path | None = None) -> tuple[State, str,
     if parts[3] not in ("base", "expert"):
         raise r.bad(3, _("the variant is 'base' or 'expert', not '{variant}'").format(variant=parts[3]))
     variant: Variant = "expert" if parts[3] == "expert" else "base"
-    players = tuple(unquote(p) for p in parts[4].split(","))
-    if not 2 <= len(players) <= 4 or len(set(players)) != len(players) or not all(p.strip() for p in players):
+    players = tuple(unquote(p, errors="strict") if _utf8_escapes(p) else "" for p in parts[4].split(","))
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players) or not all(map(writable_name, players)):
         raise r.bad(4, _("name 2 to 4 different players, separated by commas"))
-    if not (parts[5].isdigit() and len(parts[5]) <= 5) or not 1 <= int(parts[5]) <= MAX_TURN:
+    if not (parts[5].isascii() and parts[5].isdigit() and len(parts[5]) <= 5) or not 1 <= int(parts[5]) <= MAX_TURN:
         raise r.bad(5, _("the number of the next turn, 1 to {max}").format(max=MAX_TURN))
     number = int(parts[5]) - 1
     hands = _hands(r, parts[8], players)
@@ -147,7 +153,7 @@ def parse_position(text: str, base_dir: Path | None = None) -> tuple[State, str,
     for item in _split(parts[7], ","):
         m = _REMOVED.fullmatch(item)
         corner = _square(m[1]) if m else None
-        if m is None or corner not in board.corners or not 1 <= int(m[2]) <= number:
+        if m is None or corner not in board.corners or not 1 <= int(m[2]) <= number or corner in st.removed_on:
             raise r.bad(7, _("'{item}' is not CORNER:TURN of a removed gang").format(item=item[:20]))
         st.gangs[corner] = None
         st.removed_on[corner] = int(m[2])
@@ -167,15 +173,27 @@ def _hands(r: _Reader, text: str, players: tuple[str, ...]) -> dict[str, Counter
         c: Counter[Tile] = Counter()
         if h != ".":
             pos = 0
+            counts = []
             for m in _HAND.finditer(h):
                 if m.start() != pos:
                     break
-                c[TILES[m[1]]] += int(m[2] or 1)
+                counts.append(int(m[2] or 1))
+                c[TILES[m[1]]] += counts[-1]
                 pos = m.end()
-            if pos != len(h) or any(n > MAX_COUNT for n in c.values()):
+            # as a hand line: each tile type once, x1 to x99 (x0 would say nothing, x100 is past the reader's limit)
+            if pos != len(h) or len(counts) != len(c) or not all(1 <= n <= MAX_COUNT for n in counts):
                 raise r.bad(8, _("'{item}' is not a hand like W3x2W1S2 (or '.' for none)").format(item=h[:20]))
         hands[p] = c
     return hands
+
+
+def _utf8_escapes(text: str) -> bool:
+    """The %-escapes of a name decode as UTF-8 (``A%FF`` is no name, not ``A\ufffd``)."""
+    try:
+        unquote(text, errors="strict")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _lay_tiles(r: _Reader, text: str, st: State) -> None:
@@ -224,7 +242,7 @@ def _spent_cards(r: _Reader, text: str, st: State) -> None:
         raise r.bad(9, _("the spent vote cards of each player separated by '/', {n} in all").format(
             n=len(st.players)))
     for p, spent in zip(st.players, each, strict=True):
-        for item in _split(spent, ","):
+        for item in _split(spent, ",", "."):
             m = _SPENT.fullmatch(item)
             if m is None or st.cards[p][m[1]] == 0 or not 1 <= int(m[2]) <= st.number:
                 raise r.bad(9, _("'{item}' is not CARD:TURN of a card spent once (or '.' for none)").format(

@@ -222,7 +222,7 @@ class _Replayer:
             self.error(_finding("H002", None, "variant", value=variant.value), variant.line, variant.column)
         timeline.variant = "expert" if variant is not None and variant.value == "expert" else "base"
         date = rec.tag("Date")
-        if date is not None and not _valid_date(date.value):
+        if date is not None and not valid_date(date.value):
             self.error(_finding("H002", None, "date", value=date.value), date.line, date.column)
         result = rec.tag("Result")
         if result is not None and result.value.strip() != "*":
@@ -443,7 +443,8 @@ class _Replayer:
             self.warn(_finding("W003", None, "score-unchecked"), rec.score.line, rec.score.column)
 
 
-def _valid_date(text: str) -> bool:
+def valid_date(text: str) -> bool:
+    """``text`` is a Date tag's value: a calendar date written YYYY-MM-DD."""
     if not _DATE.fullmatch(text):
         return False
     try:

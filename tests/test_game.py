@@ -90,8 +90,9 @@ def test_push_pop_and_round_trips(p):
         g.pop()
         history.pop()
         assert snapshot(g.state) == history[-1]
-    with pytest.raises(IndexError):
+    with pytest.raises(DnError) as nothing_to_undo:
         g.pop()
+    assert nothing_to_undo.value.diagnostic.code == "U001"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeGuard
 
-from drunter_notation.errors import did_you_mean, fail
+from drunter_notation.errors import did_you_mean, fail, quoted
 from drunter_notation.files import BOARD, read_regular
 from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
@@ -70,9 +70,8 @@ def _builtin_board(ref: str) -> Board:
     """A built-in board, read and checked once per process (boards are never mutated)."""
     ids = builtin_boards()
     if ref not in ids:
-        shown = ref if len(ref) <= 40 else ref[:37] + "..."
         raise fail("H003", _("unknown board {board}{suggestion}; built-in boards: {boards}").format(
-            board=repr(shown), suggestion=did_you_mean(ref, ids), boards=", ".join(ids)),
+            board=quoted(ref, 40), suggestion=did_you_mean(ref, ids), boards=", ".join(ids)),
                    hint=_("a board file is named by a path ending in .toml"))
     resource = _BUILTIN.joinpath(f"{ref}.toml")
     label = _("built-in board {board}").format(board=ref)

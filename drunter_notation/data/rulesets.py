@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from drunter_notation.errors import DnError, did_you_mean, fail, said_citation
+from drunter_notation.errors import DnError, did_you_mean, fail, quoted, said_citation
 from drunter_notation.i18n import _
 from drunter_notation.rules.options import BallotOrder, ExpertDeal, Options, Ruleset, VoteOutcome
 
@@ -235,8 +235,7 @@ def load_ruleset(id: str) -> Ruleset:
     """
     known = ruleset_ids()
     if id not in known:
-        shown = id if len(id) <= 40 else id[:37] + "..."
-        raise fail("H004", _("unknown ruleset {ruleset}{suggestion}").format(ruleset=repr(shown),
+        raise fail("H004", _("unknown ruleset {ruleset}{suggestion}").format(ruleset=quoted(id, 40),
                                                                              suggestion=did_you_mean(id, known)),
                    hint=_("known rulesets: {rulesets}").format(rulesets=", ".join(known)))
     data, filename = _merged(id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from drunter_notation.errors import quoted, shown
 from drunter_notation.explain.words import and_list, building_name, count_words, direction, kind_of, names, spell
 from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.notation.model import BUILDINGS
@@ -140,7 +141,7 @@ def _score(f: Facts) -> str:
 
 def _result(f: Facts) -> str:
     winners = f["winners"]
-    values = {"claimed": repr(f["claimed"]), "winners": _each_and(winners), "tie_break": f["tie_break"]}
+    values = {"claimed": quoted(f["claimed"]), "winners": _each_and(winners), "tie_break": f["tie_break"]}
     if f["tie_break"]:
         return ngettext("Result claims {claimed}, but the winner is {winners} ({tie_break})",
                         "Result claims {claimed}, but the winners are {winners} ({tie_break})",
@@ -337,8 +338,21 @@ def citation(v: Violation, ruleset: Ruleset | None) -> str | None:
 
 
 def sentence(v: Violation) -> str:
-    """The message of a violation."""
-    return SENTENCES[v.why](v.facts)
+    """The message of a violation, each text it quotes from the input (a name, a tag's
+    value) cut to :data:`..errors.SHOWN` characters."""
+    return SENTENCES[v.why]({k: x if k in _WORDED else _shown_fact(x) for k, x in v.facts.items()})
+
+
+_WORDED = frozenset({"tie_break"})  # facts the project words itself (no input in them): never cut
+
+
+def _shown_fact(value: Any) -> Any:
+    """A fact as a sentence quotes it: a text (or a tuple of texts: names) cut to a message's share."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, tuple) and value and all(isinstance(x, str) for x in value):
+        return tuple(map(shown, value))
+    return value
 
 
 def hint(v: Violation) -> str | None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from itertools import repeat
+from types import NoneType
 from typing import NoReturn
 
 from drunter_notation.errors import Diagnostic, DnError, fail
 from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.words import and_list
-from drunter_notation.game.inputs import card_sets
+from drunter_notation.game.inputs import card_sets, typed, wrong_type
 from drunter_notation.game.position import GamePosition, LogEntry
 from drunter_notation.i18n import _
 from drunter_notation.notation.model import CARD_NAMES, Ballot, Card, Choose, Outcome, Placement, Turn, Vote, quick
@@ -52,7 +53,8 @@ class GameHistory(GamePosition):
         elif isinstance(move, Move):
             placement = None
         else:
-            raise TypeError(f"push() takes a Move or DN text, not {type(move).__name__}")
+            raise wrong_type(move, "P001", "push(move)", "Move | str")
+        typed(jein, (Mapping, NoneType), "B004", "jein=", "Mapping[str, str] | None")
         ballots = self._ballots(vote, jein) if vote is not None else None
         st = self.state
         due, chosen = st.due, st.chosen
@@ -74,6 +76,7 @@ class GameHistory(GamePosition):
         return decision
 
     def _choose(self, keep: Mapping[str, str] | None) -> None:
+        typed(keep, (Mapping, NoneType), "X003", "keep=", "Mapping[str, str] | None")
         kept = {}
         if self.cards is not None and self.variant == "expert":
             for p in self.players:
@@ -121,6 +124,7 @@ class GameHistory(GamePosition):
         if not isinstance(vote, Mapping):
             raise fail("B002", _("vote= maps each player to the cards they lay, e.g. {example}").format(
                 example='{"Anna": ["JA"]}'))
+        typed(jein, (Mapping, NoneType), "B004", "jein=", "Mapping[str, str] | None")
         declared = dict(jein or {})
         order = list(filter(vote.__contains__, voting_order(self.state, self.to_move)))
         if len(order) < len(vote):
@@ -167,10 +171,10 @@ class GameHistory(GamePosition):
         self.cards = card_sets(cards, self.players, self.variant)
 
     def pop(self) -> Turn | Choose:
-        """Undo the last turn (or choose) and return it. Raises IndexError when there
-        is nothing to undo."""
+        """Undo the last turn (or choose) and return it. Raises DnError U001 when there
+        is nothing to undo (a new game, or one made from a position)."""
         if not self._log:
-            raise IndexError("pop from a game with no turns behind it")
+            raise fail("U001", _("there is no turn to undo: the game is at its start, or was made from a position"))
         event = self._event(len(self._log) - 1)
         entry = self._log.pop()
         if entry.snapshot is not None:

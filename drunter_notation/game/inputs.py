@@ -5,10 +5,63 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from drunter_notation.errors import fail
-from drunter_notation.i18n import _
-from drunter_notation.notation.model import BUILDINGS, GOALS, Tile
-from drunter_notation.notation.values import TILES
+from drunter_notation.errors import DnError, fail, quoted, shown
+from drunter_notation.i18n import _, format_number
+from drunter_notation.notation.formatter import writable_text
+from drunter_notation.notation.model import BUILDINGS, GOALS, Tag, Tile
+from drunter_notation.notation.values import MAX_LINE_CHARS, MAX_LIST_ITEMS, TILES
+
+# The tags a game writes from its own fields (players, board, rules, variant, result): never given as tags=
+GAME_TAGS = ("Players", "Board", "Rules", "Variant", "Result")
+# A tag line of the longest key and value, every character escaped, still fits in one DN line
+_KEY_CHARS, _VALUE_CHARS = 1000, MAX_LINE_CHARS // 2 - 1000
+
+
+def typed(value: object, types: type | tuple[type, ...], code: str, argument: str, expected: str) -> None:
+    """DnError ``code`` unless ``value`` is one of ``types``: a wrong type is told at the
+    public door (``argument`` as the caller wrote it, ``expected`` as its annotation says),
+    never as a TypeError from deep inside."""
+    if not isinstance(value, types):
+        raise wrong_type(value, code, argument, expected)
+
+
+def wrong_type(value: object, code: str, argument: str, expected: str) -> DnError:
+    """The DnError :func:`typed` raises (for a caller that narrows the type itself)."""
+    return fail(code, _("{argument} takes {expected}, not {type}").format(
+        argument=argument, expected=expected, type=type(value).__name__))
+
+
+def game_tags(given: object) -> tuple[Tag, ...]:
+    """``tags=`` of :meth:`Game.new` as the record's tags, each one that reads back as
+    given (``Game.from_dn(g.to_dn()) == g``). Raises DnError H002 for anything else."""
+    from drunter_notation.notation.parser import reads_as_bare_name  # the grammar decides what a tag name is
+    from drunter_notation.replay import valid_date  # the reader's own check of a Date
+
+    if given is None:
+        return ()
+    if not isinstance(given, Mapping):
+        raise wrong_type(given, "H002", "tags=", "Mapping[str, str] | None")
+    limit = MAX_LIST_ITEMS - len(GAME_TAGS)
+    if len(given) > limit:
+        raise fail("H002", _("more than {max} tags").format(max=format_number(limit)))
+    out = []
+    for key, value in given.items():
+        typed(key, str, "H002", "tags=", "Mapping[str, str] | None")
+        typed(value, str, "H002", "tags=", "Mapping[str, str] | None")
+        if key in GAME_TAGS:
+            raise fail("H002", _("the game writes the {key} tag itself, from its players, board, rules, variant "
+                                 "and result").format(key=key))
+        if len(key) > _KEY_CHARS or not reads_as_bare_name(key):
+            raise fail("H002", _("{key} is not a tag name a record can read, like Event or Opening-Name").format(
+                key=quoted(key)))
+        if not writable_text(value) or len(value) > _VALUE_CHARS:
+            raise fail("H002", _("the value of the {key} tag must be one line of UTF-8 text without NUL, at most "
+                                 "{limit} characters").format(key=key, limit=format_number(_VALUE_CHARS)))
+        if key == "Date" and not valid_date(value):
+            raise fail("H002", _("Date must be a calendar date written YYYY-MM-DD, not \"{value}\"").format(
+                value=shown(value)))
+        out.append(Tag(key, value))
+    return tuple(out)
 
 
 def hand(counts: object) -> Counter[Tile]:
@@ -17,9 +70,11 @@ def hand(counts: object) -> Counter[Tile]:
         raise fail("D001", _("a hand maps tile types to counts, e.g. {example}").format(example='{"W3": 2, "S1": 1}'))
     out: Counter[Tile] = Counter()
     for tile, n in counts.items():
+        if not isinstance(tile, (str, Tile)):
+            raise fail("D001", _("'{tile}' is not a tile type like W3, S2 or R1").format(tile=shown(repr(tile))))
         if isinstance(tile, str):
             if tile not in TILES:
-                raise fail("D001", _("'{tile}' is not a tile type like W3, S2 or R1").format(tile=tile))
+                raise fail("D001", _("'{tile}' is not a tile type like W3, S2 or R1").format(tile=shown(tile)))
             tile = TILES[tile]
         if not isinstance(n, int) or not 0 <= n <= 999:
             raise fail("D001", _("{tile} x{count}: a count is a whole number from 0 to 999").format(

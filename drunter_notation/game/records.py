@@ -2,16 +2,19 @@
 position string, a copy) and a game as a record and as DN text."""
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from types import NoneType
 
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.deal import deal_goals, deal_hands, game_rng
 from drunter_notation.errors import DnError, fail
 from drunter_notation.game.history import GameHistory
-from drunter_notation.game.inputs import card_sets, hand
+from drunter_notation.game.inputs import card_sets, hand, typed
+from drunter_notation.game.inputs import game_tags as tags_of
 from drunter_notation.game.position import LogEntry
 from drunter_notation.i18n import _
 from drunter_notation.load import judge
@@ -55,8 +58,16 @@ class Game(GameHistory):
         ``hands`` (``{"Anna": {"W3": 2, ...}}``) and ``cards`` (``{"Anna": "museum"}``,
         expert: ``{"Anna": ("museum", "one-each")}``) give them instead. Without either,
         hands are not recorded (some checks are then not made, as for such a record).
-        ``board`` is a built-in id or a board file path. Raises DnError (H001, H002,
-        H003, H004, D001-D003, E001, X001) for what cannot start a game."""
+        ``board`` is a built-in id or a board file path. ``tags`` adds tags that read back
+        as given (not the ones the game writes itself: Players, Board, Rules, Variant,
+        Result). Raises DnError (H001, H002, H003, H004, D001-D003, E001, X001) for what
+        cannot start a game, a value of the wrong type included."""
+        typed(players, Iterable, "H001", "players", "Iterable[str]")
+        typed(board, (str, os.PathLike), "H003", "board=", "str")
+        typed(rules, str, "H004", "rules=", "str")
+        typed(seed, (int, str, NoneType), "D001", "seed=", "int | str | None")
+        typed(hands, (Mapping, NoneType), "D001", "hands=", "Mapping[str, Mapping[str, int]] | None")
+        game_tags = tags_of(tags)
         players = tuple(players)
         if not 2 <= len(players) <= 4 or len(set(players)) != len(players) \
                 or not all(isinstance(p, str) and p.strip() == p and p for p in players):
@@ -69,6 +80,8 @@ class Game(GameHistory):
         if variant not in ("base", "expert"):
             raise fail("H002", _("Variant must be \"base\" or \"expert\", not {variant}").format(
                 variant=repr(variant))[:200])
+        board = os.fspath(board)
+        typed(board, str, "H003", "board=", "str")  # a path of bytes
         loaded_board, ruleset = load_board(board), load_ruleset(rules)
         rng = None if seed is None else game_rng(seed)
         if hands is not None and set(hands) != set(players):
@@ -80,7 +93,6 @@ class Game(GameHistory):
             goals: dict[str, tuple[str, ...]] | None = card_sets(cards, players, variant)
         else:
             goals = deal_goals(ruleset, players, variant, rng) if rng else None
-        game_tags = tuple(Tag(k, v) for k, v in (tags or {}).items())
         # dict(...): the engine takes dict[str, dict[Tile, int]] (a dict of Counters is not one to the checker)
         opening = turn.new_game(loaded_board, ruleset.options, players, None if dealt is None else dict(dealt.items()),
                                 "expert" if variant == "expert" else "base")  # checked above: one of the two
@@ -95,6 +107,8 @@ class Game(GameHistory):
     def from_dn(cls, text: str, path: str = "<input>") -> Game:
         """The game a DN record describes, replayed turn by turn. Raises DnError with
         the first error ``drunter validate`` finds (P001, H003, A004, ...)."""
+        typed(text, str, "P001", "Game.from_dn(text)", "str")
+        typed(path, str, "P001", "Game.from_dn(path)", "str")
         record = parse_text(text, path)
         t = judge(record, path, keep_states=True)
         if not t.valid:
@@ -125,7 +139,9 @@ class Game(GameHistory):
     def from_position(cls, text: str, base_dir: str | Path | None = None) -> Game:
         """The game at the position a position string describes (no turns behind it:
         :meth:`pop` has nothing to undo). Raises DnError P002, H003 or H004."""
-        state, ref, ruleset = parse_position(text, None if base_dir is None else Path(base_dir))
+        typed(text, str, "P002", "Game.from_position(text)", "str")
+        typed(base_dir, (str, os.PathLike, NoneType), "H003", "base_dir=", "str | Path | None")
+        state, ref, ruleset = parse_position(text, None if base_dir is None else Path(os.fspath(base_dir)))
         return cls(state.board, ref, ruleset, state, hands=None if state.hands is None else {
             p: Counter(h) for p, h in state.hands.items()})
 

@@ -51,6 +51,12 @@ def writable_name(name: str) -> bool:
     return bool(name) and name.strip() == name and not any(c in name for c in ",\n\x00") and _utf8(name)
 
 
+def writable_text(text: str) -> bool:
+    """``text`` can be a quoted value in a record (a tag's): one line (no line feed, no
+    carriage return, which a text-mode reader takes for one), no NUL, UTF-8."""
+    return not any(c in text for c in "\n\r\x00") and _utf8(text)
+
+
 def _utf8(text: str) -> bool:
     try:
         text.encode("utf-8")

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from drunter_notation.errors import DnError, fail
+from drunter_notation.errors import DnError, fail, quoted, shown
 from drunter_notation.i18n import N_, _
 
 if TYPE_CHECKING:  # Lark is loaded only for text the line reader does not read (lalr.py): errors among them
@@ -84,7 +84,7 @@ def explain_move(e: UnexpectedInput, lark: Lark, text: str, source: str) -> DnEr
         message, line, column = _("write the move without turn number and player"), tok.line, tok.column
     elif tok.type in _ANOTHER_MOVE and "$END" in e.expected:
         message = _("a move is a single placement, 'pass' or 'choose', not more: found '{token}' after its"
-                    " end").format(token=tok)
+                    " end").format(token=shown(str(tok)))
         line, column = tok.line, tok.column
     else:
         return explain(e, lark, text, source, "move")
@@ -135,7 +135,7 @@ def expected_at(lark: Lark, text: str, pos: int, start: str = "start") -> set[st
 def _token_words(tok: Token, kind: TextKind) -> str:
     if tok.type == "$END":
         return _(kind.end)
-    return f"'{tok}'"
+    return quoted(str(tok))
 
 
 # Word processors and phones turn "b1-d1" into these; DN spans take the ASCII hyphen-minus only.
@@ -145,8 +145,9 @@ _LOOKALIKE_DASHES = {"\u2010": N_("a hyphen"), "\u2011": N_("a non-breaking hyph
                      "\uff0d": N_("a full-width hyphen-minus")}
 
 SYNTAX_HINT = N_("see docs/notation.md for the DN syntax")
-MOVE_HINT = N_("write a placement like W3 b1-d1 (with @corner, vote { ... } and -> accepted as needed), or 'pass',"
-               " or 'choose'")
+# the corner as DN writes one (@o1): a placeholder like "@corner" would stay English in every language
+MOVE_HINT = N_("write a placement like W3 b1-d1 (with a corner like @o1 where two tracks fit, vote { ... } and "
+               "-> accepted as needed), or 'pass', or 'choose'")
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,7 @@ def explain(e: UnexpectedInput, lark: Lark, text: str, path: str, start: str = "
             message = _("unterminated quoted string: the closing '\"' is missing on this line")
         elif ch in _LOOKALIKE_DASHES:
             message = _("{dash} {char} ({code}) where DN has a plain hyphen; use - (as in b1-d1 and ->)").format(
-                dash=_(_LOOKALIKE_DASHES[ch]), char=repr(ch), code=f"U+{ord(ch):04X}")
+                dash=_(_LOOKALIKE_DASHES[ch]), char=quoted(ch), code=f"U+{ord(ch):04X}")
         else:
             prev = previous_token_text(text, pos)
             expected = expected_at(lark, text, pos, start)
@@ -189,7 +190,7 @@ def explain(e: UnexpectedInput, lark: Lark, text: str, path: str, start: str = "
                 message = _("unexpected character {char}; expected {expected}")
             else:
                 message = _("unexpected character {char}")
-            message = message.format(char=repr(ch), previous=prev, expected=described)
+            message = message.format(char=quoted(ch), previous=prev, expected=described)
         line, column = e.line, e.column
     elif isinstance(e, UnexpectedToken):
         tok = e.token
@@ -229,7 +230,7 @@ def previous_token_text(text: str, pos: int) -> str | None:
             if last is None:
                 return None
             token = last.group(0)
-            return token if len(token) <= _SHOWN_TOKEN else token[:_SHOWN_TOKEN - 1] + "…"
+            return shown(token, _SHOWN_TOKEN)
         end = start - 1
     return None
 

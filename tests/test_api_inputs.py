@@ -1,0 +1,115 @@
+"""What a caller gives the Game API is checked at the door: a tag that would not read back,
+a value of the wrong type, a pop with nothing to undo -- each a DnError with its code
+(docs/api.md, "Errors"), never a TypeError from deep inside or a record that cannot be read."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from drunter_notation import DnError, Game
+from drunter_notation.game.inputs import GAME_TAGS
+
+REPLAY = "replays/legal-2p.dn"
+
+
+def code(call) -> str:
+    with pytest.raises(DnError) as e:
+        call()
+    return e.value.diagnostic.code
+
+
+@pytest.mark.parametrize("tags", [
+    {"Event": "x\ny"}, {"Event": "x\ry"}, {"Event": "a\x00b"}, {"Event": "a\ud800b"}, {"Event": "x" * 60_000},
+    {"Players": "X, Y"}, {"Rules": "webley-en"}, {"Board": "../../etc/x.toml"}, {"Variant": "expert"},
+    {"Result": "A"}, {"X Y]": "v\n]"}, {"X Y": "v"}, {"hand": "v"}, {"W3": "v"}, {"1st": "v"}, {"": "v"},
+    {"Date": "yesterday"}, {f"E{i}": "a" for i in range(2000)},
+])
+def test_tags_that_would_not_read_back_are_h002(tags):
+    assert code(lambda: Game.new(["A", "B"], seed=1, tags=tags)) == "H002"
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=12), st.text(max_size=30), max_size=4))
+def test_every_tag_a_new_game_takes_reads_back(tags):
+    try:
+        g = Game.new(["Anna", "Ben"], seed=3, tags=tags)
+    except DnError as e:
+        assert e.diagnostic.code == "H002"
+        return
+    g.push(g.legal_moves()[0])
+    again = Game.from_dn(g.to_dn())
+    assert again == g and again.players == g.players and again.ruleset.id == g.ruleset.id
+    assert {t.key: t.value for t in again.tags} == tags and not set(tags) & set(GAME_TAGS)
+
+
+def test_a_free_tag_and_a_date_are_kept():
+    g = Game.new(["A", "B"], seed=1, tags={"Event": "Club \"night\" \\ 1", "Date": "2024-05-01", "Opening-Name": "é"})
+    assert Game.from_dn(g.to_dn()).tags == g.tags
+
+
+@pytest.mark.parametrize("call, expected", [
+    (lambda: Game.new(None), "H001"),
+    (lambda: Game.new(["A", "B"], board=None), "H003"),
+    (lambda: Game.new(["A", "B"], board=5), "H003"),
+    (lambda: Game.new(["A", "B"], rules=None), "H004"),
+    (lambda: Game.new(["A", "B"], rules=[]), "H004"),
+    (lambda: Game.new(["A", "B"], hands={"A": {1: 1}, "B": {"W1": 1}}), "D001"),
+    (lambda: Game.new(["A", "B"], hands=5), "D001"),
+    (lambda: Game.new(["A", "B"], tags=[1]), "H002"),
+    (lambda: Game.new(["A", "B"], tags={"X": 5}), "H002"),
+    (lambda: Game.new(["A", "B"], tags={5: "x"}), "H002"),
+    (lambda: Game.new(["A", "B"], seed=object()), "D001"),
+    (lambda: Game.new(["A", "B"], seed=[1]), "D001"),
+    (lambda: Game.new(["A", "B"], seed=1.5), "D001"),
+    (lambda: Game.from_dn(None), "P001"),
+    (lambda: Game.from_dn(5), "P001"),
+    (lambda: Game.from_dn(b'[Players "A, B"]'), "P001"),
+    (lambda: Game.from_position(None), "P002"),
+    (lambda: Game.from_position(5), "P002"),
+    (lambda: Game.from_position(b"dn1"), "P002"),
+    (lambda: Game.from_position(["dn1"]), "P002"),
+    (lambda: Game.from_position(Game.new(["A", "B"]).position(), base_dir=5), "H003"),
+    (lambda: Game.new(["A", "B"], seed=1).push(None), "P001"),
+    (lambda: Game.new(["A", "B"], seed=1).push(5), "P001"),
+    (lambda: Game.new(["A", "B"], seed=1).push(b"S2 b1-c1"), "P001"),
+    (lambda: Game.new(["A", "B"], seed=1).push("S2 b1-c1", vote={"A": ["JEIN"], "B": ["NE"]}, jein=[1]), "B004"),
+    (lambda: Game.new(["A", "B"], variant="expert", seed=1).push("choose", keep=[1]), "X003"),
+    (lambda: Game.new(["A", "B"], seed=1).pop(), "U001"),
+    (lambda: Game.from_position(Game.new(["A", "B"]).position()).pop(), "U001"),
+])
+def test_a_wrong_value_at_the_door_is_a_dn_error_with_its_code(call, expected):
+    assert code(call) == expected
+
+
+def test_right_types_still_work():
+    from pathlib import Path
+
+    g = Game.new(("A", "B"), board="schilda", rules="hig-1991", seed="seven")
+    assert Game.from_position(g.position(), base_dir=Path(".")) == g
+    assert Game.from_position(g.position(), base_dir=".") == g
+
+
+BASE = ("dn1 schilda hig-1991 base Anna,Ben 3 S2b1-c1@a1:1,W1n1@o1:2 - "
+        "W3x3W2x7W1x7S3x2S1x3R3R2x4R1x2/W3x3W2x5W1x4S3S2x5S1x3R3x2R2x2R1x4 ./. -")
+
+
+def field(index: int, value: str) -> str:
+    parts = BASE.split(" ")
+    parts[index] = value
+    return " ".join(parts)
+
+
+@pytest.mark.parametrize("text", [
+    field(5, "\u0663"), field(5, "\uff13"),  # digits of other scripts: the reader takes ASCII digits only
+    field(8, "W3x100/W3"), field(8, "W3x0/W3"), field(8, "W3W3/W3"),
+    field(7, "a1:1,a1:1"), field(6, "."), field(7, "."),
+    field(4, "A%FF,Ben"), field(4, "A%2CB,Ben"), field(4, "%20A,Ben"),
+])
+def test_a_position_string_is_read_as_strictly_as_a_record(text):
+    assert code(lambda: Game.from_position(text)) == "P002"
+
+
+def test_the_position_strings_a_game_writes_still_read_back():
+    g = Game.from_position(BASE)
+    assert g.position() == BASE and Game.from_position(g.position()) == g
+    assert Game.from_position(field(7, "a1:1")).position() == field(7, "a1:1")
