@@ -21,7 +21,7 @@ from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain.words import kind_of
-from drunter_notation.i18n import N_, _, ngettext, pgettext
+from drunter_notation.i18n import _, ngettext, pgettext
 from drunter_notation.kept import KeptByIdentity
 from drunter_notation.notation.formatter import writable_name
 from drunter_notation.notation.model import CARD_NAMES, KINDS, Square, Tile, square_name
@@ -33,9 +33,6 @@ from drunter_notation.rules.turn import new_game
 
 TAG = "dn1"
 FIELDS = ("tag", "board", "rules", "variant", "players", "next", "tiles", "removed", "hands", "cards", "choice")
-# The fields as a message names them, in the language in force (one word each: the hint writes them in a row)
-FIELD_WORDS = (N_("tag"), N_("board"), N_("rules"), N_("variant"), N_("players"), N_("next"), N_("tiles"),
-               N_("removed"), N_("hands"), N_("cards"), N_("choice"))
 MAX_TURN = 10_000  # far beyond any real game: the box holds at most a few hundred tiles
 MAX_COUNT = MAX_TILE_COUNT  # a tile count of a hand line, as the record reader takes it
 _SQ = r"[a-z](?:[1-9]\d?)"
@@ -107,14 +104,24 @@ class _Reader:
             at += len(p) + 1
 
     def bad(self, index: int, message: str) -> DnError:
-        field = pgettext("position field", FIELD_WORDS[index]) if index < len(FIELDS) else pgettext(
-            "position field", "end")
+        words = field_words()
+        field = words[index] if index < len(FIELDS) else pgettext("position field", "end")
         column = self.starts[index] if index < len(self.starts) else len(self.text) + 1
         return fail("P002", _("position string, field {number} ({field}): {problem}").format(
                         number=index + 1, field=field, problem=message), path="--position",
                     line=1, column=column, context=self.text[:200],
                     hint=_("write {fields} after '{tag}', separated by single spaces").format(
-                        fields=" ".join(pgettext("position field", w).upper() for w in FIELD_WORDS[1:]), tag=TAG))
+                        fields=" ".join(w.upper() for w in words[1:]), tag=TAG))
+
+
+def field_words() -> tuple[str, ...]:
+    """The fields as a message names them, in the language in force (one word each: the hint writes them in a row)."""
+    return (pgettext("position field", "tag"), pgettext("position field", "board"),
+            pgettext("position field", "rules"), pgettext("position field", "variant"),
+            pgettext("position field", "players"), pgettext("position field", "next"),
+            pgettext("position field", "tiles"), pgettext("position field", "removed"),
+            pgettext("position field", "hands"), pgettext("position field", "cards"),
+            pgettext("position field", "choice"))
 
 
 def parse_position(text: str, base_dir: Path | None = None) -> tuple[State, str, Ruleset]:

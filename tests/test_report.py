@@ -447,3 +447,18 @@ def test_an_analysis_that_is_a_fifo_or_folder_is_not_called_a_record(tmp_path):
                                           "give a regular file")
     result = run(rec, "-o", tmp_path / "an.html", "--analysis", tmp_path)
     assert result.exit_code == 2 and result.stderr.strip().endswith("error[I001]: is a directory, not a regular file")
+
+
+@pytest.mark.parametrize("href", ["../outside.html", "/tmp/abs.html", "a/../../b.html", "page.txt", "a\\..\\b.html"])
+def test_a_manifest_cannot_send_a_page_out_of_the_folder(tmp_path, href):
+    out = tmp_path / "r"
+    rec = tmp_path / "g.dn"
+    rec.write_text(INVALID)
+    assert run(rec, "--out-dir", out).exit_code in (0, 1)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    manifest["reports"][0]["href"] = href  # the record's kept page, where its next report is written
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    result = run(rec, "--out-dir", out)
+    assert result.exit_code == 2 and "error[I005]: cannot read the report manifest" in result.stderr
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before

@@ -138,10 +138,14 @@ def _translated_type(cls: type[click.ParamType[Any]]) -> type[click.ParamType[An
                 ctx: click.Context | None) -> Any:
         try:
             return cls.convert(self, value, param, ctx)
-        except click.BadParameter as e:  # click echoes the value whole: 5,000 digits would fill the screen
+        except click.BadParameter:
             if not isinstance(value, str) or len(value) <= ECHOED_CHARACTERS:
                 raise
-            raise click.BadParameter(e.message.replace(value, shorten(value)), e.ctx, e.param, e.param_hint) from None
+            try:  # the same refusal worded over the value shortened: click echoes it whole, 5,000 digits a screen
+                cls.convert(self, shorten(value), param, ctx)
+            except click.BadParameter as short:
+                raise short from None
+            raise
 
     return type(cls.__name__, (cls,), {"name": property(name), "convert": convert})
 

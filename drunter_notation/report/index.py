@@ -14,7 +14,7 @@ import os
 import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from pathlib import PurePath
+from pathlib import PurePath, PurePosixPath
 from typing import Any
 
 from drunter_notation.errors import Diagnostic, json_safe
@@ -131,6 +131,11 @@ def entry_from_json(d: object) -> IndexEntry:
         raise ValueError("an entry is not a report entry")
     if d["status"] not in ("valid", "partial", "invalid"):
         raise ValueError(f"unknown status {d['status']!r}")
+    href = d["href"]
+    # a page is written where the manifest says: only below the folder, never through '..'
+    if not isinstance(href, str) or not href.endswith(".html") or href.startswith("/") or "\\" in href \
+            or ".." in PurePosixPath(href).parts or "\x00" in href:
+        raise ValueError("a report's page lies outside the report folder")
     d = dict(d)
     for key in ("players", "winners", "winner_seats", "winning_cards", "vote_outcomes"):
         if key in d:
