@@ -54,7 +54,8 @@ class GameHistory(GamePosition):
             placement = None
         else:
             raise wrong_type(move, "P001", "push(move)", "Move | str")
-        typed(jein, (Mapping, NoneType), "B004", "jein=", "Mapping[str, str] | None")
+        if jein is not None:  # mostly none: a push is the API's hot path
+            typed(jein, Mapping, "B004", "jein=", "Mapping[str, str] | None")
         ballots = self._ballots(vote, jein) if vote is not None else None
         st = self.state
         due, chosen = st.due, st.chosen
@@ -124,7 +125,8 @@ class GameHistory(GamePosition):
         if not isinstance(vote, Mapping):
             raise fail("B002", _("vote= maps each player to the cards they lay, e.g. {example}").format(
                 example='{"Anna": ["JA"]}'))
-        typed(jein, (Mapping, NoneType), "B004", "jein=", "Mapping[str, str] | None")
+        if jein is not None:
+            typed(jein, Mapping, "B004", "jein=", "Mapping[str, str] | None")
         declared = dict(jein or {})
         order = list(filter(vote.__contains__, voting_order(self.state, self.to_move)))
         if len(order) < len(vote):
