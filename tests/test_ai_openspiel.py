@@ -60,6 +60,16 @@ def test_the_deal_is_the_box_and_one_card_each(players, variant):
     assert len(cards) == len(set(cards)) == players * (1 if variant == "base" else 2)
 
 
+def test_a_chance_outcome_the_deal_does_not_offer_is_refused():
+    s = load(players=2).new_initial_state()
+    offered = {a for a, _ in s.chance_outcomes()}
+    for outcome in sorted({0, 9, 12, 99} - offered):
+        with pytest.raises(ValueError):
+            s.apply_action(outcome)
+    assert s.is_chance_node() and {a for a, _ in s.chance_outcomes()} == offered  # nothing was dealt
+    s.apply_action(min(offered))
+
+
 def test_only_the_player_to_act_has_legal_actions():
     s = deal(load(players=3), np.random.default_rng(2))
     assert s.legal_actions(s.current_player()) == s.legal_actions() != []

@@ -149,6 +149,21 @@ def test_bad_parameters_are_the_engines_errors():
         env(rules="nope")
     with pytest.raises(ValueError):
         env(render_mode="human")
+    for players in ("2", 2.0, None):
+        with pytest.raises(DnError, match="H001"):
+            env(players=players)
+
+
+@pytest.mark.parametrize("action", [3.7, None, "3", True, np.float32(3)])
+def test_an_action_that_is_no_action_number_is_refused_by_the_raw_env(action):
+    e = raw_env(players=2)
+    e.reset(seed=1)
+    before = e.game.position()
+    with pytest.raises(ValueError, match="no action number"):
+        e.step(action)
+    assert e.game.position() == before
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    e.step(np.int64(legal))  # numpy's integers are action numbers
 
 
 def test_observation_leaves_out_the_other_building_cards():

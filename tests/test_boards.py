@@ -173,7 +173,8 @@ BROKEN = [
     ("museum = { c3 = 5, b2 = 1 }", "museum = { c3 = 5, z2 = 1 }", "buildings.museum.z2", "off the"),
     ("museum = { c3 = 5, b2 = 1 }", 'museum = ["c3"]', "buildings.museum", "table"),
     ("wall = [2, 4, 4]", "wall = [2, 4]", "box.wall", "three counts"),
-    ("wall = [2, 4, 4]", "wall = [2, -1, 4]", "box.wall[1]", "doubles count must be an integer from 0 to 999"),
+    ("wall = [2, 4, 4]", "wall = [2, -1, 4]", "box.wall[1]", "doubles count must be an integer from 0 to 99"),
+    ("wall = [2, 4, 4]", "wall = [2, 100, 4]", "box.wall[1]", "from 0 to 99, got 100"),  # a hand line holds 99
     ("wall = [2, 4, 4]", 'wall = [2, "4", 4]', "box.wall[1]", "integer"),
     ("river = [1, 2, 2]\n", "", "box.river", "missing"),
     ("river = [1, 2, 2]", "river = [1, 2, 2]\nbridge = [1, 1, 1]", "box.bridge", "unknown tile kind"),

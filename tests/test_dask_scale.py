@@ -93,7 +93,8 @@ def test_simulate_writes_the_same_files(cluster, tmp_path, bots):
 
 
 @pytest.mark.parametrize("command", [("validate", "replays/legal-2p.dn"), ("tournament", "--games", "4"),
-                                     ("simulate", "--players", "2", "--seed", "1", "--count", "2", "--out", "OUT")])
+                                     ("simulate", "--players", "2", "--seed", "1", "--count", "2", "--out", "OUT"),
+                                     ("simulate", "--players", "2", "--seed", "1"), ("tournament", "--games", "1")])
 def test_no_scheduler_at_the_address_is_one_line_and_exit_2(tmp_path, command):
     began = time.monotonic()
     done = drunter(*(str(tmp_path / a) if a == "OUT" else a for a in command), "--dask", DEAD)

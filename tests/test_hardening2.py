@@ -134,6 +134,13 @@ def test_tournament_with_five_bots_is_a_usage_diagnostic_like_simulate():
     assert "2 to 4 players" in one_line(err, "U002")
 
 
+def test_a_box_the_players_cannot_share_is_one_line_before_any_game_as_in_simulate():
+    tiny = str(ROOT / "replays" / "boards" / "tiny.toml")
+    for command in (("tournament", "--games", "2"), ("simulate", "--seed", "1")):
+        status, out, err = drunter(*command, "--players", "3", "--board", tiny)
+        assert status == 2 and out == "" and err.startswith(f"{command[0]}: error[D002]: ") and "<input>" not in err
+
+
 def test_tournament_without_bots_plays_the_documented_default():
     status, out, err = drunter("tournament", "--games", "3")
     assert status == 0, err

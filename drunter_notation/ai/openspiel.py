@@ -178,7 +178,10 @@ class DrunterState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
             self.player = TERMINAL if seat is None else seat
 
     def _deal_one(self, outcome: int) -> None:
-        """A chance outcome of the deal; the table is laid after the last."""
+        """A chance outcome of the deal; the table is laid after the last. Raises ValueError
+        for an outcome :meth:`chance_outcomes` does not offer now, as a player's illegal action does."""
+        if all(outcome != a for a, _ in self.chance_outcomes()):
+            raise ValueError(f"chance outcome {outcome} is not one of this deal's outcomes here")
         self.dealt.append(outcome)
         if outcome < CARD_OUTCOME:
             self.left[TILES[outcome]] -= 1

@@ -16,6 +16,7 @@ of a ballot, a JEIN declared, the goal card kept. ``reset(seed=...)`` deals as
 """
 from __future__ import annotations
 
+import numbers
 from typing import Any, ClassVar
 
 from drunter_notation.ai import need
@@ -35,6 +36,7 @@ from drunter_notation.data.boardfile import load_board  # noqa: E402
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset  # noqa: E402
 from drunter_notation.deal import player_names  # noqa: E402
 from drunter_notation.game import Game  # noqa: E402
+from drunter_notation.game.inputs import typed  # noqa: E402
 from drunter_notation.rules.board import DEFAULT_BOARD  # noqa: E402
 
 __all__ = ["env", "raw_env"]
@@ -62,6 +64,7 @@ class raw_env(pettingzoo.AECEnv):  # type: ignore[misc]  # pettingzoo ships no t
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        typed(players, int, "H001", "players=", "int")  # "2" or 2.0 would fail deep inside, as a TypeError
         self.names = player_names(players)
         self.board, self.rules, self.variant = load_board(board), load_ruleset(rules).id, variant
         self.board_ref = board
@@ -114,13 +117,15 @@ class raw_env(pettingzoo.AECEnv):  # type: ignore[misc]  # pettingzoo ships no t
                 mask[action] = 1
         return {"observation": observe.tensor(table, seat), "action_mask": np.frombuffer(mask, np.int8)}
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: object) -> None:  # an int, or None for an agent that is done: anything else is refused
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         table = self.on_table()
-        table.apply(int(action))  # type: ignore[arg-type]  # None is for agents that are done, above
+        if isinstance(action, bool) or not isinstance(action, numbers.Integral):  # numpy's integers are Integral
+            raise ValueError(f"action {action!r} is no action number: a legal one of 0 to {self.n_actions - 1}")
+        table.apply(int(action))
         self._cumulative_rewards[agent] = 0.0
         if table.phase is OVER_PHASE:
             self.rewards = dict(zip(self.agents, table.returns(), strict=True))

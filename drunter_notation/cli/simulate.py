@@ -99,12 +99,13 @@ def simulate(n_players: int, seed: int, count: int, out: str | None, board_ref: 
                          {"Event": "simulated", "Bots": ", ".join(names)})
             g.board_ref = tag
             return g.to_dn()
+        games = range(1, 2 if out is None else count + 1)  # without --out, one game, to standard output
+        records = map(text, games) if dask_address is None else on_cluster(
+            dask_address, text, games, len(games), pgettext("progress bar: games per second", "game"))
         if out is None:
-            sys.stdout.write(text(1))
+            sys.stdout.write(next(iter(records)))  # on the cluster too when one is named: it must be reachable
             return
         paths = _targets(out, seed, count, force)
-        records = map(text, range(1, count + 1)) if dask_address is None else on_cluster(
-            dask_address, text, range(1, count + 1), count, pgettext("progress bar: games per second", "game"))
         for path, record in zip(paths, records, strict=True):
             try:
                 write_atomic(path, record)

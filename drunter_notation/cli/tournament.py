@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import random
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -16,6 +17,7 @@ from drunter_notation.cli.common import DiagnosticError, pool_size
 from drunter_notation.codes import Exit
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
+from drunter_notation.deal import deal_hands, player_names
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain.words import variant_name
 from drunter_notation.i18n import N_, _, ngettext, pgettext
@@ -65,7 +67,7 @@ def tournament(bots: str | None, n_players: int | None, games: int, seed: int, j
                                         "--bots names {n} bots, but a game takes 2 to 4 players: give one per seat",
                                         n).format(n=n))
         names = parse_bots(bots, n)
-        load_board(board_ref)
+        deal_hands(load_board(board_ref), player_names(n), random.Random(0))  # D002 once, before any game is played
         load_ruleset(rules_id)
         if n_players is not None and "," in bots and len(names) != n_players:
             raise fail("U002", ngettext("--bots names {n} bot and --players says {players}",

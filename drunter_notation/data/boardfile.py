@@ -21,6 +21,7 @@ from drunter_notation.errors import did_you_mean, fail, quoted
 from drunter_notation.files import BOARD, read_regular
 from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
+from drunter_notation.notation.values import MAX_TILE_COUNT
 from drunter_notation.rules.board import TRACK_KINDS, Board
 
 FORMAT = "drunter-board/1"
@@ -30,7 +31,7 @@ TOP_KEYS = ("format", "id", "name", "width", "height", "note", "toilets", "corne
 REQUIRED_KEYS = ("format", "id", "name", "width", "height", "corners", "buildings")
 BOX_LENGTHS = ("triples", "doubles", "singles")
 MAX_BUILDING_VALUE = 99
-MAX_BOX_COUNT = 999  # tiles of one kind and length; a 26x99 board has 2,574 squares
+MAX_BOX_COUNT = MAX_TILE_COUNT  # of a kind and length: one player may be dealt them all, and a hand line holds 99
 
 # A square name: column a..z, row 1..99 without a leading zero.
 _SQUARE_RE = re.compile(r"[a-z][1-9][0-9]?\Z")
