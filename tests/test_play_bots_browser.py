@@ -73,7 +73,14 @@ def test_a_person_on_a_phone_against_three_bots(browser, expect, play_server, tm
             v = s["vote"]
             if v and not v["shown"] and "Anna" in v["order"] and "Anna" not in v["laid"]:
                 expect(phone.locator("#lay")).to_be_visible()
-                phone.click('#vote button.card[data-card="?"]')
+                card = phone.locator('#vote button.card[data-card="?"]')
+                for _ in range(20):  # a tap on a button the page redraws that instant is lost: a person taps again
+                    if card.get_attribute("aria-pressed") == "true":
+                        break
+                    card.click()
+                    time.sleep(0.05)
+                expect(card).to_have_attribute("aria-pressed", "true")
+                expect(phone.locator("#lay")).to_be_enabled()  # once shown picked, the card stays picked
                 phone.click("#lay")
                 settled(api, lambda g: g["turn"] != s["turn"] or not g["vote"] or "Anna" in g["vote"]["laid"])
             elif s["to_move"] == "Anna" and not v:
