@@ -70,6 +70,13 @@ def test_tournament_reads_bots_with_the_same_grammar(spec):
     assert out.exit_code == 2 and "error[U002]" in out.output
 
 
+@pytest.mark.parametrize("setting, example", [("sims=-1", "sims=400"), ("time=1e-300", "time=0.5"), ("c=-0", "c=1.4")])
+def test_a_setting_that_is_a_number_in_another_form_is_told_which_form(setting, example):
+    out = CliRunner().invoke(cli, ["tournament", "--bots", f"ismcts:{setting},greedy", "--games", "1"])
+    assert out.exit_code == 2 and "not a number" not in out.output
+    assert "ASCII digits, without a sign or an exponent" in out.output and out.output.rstrip().endswith(example)
+
+
 def test_tournament_names_a_bot_in_its_one_spelling():
     out = CliRunner().invoke(cli, ["tournament", "--bots", "ismcts:c=0.50:sims=03,greedy", "--games", "2"])
     assert out.exit_code == 0 and "ismcts:sims=3:c=0.5" in out.output, out.output

@@ -266,6 +266,7 @@ SPEC_LIMIT = 80  # characters in a bot's name with its settings
 # The settings' values: ASCII digits only (no "２００", "1_000", "1e3", "inf"), so one spec has one spelling.
 VALUES = {"sims": re.compile(r"[0-9]{1,7}"), "time": re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,6})?"),
           "c": re.compile(r"[0-9]{1,2}(?:\.[0-9]{1,6})?"), "policy": re.compile(r"[a-z]{1,20}")}
+EXAMPLES = {"sims": "sims=400", "time": "time=0.5", "c": "c=1.4"}
 
 
 def spec(text: str) -> tuple[str, dict[str, int | float | str]]:
@@ -290,7 +291,9 @@ def spec(text: str) -> tuple[str, dict[str, int | float | str]]:
             if key == "policy":
                 raise fail("U002", _("ismcts: no rollout policy named {name}; the policies are {policies}").format(
                     name=repr(value[:20]), policies=", ".join(STYLES)))
-            raise fail("U002", _("ismcts: {key}={value} is not a number").format(key=key, value=repr(value[:20])))
+            raise fail("U002", _("ismcts: {key}={value} must be a number in ASCII digits, without a sign or an "
+                                 "exponent, like {example}").format(
+                key=key, value=repr(value[:20]), example=EXAMPLES[key]))
         params[key] = int(value) if key == "sims" else value if key == "policy" else float(value)
     return name, params
 
