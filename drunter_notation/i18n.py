@@ -65,6 +65,20 @@ def using(lang: str) -> Iterator[None]:
         _request_language.reset(token)
 
 
+@contextmanager
+def as_a_process() -> Iterator[None]:
+    """Run a command inside a request (the browser's ``cli()``) as a process runs it: no
+    request's language over its ``--lang``, and the process's language as before afterwards."""
+    global _process_language
+    saved = _process_language
+    token = _request_language.set(None)
+    try:
+        yield
+    finally:
+        _request_language.reset(token)
+        _process_language = saved
+
+
 def _(message: str) -> str:
     """``message`` in the language in force. A msgid that is also the singular of a
     plural entry (``"player"``) has one entry in the catalog: its singular form."""

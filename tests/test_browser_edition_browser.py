@@ -282,3 +282,96 @@ def test_the_js_api_example_of_the_docs_answers_as_cpython(browser, base, tmp_pa
     game = Game.new(["Anna", "Ben"], seed=7)
     game.push(game.legal_moves()[0])
     assert (position, record) == (game.position(), game.to_dn())
+
+
+def test_cli_in_a_page_speaks_its_own_lang_and_leaves_no_language_or_folder_behind(browser, base, tmp_path):
+    page = new_page(browser, 1280, 800)
+    page.goto(f"{base}en/check.html")
+    ready(page)
+    answers = page.evaluate("""async () => {
+      const refusal = async (work) => { try { await work(); return null; } catch (e) { return [e.code, e.message]; } };
+      const cs = await drunter.cli(["--lang", "cs", "validate", "nothere.dn"], {});
+      drunter.lang = "cs";
+      await drunter.cli(["rules", "list"], {});
+      const en = await drunter.cli(["--lang", "en", "validate", "nothere.dn"], {});
+      drunter.lang = "en";
+      return {cs, en, state: await refusal(() => drunter.state(999)),
+              stdin: await drunter.cli(["validate", "-"], {}),
+              big: await drunter.cli(["validate", "big.dn"], {"big.dn": "x".repeat(16 * 1024 * 1024 + 1)}),
+              laid: await refusal(() => drunter.cli(["validate", "a"], {"a": "x", "a/b.dn": "y"})),
+              letters: await refusal(() => drunter.cli("validate", {}))};
+    }""")
+    for lang in ("cs", "en"):
+        done = subprocess.run([sys.executable, "-c", RUN_CLI, "--lang", lang, "validate", "nothere.dn"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+        assert answers[lang]["stdout"] == done.stdout, lang
+    assert answers["state"] == ["U002", "<input>: error[U002]: no such game: 999"]
+    (tmp_path / "big.dn").write_text("x" * (16 * 1024 * 1024 + 1), "utf-8")
+    for key, args in (("stdin", ["--lang", "en", "validate", "-"]), ("big", ["--lang", "en", "validate", "big.dn"])):
+        done = subprocess.run([sys.executable, "-c", RUN_CLI, *args], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300, stdin=subprocess.DEVNULL)
+        assert answers[key]["stdout"] == done.stdout and answers[key]["status"] == done.returncode, key
+    assert answers["laid"][0] == "U002" and "Traceback" not in answers["laid"][1]
+    assert answers["letters"][0] == "U002"
+    assert not page.errors
+
+
+def test_check_format_and_dispute_show_a_refusal_in_place_of_the_last_answer(browser, base):
+    record = (ROOT / "replays" / "legal-2p.dn").read_text("utf-8")
+    refuse = "() => { const real = drunter.cli; drunter.cli = (args, files) => real(args.join(' '), files); }"  # U002
+    page = new_page(browser, 390, 844)
+    page.goto(f"{base}cs/check.html")
+    ready(page)
+    page.fill("#record", record)
+    page.click("#check")
+    page.wait_for_selector("#summary.valid")
+    page.evaluate(refuse)
+    with i18n.using("cs"):
+        for button, sentence in (("#check", "The record could not be checked."),
+                                 ("#format", "The record could not be formatted.")):
+            page.evaluate("document.getElementById('summary').textContent = ''")
+            page.click(button)
+            until(page, "document.getElementById('summary').textContent !== ''")
+            assert page.inner_text("#summary") == i18n._(sentence)
+            assert page.locator("#source li").count() == 0
+            assert "chyba[U002]" in page.inner_text("#findings")
+    page.goto(f"{base}cs/dispute.html")
+    ready(page)
+    page.evaluate(refuse)
+    page.check("input[value=position]")
+    page.fill("#position", "x")
+    page.fill("#move", "pass")
+    page.click("#judge")
+    page.wait_for_selector("#result:not([hidden])")
+    with i18n.using("cs"):
+        said = page.evaluate("document.getElementById('verdict').textContent")
+        assert said.startswith(i18n._("The dispute could not be settled.")) and "chyba[U002]" in said
+    assert not page.errors
+
+
+def test_replay_of_an_unreadable_record_shows_its_report_without_an_error(browser, base, tmp_path):
+    page = new_page(browser, 1280, 800)
+    page.goto(f"{base}en/replay.html")
+    ready(page)
+    page.fill("#record", "garbage")
+    page.click("#replay")
+    frame = page.frame_locator("#view")
+    frame.locator("script[src='assets/report.js']").wait_for(state="attached", timeout=READY)
+    page.wait_for_timeout(500)  # the report's script has run
+    (tmp_path / "game.dn").write_text("garbage", "utf-8")
+    cpython(["report", "game.dn", "-o", "report.html"], tmp_path)  # the command's report, as a browser opens it
+    local = new_page(browser, 1280, 800)
+    local.goto((tmp_path / "report.html").as_uri())
+    local.wait_for_timeout(500)
+    assert not page.errors and not local.errors
+
+
+def test_the_play_page_s_board_speaks_the_page_s_language(browser, base):
+    page = new_page(browser, 390, 844)
+    page.goto(f"{base}de/play.html")
+    ready(page)
+    page.click("#start")
+    page.wait_for_selector("#table-board svg", timeout=READY)
+    with i18n.using("de"):
+        assert page.get_attribute("#table-board svg", "aria-label") == i18n._("the board") != "the board"
+    assert not page.errors

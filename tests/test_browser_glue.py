@@ -113,3 +113,66 @@ def test_a_command_s_language_and_warnings_end_with_it_as_a_process_s_do():
     assert i18n.language() == before
     assert cli(["--lang", "xx", "rules", "list"]) == first and "xx" in str(first["stderr"])
     assert cli(["--lang", "de", "rules", "list"])["stdout"] != cli(["rules", "list"])["stdout"]
+
+
+def test_cli_takes_its_own_lang_over_the_call_s_and_the_call_s_as_its_default():
+    for lang, args in (("en", ["--lang", "cs", "validate", "nothere.dn"]),
+                       ("cs", ["--lang", "en", "validate", "nothere.dn"]), ("de", ["validate", "nothere.dn"])):
+        env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "LANGUAGE": lang}
+        done = subprocess.run([sys.executable, "-c", RUN_CLI, *args], capture_output=True, text=True, env=env,
+                              stdin=subprocess.DEVNULL)
+        got = call("cli", args=args, files={}, lang=lang)
+        assert isinstance(got, dict) and got["stdout"] == done.stdout, (lang, args)
+
+
+def test_no_call_s_language_outlives_it():
+    from drunter_notation import i18n
+    before = i18n.language()
+    call("cli", args=["rules", "list"], files={}, lang="cs")
+    call("cli", args=["--lang", "de", "rules", "list"], files={})
+    assert i18n.language() == before
+    refused = call("state", game=999, lang="en")
+    assert isinstance(refused, dict) and refused["error"]["message"] == "<input>: error[U002]: no such game: 999"
+    refused = call("state", game=999, lang="cs")
+    assert isinstance(refused, dict) and refused["error"]["message"].startswith("<input>: chyba[U002]")
+
+
+def test_cli_refuses_what_it_cannot_lay_out_with_a_code_and_leaves_no_folder(tmp_path, monkeypatch):
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    for args, files in ((["validate", "a"], {"a": "x", "a/b.dn": "y"}), ("validate", {}), (["validate", 1], {}),
+                        (["validate", "a"], {"a\0b": "x"}), (["validate", "a"], {"a": 1})):
+        answer = call("cli", args=args, files=files)
+        assert isinstance(answer, dict) and answer["error"]["code"] == "U002", (args, files)
+        assert "Traceback" not in answer["error"]["message"]
+    assert not list(tmp_path.iterdir())
+
+
+def test_cli_reads_a_file_as_large_as_the_command_reads_and_its_own_i001_beyond():
+    from drunter_notation.files import MAX_RECORD_BYTES
+    at_limit = call("cli", args=["validate", "big.dn"], files={"big.dn": "x" * MAX_RECORD_BYTES})
+    assert isinstance(at_limit, dict) and "[P001]" in at_limit["stdout"]  # read, and judged
+    beyond = call("cli", args=["validate", "big.dn"], files={"big.dn": "x" * (MAX_RECORD_BYTES + 1)})
+    assert isinstance(beyond, dict) and "big.dn: error[I001]: is too large (16.0 MB" in beyond["stdout"]
+
+
+def test_cli_s_standard_input_is_empty_as_with_dev_null():
+    done = subprocess.run([sys.executable, "-c", RUN_CLI, "validate", "-"], capture_output=True, text=True,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL)
+    assert "[I004]" in done.stdout
+    assert call("cli", args=["validate", "-"], files={}) == {"status": done.returncode, "stdout": done.stdout,
+                                                           "stderr": done.stderr, "files": {}}
+
+
+def test_the_table_core_answers_in_the_language_asked():
+    async def main() -> None:
+        table_worker.start(lambda name: None)
+        body = json.dumps({"name": "l", "players": ["Anna", "Ben"], "deal": "random"})
+        assert json.loads(await table_worker.ask("POST", "/api/games", body, None))["status"] == 201
+        svgs = {lang: json.loads(await table_worker.ask("GET", "/api/games/l/board.svg", "{}", None, lang))["body"]
+                for lang in ("en", "de")}
+        from drunter_notation import i18n
+        with i18n.using("de"):
+            german = i18n._("the board")
+        assert german != "the board" and german in svgs["de"] and german not in svgs["en"]
+    run_async(main())

@@ -16,6 +16,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TextIO, cast
@@ -30,8 +31,7 @@ if TYPE_CHECKING:  # imported where used: the page's engine is ready before it n
 
 JSON = dict[str, Any]
 MAX_FILES = 2_000  # files one cli() call may lay out (a folder of records)
-MAX_TOTAL_CHARS = 64_000_000  # and their text in all
-MAX_FILE_CHARS = 4_000_000  # the size cap of a record read from disk, for each file given
+MAX_TOTAL_CHARS = 64_000_000  # and their text in all: each file up to beyond the CLI's own limit (16 MiB)
 MAX_GAMES = 32  # games kept open in one worker
 # The strengths of the table app's new-game form (docs/play.md), by the same bot specs.
 LEVELS = {"easy": "greedy", "medium": "ismcts:sims=200", "strong": "ismcts:sims=800"}
@@ -40,22 +40,24 @@ HINT_BOT = "ismcts:sims=200"
 
 def call(name: str, payload: str) -> str:
     """``name``'s answer to the JSON arguments ``payload``, as JSON: the call's value,
-    or ``{"error": {"code", "message"}}`` for what the engine refuses."""
+    or ``{"error": {"code", "message"}}`` for what the engine refuses, in the call's
+    language (``lang``; cli() takes it as the default of its ``--lang``)."""
     try:
         args = json.loads(payload)
-        handler = CALLS.get(name)
-        if handler is None or not isinstance(args, dict):
-            raise fail("U002", _("no such call: {name}").format(name=repr(name)[:80]))
-        lang = args.pop("lang", None)  # the game calls' words; cli() takes --lang as drunter does
-        if lang is None:
+    except ValueError as e:
+        return json.dumps({"error": {"code": "U002", "message": f"{name}: {type(e).__name__}: {e}"[:300]}})
+    lang = args.pop("lang", None) if isinstance(args, dict) else None
+    # the whole call in its own language, its error worded too: nothing of it outlives the call
+    with using(str(lang)) if lang is not None else nullcontext():
+        try:
+            handler = CALLS.get(name)
+            if handler is None or not isinstance(args, dict):
+                raise fail("U002", _("no such call: {name}").format(name=repr(name)[:80]))
             value = handler(**args)
-        else:
-            with using(str(lang)):
-                value = handler(**args)
-    except DnError as e:
-        value = {"error": {"code": e.diagnostic.code, "message": e.format()}}
-    except (TypeError, ValueError, KeyError) as e:  # arguments of the wrong shape
-        value = {"error": {"code": "U002", "message": f"{name}: {type(e).__name__}: {e}"[:300]}}
+        except DnError as e:
+            value = {"error": {"code": e.diagnostic.code, "message": e.format()}}
+        except (TypeError, ValueError, KeyError) as e:  # arguments of the wrong shape
+            value = {"error": {"code": "U002", "message": f"{name}: {type(e).__name__}: {e}"[:300]}}
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -64,51 +66,72 @@ def call(name: str, payload: str) -> str:
 def cli(args: list[str], files: dict[str, str] | None = None) -> JSON:
     """``drunter ARGS`` run in a new folder holding ``files`` (relative path: text):
     ``{"status", "stdout", "stderr", "files"}``, the last the files the command wrote
-    or changed there. The same bytes as the command run in such a folder."""
+    or changed there. The same bytes as the command run in such a folder, its standard
+    input empty, with the language in force as its environment's (``LANGUAGE``): the
+    default of ``--lang``. A file too large for the command is the command's to refuse."""
     from drunter_notation.cli import main
     from drunter_notation.cli.language import forget_warnings
 
-    given = dict(files or {})
-    if len(given) > MAX_FILES or sum(map(len, given.values())) > MAX_TOTAL_CHARS \
-            or not all(isinstance(a, str) for a in args):
-        raise fail("U002", _("cli() takes at most {n} files, {mb} MB in all, and text arguments").format(
-            n=MAX_FILES, mb=MAX_TOTAL_CHARS // 1_000_000))
+    given = files if files is not None else {}
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args) or not isinstance(given, dict) \
+            or not all(isinstance(n, str) and isinstance(t, str) for n, t in given.items()) \
+            or len(given) > MAX_FILES or sum(map(len, given.values())) > MAX_TOTAL_CHARS:
+        raise fail("U002", _("cli() takes a list of texts as its arguments, and at most {n} files, "
+                             "{mb} MB in all").format(n=MAX_FILES, mb=MAX_TOTAL_CHARS // 1_000_000))
+    default = i18n.language()  # the page's language, as a LANGUAGE the command finds set
     folder = Path(tempfile.mkdtemp(prefix="drunter-"))
-    before: dict[str, str] = {}
-    for name, text in given.items():
-        path = PurePosixPath(name)
-        if path.is_absolute() or ".." in path.parts or not path.parts or len(text) > MAX_FILE_CHARS:
-            raise fail("U002", _("{name}: a file is given by a relative path inside the folder, and at most "
-                                 "4 MB").format(name=repr(name)[:200]))
-        (folder / path).parent.mkdir(parents=True, exist_ok=True)
-        (folder / path).write_bytes(text.encode("utf-8"))
-        before[path.as_posix()] = text
-    out, err = io.BytesIO(), io.BytesIO()
-    saved = sys.argv, sys.stdout, sys.stderr, os.getcwd()
-    language = i18n.language()  # a process's --lang ends with it: here, with the call
-    forget_warnings()
-    sys.argv = ["drunter", *args]
-    streams = _stream(out), _stream(err)  # held here: a wrapper let go closes its buffer
-    sys.stdout, sys.stderr = streams
     try:
-        os.chdir(folder)
+        before = _lay_out(folder, given)
+        out, err = io.BytesIO(), io.BytesIO()
+        saved = sys.argv, sys.stdin, sys.stdout, sys.stderr, os.getcwd(), os.environ.get("LANGUAGE")
+        forget_warnings()
+        sys.argv = ["drunter", *args]
+        # held here: a wrapper let go closes its buffer; standard input empty, as with </dev/null
+        streams = _stream(io.BytesIO()), _stream(out), _stream(err)
+        sys.stdin, sys.stdout, sys.stderr = streams
+        os.environ["LANGUAGE"] = default
         try:
-            main()
-            status = 0
-        except SystemExit as e:
-            status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-        for stream in streams:
-            stream.flush()
-        written = {p.relative_to(folder).as_posix(): p.read_bytes().decode("utf-8", "replace")
-                   for p in sorted(folder.rglob("*")) if p.is_file()}
+            os.chdir(folder)
+            with i18n.as_a_process():
+                try:
+                    main()
+                    status = 0
+                except SystemExit as e:
+                    status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            for stream in streams:
+                stream.flush()
+            written = {p.relative_to(folder).as_posix(): p.read_bytes().decode("utf-8", "replace")
+                       for p in sorted(folder.rglob("*")) if p.is_file()}
+        finally:
+            sys.argv, sys.stdin, sys.stdout, sys.stderr = saved[0], saved[1], saved[2], saved[3]
+            os.chdir(saved[4])
+            if saved[5] is None:
+                os.environ.pop("LANGUAGE", None)
+            else:
+                os.environ["LANGUAGE"] = saved[5]
     finally:
-        sys.argv, sys.stdout, sys.stderr = saved[0], saved[1], saved[2]
-        os.chdir(saved[3])
-        i18n.set_language(language)
         shutil.rmtree(folder, ignore_errors=True)
     return {"status": status, "stdout": out.getvalue().decode("utf-8", "replace"),
             "stderr": err.getvalue().decode("utf-8", "replace"),
             "files": {p: t for p, t in written.items() if before.get(p) != t}}
+
+
+def _lay_out(folder: Path, given: dict[str, str]) -> dict[str, str]:
+    """The files written into ``folder``: each one's text by its relative path."""
+    before: dict[str, str] = {}
+    for name, text in given.items():
+        path = PurePosixPath(name)
+        if path.is_absolute() or ".." in path.parts or not path.parts:
+            raise fail("U002", _("{name}: a file is given by a relative path inside the folder").format(
+                name=repr(name)[:200]))
+        try:
+            (folder / path).parent.mkdir(parents=True, exist_ok=True)
+            (folder / path).write_bytes(text.encode("utf-8"))
+        except (OSError, ValueError):  # a file where a folder must be, a NUL in the name ...
+            raise fail("U002", _("{name}: the file cannot be laid out in the folder beside the other files "
+                                 "given").format(name=repr(name)[:200])) from None
+        before[path.as_posix()] = text
+    return before
 
 
 def _stream(buffer: io.BytesIO) -> TextIO:

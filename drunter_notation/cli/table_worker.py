@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Coroutine
+from contextlib import nullcontext
 from typing import Any, TypeVar
 
+from drunter_notation.i18n import using
 from drunter_notation.table.bots import InlineThinker, Task
 from drunter_notation.table.core import TableCore
 from drunter_notation.table.store import MemoryStorage
@@ -87,9 +89,12 @@ def start(tell: Callable[[str], object]) -> None:
     TABLE[:] = [WorkerTable(tell)]
 
 
-async def ask(method: str, path: str, body: str, token: str | None) -> str:
-    """JSON in (the body), JSON out: what the worker passes on."""
-    return json.dumps(await TABLE[0].ask(method, path, json.loads(body or "{}"), token), ensure_ascii=False)
+async def ask(method: str, path: str, body: str, token: str | None, lang: str | None = None) -> str:
+    """JSON in (the body), JSON out: what the worker passes on, in the page's language ``lang``
+    (as the server's ``X-Drunter-Lang``): the views' words and the board's."""
+    with using(lang) if lang else nullcontext():
+        reply = await TABLE[0].ask(method, path, json.loads(body or "{}"), token)
+    return json.dumps(reply, ensure_ascii=False)
 
 
 def tokens(name: str, players: str) -> str:

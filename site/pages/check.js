@@ -1,6 +1,7 @@
 // Check: drunter validate on the record given, each finding as validate says it, its line
 // marked in the record; Format: drunter fmt.
 import { $, _, el, drunter, recordInput } from "./app.js";
+import { DrunterError } from "./drunter.js";
 
 const area = $("record");
 const input = recordInput(area, $("files"));
@@ -11,9 +12,24 @@ function lineOf(text, path) {
   return m ? Number(m[1]) : null;
 }
 
+// What the engine refused (a DrunterError's words are the engine's, in the page's language),
+// in place of whatever the last answer showed.
+function refused(sentence, e) {
+  $("findings").replaceChildren(...(e instanceof DrunterError ? [el("li", { text: e.message })] : []));
+  $("summary").textContent = sentence;
+  $("summary").className = "invalid";
+  $("source").replaceChildren();
+  $("result").hidden = false;
+}
+
 async function check() {
   const { path, files } = input.files();
-  const out = await drunter.cli(["validate", path], files);
+  let out;
+  try {
+    out = await drunter.cli(["validate", path], files);
+  } catch (e) {
+    return refused(_("The record could not be checked."), e);
+  }
   const lines = (out.stdout + out.stderr).split("\n").filter((l) => l.trim());
   const marked = new Set();
   const list = $("findings");
@@ -37,11 +53,18 @@ $("check-form").addEventListener("submit", (e) => {
 
 $("format").addEventListener("click", async () => {
   const { path, files } = input.files();
-  const out = await drunter.cli(["fmt", path], files);
+  let out;
+  try {
+    out = await drunter.cli(["fmt", path], files);
+  } catch (e) {
+    return refused(_("The record could not be formatted."), e);
+  }
   if (out.status === 0) area.value = out.stdout;
   else {
     $("findings").replaceChildren(...out.stderr.split("\n").filter(Boolean).map((t) => el("li", { text: t })));
     $("summary").textContent = _("The record is not valid.");
+    $("summary").className = "invalid";
+    $("source").replaceChildren();
     $("result").hidden = false;
   }
 });

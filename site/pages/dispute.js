@@ -1,6 +1,7 @@
 // Dispute: drunter adjudicate on a turn of a record, or a move at a position string, under the
 // record's own ruleset, one named, or all of them; the verdicts as the command gives them.
-import { $, drunter, el, recordInput } from "./app.js";
+import { $, _, drunter, el, recordInput } from "./app.js";
+import { DrunterError } from "./drunter.js";
 
 const input = recordInput($("record"), $("files"));
 const lang = document.documentElement.lang;
@@ -35,7 +36,11 @@ $("dispute-form").addEventListener("submit", async (e) => {
   const rules = $("rules").value;
   if (rules === "all") args.push("--all-rulesets");
   else if (rules) args.push("--rules", rules);
-  const out = await drunter.cli(args, files);
-  $("verdict").textContent = out.stdout + out.stderr;
+  try {
+    const out = await drunter.cli(args, files);
+    $("verdict").textContent = out.stdout + out.stderr;
+  } catch (e) {  // the engine's words where it gave them (in the page's language), else ours
+    $("verdict").textContent = _("The dispute could not be settled.") + (e instanceof DrunterError ? `\n${e.message}` : "");
+  }
   $("result").hidden = false;
 });

@@ -44,7 +44,8 @@ async function typed(name, args) {
 }
 
 export const drunter = {
-  // The language of the game calls' messages (cli() takes --lang as drunter does).
+  // The language of every call's words: the game calls', the table core's, and cli()'s when its
+  // arguments give no --lang (as a LANGUAGE the command finds set).
   lang: (typeof document !== "undefined" && document.documentElement.lang) || "en",
   get ready() { return ready; },
   // drunter ARGS in a folder of its own holding FILES ({relative path: text}):
@@ -62,9 +63,10 @@ export const drunter = {
   closeGame: (game) => typed("close_game", { game }),
   rulesets: () => typed("rulesets", {}),
   // The table core of drunter play (docs/play.md's JSON API), in the worker: ask() answers
-  // {status, body}; onChange(f) calls f(game) after every change of a game (a bot's move too).
+  // {status, body} in drunter.lang (the server's X-Drunter-Lang); onChange(f) calls f(game) after
+  // every change of a game (a bot's move too).
   table: {
-    ask: (method, path, body = null, token = null) => send("table.ask", { method, path, body, token }),
+    ask: (method, path, body = null, token = null) => send("table.ask", { method, path, body, token, lang: drunter.lang }),
     tokens: (name, players) => send("table.tokens", { name, players }),
     export: (name) => send("table.export", { name }),
     restore: (name, kept) => send("table.restore", { name, kept }),

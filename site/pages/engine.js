@@ -19,8 +19,8 @@ export async function boot(loadPyodide, bundle, options, tell = () => {}) {
     return core;
   };
   call.table = {
-    ask: async ({ method, path, body, token }) =>
-      JSON.parse(await table().ask(method, path, JSON.stringify(body || {}), token || null)),
+    ask: async ({ method, path, body, token, lang }) =>
+      JSON.parse(await table().ask(method, path, JSON.stringify(body || {}), token || null, lang || null)),
     tokens: ({ name, players }) => JSON.parse(table().tokens(name, JSON.stringify(players))),
     export: ({ name }) => JSON.parse(table().export(name)),
     restore: ({ name, kept }) => { table().restore(name, JSON.stringify(kept)); return null; },

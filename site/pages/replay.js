@@ -1,6 +1,7 @@
 // Replay: the record's HTML report, as drunter report writes it, stepped through in a frame with
 // the report's own script; on request with drunter analyze's charts (who protects what, win chances).
 import { $, _, drunter, recordInput } from "./app.js";
+import { DrunterError } from "./drunter.js";
 
 const input = recordInput($("record"), $("files"));
 const frame = $("view");
@@ -46,7 +47,7 @@ async function show(withAnalysis) {
     await frameReady();
     frame.contentWindow.postMessage({ html }, location.origin);
   } catch (e) {
-    if (e.message !== "cancelled") said(String(e));
+    if (e.message !== "cancelled") said(e instanceof DrunterError ? e.message : String(e));  // the engine's words
   } finally {
     busy(false);
   }

@@ -1,6 +1,7 @@
 (function () {
   "use strict";
-  var frames = JSON.parse(document.getElementById("frames").textContent);
+  var data = document.getElementById("frames");  // none in the report of an unreadable record
+  var frames = data ? JSON.parse(data.textContent) : [];
   if (!frames.length) return;
   var $ = function (id) { return document.getElementById(id); };
   var each = function (sel, fn) { Array.prototype.forEach.call(document.querySelectorAll(sel), fn); };
