@@ -73,6 +73,11 @@ def test_standard_input_within_the_cap_is_judged(tmp_path):
     assert status == 0 and out.strip().endswith("(hig-1991, schilda)") and out.startswith("<stdin>")
 
 
+def test_one_playout_is_refused_as_it_would_give_no_standard_error():
+    status, out, err = drunter("analyze", "--playouts", "1", "replays/legal-2p.dn")
+    assert status == 2 and out == "" and "at least 2" in one_line(err, "usage")
+
+
 def test_tournament_games_are_bounded_where_read():
     status, out, err = drunter("tournament", "--games", "1000000000000", timeout=60)
     assert status == 2 and out == ""

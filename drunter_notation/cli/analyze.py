@@ -155,6 +155,13 @@ def _read(path: str) -> bytes | tuple[str, int]:
 
 
 # Analyse game records: the help below says what and how.
+def _playouts(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    if value == 1:  # a win chance and its standard error need two playouts at least
+        raise click.BadParameter(_("0 (no win chances) or at least 2: one playout gives a chance without a "
+                                   "standard error"))
+    return value
+
+
 @click.command(help=N_(
     "Analyse game records: after every turn, each player's probability of holding each building card (expert: "
     "each pair of goal cards), inferred from the moves they chose among the legal ones and from their ballots; "
@@ -168,6 +175,7 @@ def _read(path: str) -> bytes | tuple[str, int]:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help=N_("json: one JSON object per record, one per line (JSON Lines)."))
 @click.option("--playouts", type=click.IntRange(min=0, max=100_000), default=200, show_default=True, metavar="N",
+              callback=_playouts,
               help=N_("Playouts per position for the win chances; 0 skips them and the turning points."))
 @click.option("--policy", type=click.Choice(["inferred", *sorted(STYLES)]), default="inferred", show_default=True,
               help=N_("Who plays the playouts: inferred (each seat the style mix the model inferred for it), or one "
