@@ -21,8 +21,15 @@ def typed(value: object, types: type | tuple[type, ...], code: str, argument: st
     """DnError ``code`` unless ``value`` is one of ``types``: a wrong type is told at the
     public door (``argument`` as the caller wrote it, ``expected`` as its annotation says),
     never as a TypeError from deep inside."""
+    kind = (type(value), types)
+    if kind in _TAKEN:  # an ABC's isinstance is a Python call: a kind taken once is taken again at once
+        return
     if not isinstance(value, types):
         raise wrong_type(value, code, argument, expected)
+    _TAKEN.add(kind)
+
+
+_TAKEN: set[tuple[type, type | tuple[type, ...]]] = set()  # (the value's class, the types) isinstance said yes to
 
 
 def wrong_type(value: object, code: str, argument: str, expected: str) -> DnError:
@@ -34,11 +41,11 @@ def wrong_type(value: object, code: str, argument: str, expected: str) -> DnErro
 def game_tags(given: object) -> tuple[Tag, ...]:
     """``tags=`` of :meth:`Game.new` as the record's tags, each one that reads back as
     given (``Game.from_dn(g.to_dn()) == g``). Raises DnError H002 for anything else."""
+    if given is None:
+        return ()
     from drunter_notation.notation.parser import reads_as_bare_name  # the grammar decides what a tag name is
     from drunter_notation.replay import valid_date  # the reader's own check of a Date
 
-    if given is None:
-        return ()
     if not isinstance(given, Mapping):
         raise wrong_type(given, "H002", "tags=", "Mapping[str, str] | None")
     limit = MAX_LIST_ITEMS - len(GAME_TAGS)
