@@ -133,6 +133,18 @@ def test_a_ballot_the_engine_refuses_is_told_to_its_seat_alone(two):
     assert done["turn"] == 4 and done["last_vote"]["dn"].startswith("3. Anna S2 b2-c2 vote { Anna: JA, Ben: NE }")
 
 
+def test_a_ballot_taken_back_stays_void_when_its_turn_comes_again(two):
+    c, seat = two
+    c.post("/api/seat/t/moves", json={"move": "S1 a2"}, headers=seat["Anna"])
+    c.post("/api/seat/t/moves", json={"move": "R2 f5-f4"}, headers=seat["Ben"])
+    c.post("/api/seat/t/ballot", json={"move": "S2 b2-c2"}, headers=seat["Anna"])
+    c.post("/api/seat/t/lay", json={"cards": ["NE"]}, headers=seat["Ben"])
+    assert c.post("/api/games/t/undo", json={"turn": 3}).json()["vote"] is None
+    assert c.post("/api/games/t/moves", json={"move": "R2 f5-f4", "turn": 2}).json()["turn"] == 3  # played again
+    for view in (c.get("/api/games/t").json(), c.get("/api/seat/t", headers=seat["Ben"]).json()):
+        assert view["vote"] is None  # the placer opens it again, and Ben's card is his once more
+
+
 def test_a_refused_turn_over_gives_the_cards_back(two, monkeypatch):
     # the engine judges the turn-over whatever the seats were told as they laid: let a card laid twice through
     monkeypatch.setattr(Game, "check_ballot", lambda self, player, cards: None)

@@ -363,6 +363,8 @@ class Tables:
                     raise
                 raise _unwritten(e, table.path, _("nothing was changed")) from None
             table.taken_back = taken_back or []
+            # a ballot or choice in progress is void once the game has moved: back at its turn, it is not reopened
+            table.vote = table.choice = None
             return view(table)
 
     def record(self, table: Table, op: JSONObject | None, *, cards: bool = False) -> None:
@@ -456,6 +458,7 @@ class Tables:
         except OSError as e:
             raise _unwritten(e, table.path, _("the file is as it was")) from None
         table.stamp, table.pending, table.taken_back = None, 0, []
+        table.vote = table.choice = None
         self.fresh(table)
 
 def _replay(game: Game, ops: list[JSONObject]) -> Game:
