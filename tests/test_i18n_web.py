@@ -58,6 +58,14 @@ def test_errors_follow_the_request_language_codes_do_not(client):
     assert set(de.json()) == set(en.json()) == {"error"}
 
 
+def test_the_board_is_drawn_in_the_language_asked_and_cached_per_language(client):
+    assert client.post("/api/games", json=NEW).status_code == 201
+    en, de, cs = (client.get("/api/games/t/board.svg", headers=h) for h in ({}, {"X-Drunter-Lang": "de"}, CS))
+    assert 'aria-label="the board"' in en.text and 'aria-label="der Spielplan"' in de.text
+    assert 'aria-label="plán"' in cs.text and "put to a vote" in en.text and "put to a vote" not in de.text + cs.text
+    assert len({en.headers["etag"], de.headers["etag"], cs.headers["etag"]}) == 3
+
+
 def test_the_token_refusal_too(folder):
     c = TestClient(create_app(folder, token="s3cret"), base_url=BASE)
     r = c.get("/api/games", headers={"Accept-Language": "cs-CZ"})
@@ -264,6 +272,13 @@ def test_the_language_menu_is_kept_on_the_device(browser, expect, play_server, t
         page.select_option("#lang-menu", "de")
         expect(page.locator("#ng-start")).to_have_text("Spiel starten")
         expect(page.locator("#lang-menu")).to_have_value("de")
+        page.fill("#ng-name", "sprache")  # a game: its board in the menu's language, not the browser's
+        page.locator(".ng-player").nth(0).fill("Anna")
+        page.locator(".ng-player").nth(1).fill("Ben")
+        page.click("#ng-start")
+        page.wait_for_selector("#board rect.hit")
+        expect(page.locator("svg#board")).to_have_attribute("aria-label", "der Spielplan")
+        page.goto(url)
         page.wait_for_load_state()
         page.select_option("#lang-menu", "en")
         expect(page.locator("#ng-start")).to_have_text("Start the game")

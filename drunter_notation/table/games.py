@@ -12,7 +12,7 @@ from drunter_notation import adjudication as adj
 from drunter_notation.data.rulesets import list_rulesets
 from drunter_notation.errors import DnError
 from drunter_notation.game import Game
-from drunter_notation.i18n import _
+from drunter_notation.i18n import _, language
 from drunter_notation.notation.formatter import format_placement
 from drunter_notation.notation.model import BUILDINGS, CARD_NAMES, GOALS, Choose
 from drunter_notation.notation.parser import parse_move
@@ -81,7 +81,8 @@ def show_board(store: Tables, name: str | None, body: JSONObject) -> Reply:
     table = store.table(name)
     with table.lock:
         store.playable(table)
-        return Reply(board_svg(table), media="image/svg+xml", etag=public_rev(table))
+        # the same position in another language is another picture: its titles are words
+        return Reply(board_svg(table), media="image/svg+xml", etag=f"{public_rev(table)}-{language()}")
 
 
 def game_rev(store: Tables, name: str | None, body: JSONObject) -> JSONObject:

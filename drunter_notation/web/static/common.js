@@ -95,7 +95,7 @@ window.DP = (function () {
   // The board's SVG (drawn and escaped by the server); never throws: {ok, status, text}, as api().
   async function board(path, headers) {
     try {
-      const r = await fetch(path, {headers: headers || {}});
+      const r = await fetch(path, {headers: Object.assign({"X-Drunter-Lang": words.lang}, headers || {})});  // its titles in the page's words
       return {ok: r.ok, status: r.status, text: r.ok ? await r.text() : ""};
     } catch (e) {
       connection(false);
