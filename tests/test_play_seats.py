@@ -209,6 +209,15 @@ def test_names_a_record_cannot_keep_are_refused(tmp_path):
     assert not (tmp_path / "n.dn").exists()
 
 
+def test_an_emoji_sequence_is_a_name_a_bidi_override_is_not(tmp_path):
+    c = TestClient(create_app(folder(tmp_path)), base_url=BASE)
+    coder = "\U0001f469\u200d\U0001f4bb"  # woman technologist: two emoji and a zero-width joiner
+    r = c.post("/api/games", json={"name": f"{coder} game", "players": ["Anna", coder], "board": "tiny.toml"})
+    assert r.status_code == 201 and [p["name"] for p in r.json()["players"]] == ["Anna", coder]
+    for bad in ({"name": "x", "players": ["Anna", "B\u202een"]}, {"name": "\u202ex", "players": ["Anna", "Ben"]}):
+        assert c.post("/api/games", json=bad | {"board": "tiny.toml"}).status_code == 400
+
+
 def test_event_streams_are_bounded(two):
     c, _ = two
     hub = c.app.hub

@@ -282,14 +282,14 @@ class Tables:
         Its ``name`` may be any printable text: the record is named by :func:`file_id`, and a
         name that is not that id is kept as the record's ``Event`` tag."""
         title = spec.get("name")
-        if not isinstance(title, str) or not 0 < len(title.strip()) <= TITLE_LIMIT or not title.isprintable():
+        if not isinstance(title, str) or not 0 < len(title.strip()) <= TITLE_LIMIT or not _printable(title):
             raise Refused(400, _("name: 1 to {limit} printable characters, e.g. \"Spieleabend 21.11.\"").format(
                 limit=TITLE_LIMIT))
         title = title.strip()
         name = file_id(title)
         path = self.path(name)
         players = spec.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 40 and p.isprintable()
+        if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 40 and _printable(p)
                                                     and writable_name(p) for p in players):
             raise Refused(400, _("players: a list of 2 to 4 names of 1 to 40 printable characters, without a comma "
                                  "or spaces around them, in seat order"))
@@ -460,6 +460,12 @@ class Tables:
         table.stamp, table.pending, table.taken_back = None, 0, []
         table.vote = table.choice = None
         self.fresh(table)
+
+def _printable(text: str) -> bool:
+    """Printable, the zero-width joiner of an emoji sequence (👩‍💻) too; other format characters (a bidi
+    override) are not."""
+    return text.replace("\u200d", "").isprintable()
+
 
 def _replay(game: Game, ops: list[JSONObject]) -> Game:
     """``game`` with the journaled ``ops`` replayed, up to the first this game cannot take."""
