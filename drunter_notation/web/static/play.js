@@ -601,7 +601,7 @@
 
   function playersTable() {
     const t = $("players");
-    t.replaceChildren(el("tr", {}, ...["", _("tiles"), _("vote cards"), _("votes")].map((h) => el("th", {text: h}))));
+    t.replaceChildren(el("tr", {}, ...[_("player"), _("tiles"), _("vote cards"), _("votes")].map((h) => el("th", {text: h}))));
     for (const p of state.players) {
       const tiles = p.tiles ? p.tiles.map(([x, n]) => (n > 1 ? x + "×" + n : x)).join(" ") || "–" : _("not recorded");
       t.append(el("tr", {class: p.name === state.to_move ? "mover" : null},
