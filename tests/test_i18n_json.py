@@ -79,7 +79,10 @@ def _analysis() -> dict:
     lambda a: a["final"]["styles"].update(Ben={"random": "much"}),
     lambda a: a["final"]["evidence"].update(Anna="a sentence"),
     lambda a: a["final"].pop("styles"),
-], ids=["beliefs a list", "a style not a number", "evidence a sentence", "no styles"])
+    lambda a: a["turns"][2].update(beliefs=None),  # read only when the page is drawn
+    lambda a: a["turns"][1]["beliefs"]["Anna"].update(museum=float("nan")),  # json.dumps writes NaN
+], ids=["beliefs a list", "a style not a number", "evidence a sentence", "no styles", "a turn's beliefs null",
+        "a belief not a number"])
 def test_an_analysis_the_report_cannot_word_is_one_error_line(tmp_path, spoil):
     analysis = _analysis()
     spoil(analysis)

@@ -90,9 +90,13 @@ def _check_final(analysis: dict[str, Any]) -> None:
             raise TypeError(player)
 
 
-def load_analyses(path: str) -> dict[str, dict[str, Any]]:
-    """The analyses in a ``drunter analyze --format json`` file, by the absolute path
-    of the record each is of. Raises DiagnosticError (I001, U004)."""
+def _no_constant(name: str) -> None:
+    raise ValueError(name)  # NaN and Infinity: JSON has no such number, and analyze writes none
+
+
+def load_analyses(path: str) -> dict[str, tuple[int, dict[str, Any]]]:
+    """The analyses in a ``drunter analyze --format json`` file, each with its line, by the
+    absolute path of the record each is of. Raises DiagnosticError (I001, U004)."""
     try:  # a regular file of at most the record size, read once, every problem one line
         lines = read_regular(path, FILE).decode("utf-8").splitlines()
     except DnError as e:
@@ -104,8 +108,8 @@ def load_analyses(path: str) -> dict[str, dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            a = json.loads(line)
-            out[os.path.abspath(a["file"])] = a
+            a = json.loads(line, parse_constant=_no_constant)
+            out[os.path.abspath(a["file"])] = n, a
             a["turns"][0]["beliefs"]
             _check_final(a)
         except (ValueError, KeyError, IndexError, TypeError, RecursionError):  # RecursionError: [[[[... nested deep
@@ -233,7 +237,7 @@ def report(ctx: click.Context, files: tuple[str, ...], output: Path | None, out_
         jobs = [(_single(jobs, output), output)]
     entries: list[IndexEntry] = []
     for path, out in jobs:
-        page, page_status = _page(path, _href(out, folder), rules, analyses)
+        page, page_status = _page(path, _href(out, folder), rules, analyses, analysis_file)
         status = max(status, page_status)
         if page is None:
             continue
@@ -276,8 +280,8 @@ def _single(jobs: list[tuple[str, Path]], output: Path) -> str:
     return jobs[0][0]
 
 
-def _page(path: str, href: str, rules: str | None, analyses: dict[str, dict[str, Any]]
-          ) -> tuple[tuple[str, IndexEntry, str] | None, int]:
+def _page(path: str, href: str, rules: str | None, analyses: dict[str, tuple[int, dict[str, Any]]],
+          analysis_file: str | None) -> tuple[tuple[str, IndexEntry, str] | None, int]:
     """(the page of the record at ``path``: its HTML, its index entry, the note of its line; or None when it
     gets none), and the status it makes. Its problems are printed on stderr."""
     try:
@@ -298,7 +302,16 @@ def _page(path: str, href: str, rules: str | None, analyses: dict[str, dict[str,
         status = 2 if fatal else 1
         if fatal:
             return None, status
-    html = render_report(shown, _text(data), analyses.get(os.path.abspath(path)))
+    line, analysis = analyses.get(os.path.abspath(path), (0, None))
+    try:
+        html = render_report(shown, _text(data), analysis)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        if analysis is None:
+            raise
+        # the analysis is the one input not judged before: what the page cannot read in it is not analyze's output
+        report_error(fail("U004", _("not a line of `drunter analyze --format json` output"), line=line, column=1),
+                     analysis_file or "--analysis")
+        return None, 2
     note = written_note(t.errors[0].code if t.errors else None, t.stopped_at, t.complete, t.summary()["turns"])
     return (html, index_entry(t, href, path), note), status
 
