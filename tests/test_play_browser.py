@@ -154,3 +154,38 @@ def test_a_whole_game_by_taps(browser, expect, play_server, tmp_path, size):
     assert report["summary"]["winners"] == ["Ben"]
     assert not problems, problems
     assert not outside, outside  # no external resources
+
+
+AXE = ROOT / "site" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.site  # where axe-core is installed: with the browser edition (cd site && npm ci)
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd site && npm ci)")
+@pytest.mark.parametrize("size", list(SIZES))
+def test_axe_finds_no_violation_on_the_table_pages(browser, play_server, tmp_path, size):
+    shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
+    # the check's own script is injected, so this context bypasses the pages' CSP (tested elsewhere)
+    page = browser.new_context(viewport=dict(zip(("width", "height"), SIZES[size])), bypass_csp=True).new_page()
+    found = {}
+    with play_server(tmp_path) as (_, url, _token):
+        page.goto(url)
+        page.fill("#ng-name", "axe")
+        page.locator(".ng-player").nth(0).fill("Anna")
+        page.locator(".ng-player").nth(1).fill("Ben")
+        page.select_option("#ng-board", "tiny.toml")
+        page.check("input[name=deal][value=random]")
+        page.click("#ng-start")
+        page.wait_for_selector("#board rect.hit")
+        page.click("#seats-btn")
+        seat = page.locator('.seat-link[data-player="Ben"] code').inner_text()
+        for lang in ("en", "de", "cs"):
+            for name, address, ready in (("lobby", f"{url}?lang={lang}", "#ng-start"),
+                                         ("game", f"{url}?lang={lang}#/g/axe", "#board rect.hit"),
+                                         ("seat", seat.replace("#", f"?lang={lang}#"), "#board-box svg")):
+                page.goto(address)
+                page.wait_for_selector(ready)
+                page.add_script_tag(path=str(AXE))
+                result = page.evaluate("axe.run(document).then(r => r.violations.map(v => [v.id, v.nodes.length]))")
+                if result:
+                    found[f"{lang} {name}"] = result
+    assert not found, json.dumps(found)
