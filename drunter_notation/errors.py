@@ -64,6 +64,15 @@ def printable_lines(text: str) -> str:
     return "\n".join(printable(line) for line in text.split("\n"))
 
 
+def printable_text(text: str) -> str:
+    """:func:`printable_lines` for text shown in a page (the reports): the zero-width
+    joiner and non-joiner are kept too, as parts of an emoji sequence (woman + ZWJ + laptop) or of
+    a Persian or Indic word; they join or part letters and reorder nothing. Every other
+    control and format character (a bidi override) is its escape, as on the terminal."""
+    return "\u200d".join("\u200c".join(printable_lines(part) for part in piece.split("\u200c"))
+                         for piece in text.split("\u200d"))
+
+
 def _escape(c: str) -> str:
     n = ord(c)
     return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"

@@ -1,6 +1,8 @@
 """HTML replay reports and the archive index: content, escaping, the manifest, CLI."""
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import random
@@ -8,10 +10,12 @@ import re
 import shutil
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from markupsafe import Markup
 
 from drunter_notation.cli.report import report
 from drunter_notation.data.boardfile import load_board
@@ -21,7 +25,15 @@ from drunter_notation.explain.findings import arithmetic, card_lines
 from drunter_notation.load import judge
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.parser import parse_text
-from drunter_notation.report import failed_entry, index_entry, render_error, render_index, render_report
+from drunter_notation.report import (
+    failed_entry,
+    index_entry,
+    render_error,
+    render_index,
+    render_report,
+    script_json,
+    shown,
+)
 from drunter_notation.report.diagram import NO_DOT
 from drunter_notation.report.index import display_names, entries_from_manifest, manifest_text, merge
 from drunter_notation.simulate import simulate_game
@@ -64,8 +76,9 @@ def game() -> tuple[str, str]:
 def test_report_is_one_self_contained_page(game):
     text, html = game
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
+    body = html.replace('<meta http-equiv="Content-Security-Policy"', "", 1)  # the policy's own tag
     for outside in ("http", "src=", "<link", "@import", "url("):
-        assert outside not in html, outside
+        assert outside not in body, outside
     assert html.count("<script") == 2  # the frames' JSON and the page's own script
     assert '<svg id="board"' in html and '<svg class="chart"' in html
 
@@ -146,7 +159,7 @@ def test_unparsable_record_gets_an_error_page():
     with pytest.raises(DnError) as e:
         parse_text(text, "bad.dn")
     html = render_error("bad.dn", e.value.diagnostic, text)
-    assert "P001" in html and "http" not in html
+    assert "P001" in html and "http" not in html.replace("http-equiv", "")
     assert '<span class="l bad" data-n="2">1. Anna S9 b1</span>' in html
 
 
@@ -190,7 +203,7 @@ def test_index_counts_complete_valid_games_and_lists_the_others_apart():
     assert "2 complete valid games, 1 partial record, 2 invalid records" in html
     for plot in ("wins by seat", "wins by building card", "games by length", "vote outcomes"):
         assert f'aria-label="{plot}"' in html
-    assert "http" not in html and "<script" not in html
+    assert "http" not in html.replace("http-equiv", "") and "<script" not in html
 
 
 def test_statistics_are_per_board_and_ruleset():
@@ -462,3 +475,128 @@ def test_a_manifest_cannot_send_a_page_out_of_the_folder(tmp_path, href):
     result = run(rec, "--out-dir", out)
     assert result.exit_code == 2 and "error[I005]: cannot read the report manifest" in result.stderr
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+class _Inline(HTMLParser):
+    """The page's first element in <head>, its inline scripts and styles (as the browser reads them) and
+    whether any element has a style attribute."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.first_in_head: tuple[str, dict[str, str | None]] | None = None
+        self.in_head = False
+        self.blocks: list[list[str]] = []  # [kind, text]
+        self.open: list[str] | None = None
+        self.style_attributes = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if self.in_head and self.first_in_head is None:
+            self.first_in_head = (tag, attrs)
+        self.in_head = tag == "head" or (self.in_head and tag != "body")
+        self.style_attributes += "style" in attrs
+        if tag in ("script", "style"):
+            runs = tag == "style" or attrs.get("type") in (None, "", "text/javascript", "module")
+            self.open = [tag, ""] if runs else None
+            if runs:
+                self.blocks.append(self.open)
+
+    def handle_data(self, data):
+        if self.open is not None:
+            self.open[1] += data
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.open = None
+
+
+def policy_of(html: str) -> tuple[dict[str, list[str]], _Inline]:
+    """The page's Content-Security-Policy (directive: sources), checked to be the head's first element."""
+    parser = _Inline()
+    parser.feed(html)
+    tag, attrs = parser.first_in_head
+    assert tag == "meta" and attrs["http-equiv"] == "Content-Security-Policy", parser.first_in_head
+    directives = [d.split() for d in attrs["content"].split(";") if d.strip()]
+    return {d[0]: d[1:] for d in directives}, parser
+
+
+def sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+
+
+def assert_strict_policy(html: str) -> dict[str, list[str]]:
+    policy, page = policy_of(html)
+    assert policy["default-src"] == ["'none'"] and policy["base-uri"] == ["'none'"]
+    assert policy["form-action"] == ["'none'"]
+    for sources in policy.values():
+        for source in sources:  # keywords and hashes only: no host, no scheme, nothing 'unsafe-'
+            assert source.startswith("'") and "unsafe" not in source, source
+    assert "img-src" not in policy and "connect-src" not in policy  # no page uses data: pictures or the network
+    assert page.style_attributes == 0  # a style="" would need 'unsafe-inline' (or 'unsafe-hashes')
+    for kind in ("script", "style"):
+        wanted = sorted({sha256(text) for k, text in page.blocks if k == kind})
+        assert sorted(policy.get(f"{kind}-src", [])) == wanted, kind
+    return policy
+
+
+def test_every_page_has_a_strict_content_security_policy(game, tmp_path):
+    text, html = game
+    policy = assert_strict_policy(html)
+    assert len(policy["script-src"]) == 1 and len(policy["style-src"]) == 1  # the JSON data block needs none
+    assert_strict_policy(report_of(INVALID, "bad.dn"))
+    with pytest.raises(DnError) as e:
+        parse_text("1. ??? x\n", "u.dn")
+    assert "script-src" not in assert_strict_policy(render_error("u.dn", e.value.diagnostic, "1. ??? x\n"))
+    t = judge(parse_text(text, "g.dn"), "g.dn", keep_states=True)
+    assert "script-src" not in assert_strict_policy(render_index([index_entry(t, "g.html", "/c/g.dn")]))
+    rec = tmp_path / "g.dn"
+    rec.write_text(text)
+    assert run(rec, "--out-dir", tmp_path / "out", "--index").exit_code == 0
+    for page in (tmp_path / "out").glob("*.html"):
+        assert_strict_policy(page.read_text(encoding="utf-8"))
+
+
+def test_a_changed_script_is_not_allowed_by_the_policy(game):
+    """The hashes are of the exact text rendered: one character more and the browser would refuse it."""
+    _, html = game
+    policy, page = policy_of(html)
+    script = next(text for kind, text in page.blocks if kind == "script")
+    assert sha256(script) in policy["script-src"] and sha256(script + " ") not in policy["script-src"]
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+
+
+def test_bidi_controls_in_user_text_are_shown_as_escapes(tmp_path):
+    coder = "\U0001f469\u200d\U0001f4bb"  # woman technologist: two emoji and a zero-width joiner
+    text = INVALID.replace('[Event "Club night"]', f'[Event "Club \u202enight {coder}"]\n'
+                           '[Annotator "\u202eRTL <u>x</u>"]\n[Site "\u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627 \u2066x\u2069"]')
+    text = text.replace("3. Anna S1 c2", "3. Anna S1 c2 # good \u202emove\u200f")
+    html = report_of(text, "b\u202ead.dn")
+    assert not any(c in html for c in BIDI), [hex(ord(c)) for c in BIDI if c in html]
+    assert "\\u202eRTL &lt;u&gt;x&lt;/u&gt;" in html and "<u>" not in html
+    assert "\u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627 \\u2066x\\u2069" in html  # letters kept
+    assert f"Club \\u202enight {coder}" in html  # in the title, the heading and the diagram too
+    assert "good \\u202emove\\u200f" in html
+    # the same in the pages and the index the command writes, file names included
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "g\u202e1.dn").write_text(text)
+    (tmp_path / "in" / "u\u202e2.dn").write_text('[Event "\u202ex"]\n1. ??? \u202e\n')
+    run(tmp_path / "in", "--out-dir", tmp_path / "out", "--index")
+    pages = sorted((tmp_path / "out").glob("*.html"))
+    assert len(pages) == 3
+    for page in pages:
+        shown = page.read_text(encoding="utf-8")
+        assert not any(c in shown for c in BIDI), page.name
+        assert "\\u202e" in shown, page.name
+
+
+def test_the_json_data_block_escapes_what_the_page_would_not_show():
+    assert str(script_json({"a": "\u202e<\u2028\u05e9"})) == '{"a":"\\u202e\\u003c\\u2028\\u05e9"}'.replace(
+        "\\u05e9", "\u05e9")
+    assert json.loads(str(script_json(["\u202e\u200d"]))) == ["\u202e\u200d"]
+
+
+def test_shown_leaves_markup_and_other_values_alone():
+    assert shown("a\u202eb\nc") == "a\\u202eb\nc"
+    assert shown(Markup("<b>\u202e</b>")) == Markup("<b>\u202e</b>") and shown(3) == 3

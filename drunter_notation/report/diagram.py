@@ -9,7 +9,8 @@ in red. One ``dot`` call per report.
 
 Node names are generated (``n0``, ``n1``...): ``dot`` copies them into SVG
 comments and titles. Labels go through :func:`graphviz.escape` (no DOT escapes, no
-HTML-like labels) and ``dot`` escapes them for XML, so user text stays text.
+HTML-like labels) and ``dot`` escapes them for XML, so user text stays text; each
+line is :func:`~drunter_notation.errors.printable_text` first (a bidi override shown as ``\\u202e``, as on the page).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import subprocess
 import graphviz
 from markupsafe import Markup
 
+from drunter_notation.errors import printable_text
 from drunter_notation.explain.steps import track_ends
 from drunter_notation.explain.words import and_list
 from drunter_notation.i18n import N_, _, format_number
@@ -58,7 +60,8 @@ def flow_graph(t: Timeline) -> graphviz.Digraph:
 
     def node(label: str, **attrs: str) -> str:
         name = next(names)
-        g.node(name, graphviz.escape("\n".join(_clip(line, LABEL_LINE) for line in label.split("\n"))), **attrs)
+        lines = (_clip(printable_text(line), LABEL_LINE) for line in label.split("\n"))
+        g.node(name, graphviz.escape("\n".join(lines)), **attrs)
         return name
 
     chain.append(node(_("start") + "\n" + ", ".join(t.players), shape="ellipse", fillcolor="#eef2f7"))

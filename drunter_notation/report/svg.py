@@ -22,6 +22,7 @@ from html import escape
 
 from markupsafe import Markup
 
+from drunter_notation.errors import printable_text
 from drunter_notation.explain.boardtext import TRACK_LETTER, building_letter, square_text
 from drunter_notation.explain.words import building_name
 from drunter_notation.i18n import _, ngettext
@@ -39,8 +40,10 @@ MARGIN = 22  # room for the coordinates around the grid
 
 
 def esc(text: object) -> str:
-    """Text made safe for SVG/HTML content and attribute values."""
-    return escape(str(text), quote=True)
+    """Text made safe for SVG/HTML content and attribute values, shown as the
+    terminal shows it: a control or format character (a bidi override) as its
+    escape ``\\u202e``, as the pages' text is (``report.shown``)."""
+    return escape(printable_text(str(text)), quote=True)
 
 
 @dataclass(frozen=True)
