@@ -11,7 +11,7 @@ import sys
 from html.parser import HTMLParser
 
 import pytest
-from conftest import ARTIFACTS, ROOT
+from conftest import ARTIFACTS, LONG, ROOT
 
 from drunter_notation import i18n
 from drunter_notation.analysis import Settings, analyze_text
@@ -216,7 +216,7 @@ def test_a_german_report_on_a_phone(browser, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lang, other", [("de", "cs"), ("cs", "de")])
+@pytest.mark.parametrize("lang, other", [("de", "cs"), pytest.param("cs", "de", marks=LONG)])  # both in the long slice
 def test_reports_written_with_an_analysis_of_another_language_show_no_english(tmp_path, lang, other):
     """``drunter report --lang`` over an analysis ``drunter analyze`` made in another language:
     every page and the index, every frame of them, the findings and the hints too, shows no

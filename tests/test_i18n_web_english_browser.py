@@ -15,7 +15,7 @@ import time
 import urllib.request
 
 import pytest
-from conftest import ROOT
+from conftest import LONG, ROOT
 
 from drunter_notation.data.rulesets import list_rulesets
 
@@ -81,7 +81,7 @@ def lay(page, tile: str, square: str, move: str) -> None:
         page.click(f'#options button[data-move="{move}"]')
 
 
-@pytest.mark.parametrize("lang", ["de", "cs"])
+@pytest.mark.parametrize("lang", ["de", pytest.param("cs", marks=LONG)])  # Czech too in CI's long slice
 def test_no_english_on_the_table_pages(browser, expect, play_server, tmp_path, lang):
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     host = browser.new_context(locale=LOCALES[lang], viewport={"width": 1280, "height": 900}).new_page()

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ARTIFACTS, ROOT, RUN_CLI
+from conftest import ARTIFACTS, LONG, ROOT, RUN_CLI
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 HANDS = {"Anna": "W3 W2x2 W1x2 S3 S2x2 S1x2", "Ben": "W3 W2x2 W1x2 R3 R2x2 R1x2"}
@@ -42,7 +42,7 @@ def turn(page) -> str:
     return page.locator("#turn-line").inner_text()
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", ["phone", pytest.param("laptop", marks=LONG)])  # the laptop in CI's long slice
 def test_a_whole_game_by_taps(browser, expect, play_server, tmp_path, size):
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     width, height = SIZES[size]
