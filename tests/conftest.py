@@ -98,6 +98,17 @@ def running_play(directory: Path, *options: str):
         proc.stderr.close()
 
 
+def start_game(page, name: str, players=("Anna", "Ben"), board: str = "tiny.toml", deal: str = "random") -> None:
+    """A new game started from the host page's form, as a person fills it; returns once its board is drawn."""
+    page.fill("#ng-name", name)
+    for i, player in enumerate(players):
+        page.locator(".ng-player").nth(i).fill(player)
+    page.select_option("#ng-board", board)
+    page.check(f"input[name=deal][value={deal}]")
+    page.click("#ng-start")
+    page.wait_for_selector("#board rect.hit")
+
+
 @pytest.fixture
 def play_server():
     return running_play

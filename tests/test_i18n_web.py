@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-from conftest import ARTIFACTS, ROOT
+from conftest import ARTIFACTS, ROOT, start_game
 from starlette.testclient import TestClient
 
 from drunter_notation.web.app import create_app
@@ -184,13 +184,7 @@ def test_a_german_host_and_a_czech_phone(browser, expect, play_server, tmp_path)
         host.goto(url)
         expect(host.locator("html")).to_have_attribute("lang", "de")
         expect(host.locator("#ng-start")).to_have_text("Spiel starten")
-        host.fill("#ng-name", "sprachen")
-        host.locator(".ng-player").nth(0).fill("Anna")
-        host.locator(".ng-player").nth(1).fill("Ben")
-        host.select_option("#ng-board", "tiny.toml")
-        host.check("input[name=deal][value=random]")
-        host.click("#ng-start")
-        host.wait_for_selector("#board rect.hit")
+        start_game(host, "sprachen")
         expect(host.locator("#turn-line")).to_contain_text("Zug 1:")
         assert host.locator("#secret-votes").is_checked()
         host.click("#seats-btn")
@@ -272,11 +266,7 @@ def test_the_language_menu_is_kept_on_the_device(browser, expect, play_server, t
         page.select_option("#lang-menu", "de")
         expect(page.locator("#ng-start")).to_have_text("Spiel starten")
         expect(page.locator("#lang-menu")).to_have_value("de")
-        page.fill("#ng-name", "sprache")  # a game: its board in the menu's language, not the browser's
-        page.locator(".ng-player").nth(0).fill("Anna")
-        page.locator(".ng-player").nth(1).fill("Ben")
-        page.click("#ng-start")
-        page.wait_for_selector("#board rect.hit")
+        start_game(page, "sprache", board="schilda")  # a game: its board in the menu's language, not the browser's
         expect(page.locator("svg#board")).to_have_attribute("aria-label", "der Spielplan")
         page.goto(url)
         page.wait_for_load_state()

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ARTIFACTS, LONG, ROOT, RUN_CLI
+from conftest import ARTIFACTS, LONG, ROOT, RUN_CLI, start_game
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 HANDS = {"Anna": "W3 W2x2 W1x2 S3 S2x2 S1x2", "Ben": "W3 W2x2 W1x2 R3 R2x2 R1x2"}
@@ -169,13 +169,7 @@ def test_axe_finds_no_violation_on_the_table_pages(browser, play_server, tmp_pat
     found = {}
     with play_server(tmp_path) as (_, url, _token):
         page.goto(url)
-        page.fill("#ng-name", "axe")
-        page.locator(".ng-player").nth(0).fill("Anna")
-        page.locator(".ng-player").nth(1).fill("Ben")
-        page.select_option("#ng-board", "tiny.toml")
-        page.check("input[name=deal][value=random]")
-        page.click("#ng-start")
-        page.wait_for_selector("#board rect.hit")
+        start_game(page, "axe")
         page.click("#seats-btn")
         seat = page.locator('.seat-link[data-player="Ben"] code').inner_text()
         for lang in ("en", "de", "cs"):
