@@ -20,6 +20,7 @@ import io
 import json
 import re
 import shutil
+import subprocess
 import sys
 import tarfile
 import zipfile
@@ -37,16 +38,22 @@ PAGE_NAMES = ("check", "replay", "dispute", "play")
 BUNDLE = "packages.zip"
 # Babel's locale data: the languages of the catalogs and what they fall back on.
 BABEL_DATA = re.compile(r"babel/locale-data/(root|en|de|cs)\.dat$")
-# Not in the browser: the AI ecosystems (numpy and friends), the table server's app.
-SKIPPED = re.compile(r"^(drunter_notation/(ai|web)/|.*__pycache__/|babel/locale-data/)")
+# Not in the browser: the AI ecosystems (numpy and friends), the table server's app, Babel's
+# catalog tools (the catalogs are read by gettext) and the wheels' lists of their files.
+SKIPPED = re.compile(r"^(drunter_notation/(ai|web)/|.*__pycache__/|babel/locale-data/|babel/messages/|"
+                     r"[^/]+\.dist-info/RECORD$)")
 # Python's standard library less what the engine never imports in a page (the REPL,
-# debuggers, test frameworks, servers and mail, the codecs of other scripts).
+# debuggers, test frameworks, servers and mail, the codecs of other scripts) ...
 STDLIB_SKIPPED = re.compile(
     r"^(_pyrepl|unittest|pydoc_data|xmlrpc|wsgiref|idlelib|tkinter|turtledemo|lib2to3|ensurepip|venv|sqlite3|"
     r"curses|dbm)/|^(pdb|doctest|pydoc|imaplib|mailbox|smtplib|poplib|ftplib|nntplib|turtle|pickletools|"
     r"tabnanny|trace|cProfile|profile|pstats|timeit|webbrowser|telnetlib|xdrlib)\.py$|"
     r"^encodings/(?!__init__|aliases|ascii|charmap|cp437|idna|latin_1|punycode|raw_unicode_escape|"
     r"unicode_escape|utf_8|utf_8_sig|utf_16|utf_16_be|utf_16_le|utf_32|utf_32_be|utf_32_le)[^/]*\.py$")
+# ... and, of the rest, only the modules the engine may import (scripts/site_imports.py finds them
+# with the first cut in place: what it leaves out is not followed), and the codecs above.
+CODECS = re.compile(r"^encodings/(__init__|aliases|ascii|charmap|cp437|idna|latin_1|punycode|raw_unicode_escape|"
+                    r"unicode_escape|utf_8|utf_8_sig|utf_16|utf_16_be|utf_16_le|utf_32|utf_32_be|utf_32_le)\.py$")
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 
 
@@ -93,12 +100,28 @@ def _entry(name: str) -> zipfile.ZipInfo:
     return info
 
 
-def stdlib(source: Path) -> bytes:
+def imported(out: Path) -> set[str]:
+    """The standard library's files the engine may import, asked of the site's own Pyodide in Node."""
+    call = json.dumps({"name": "python", "args": {"code": (ROOT / "scripts" / "site_imports.py").read_text("utf-8")}})
+    answer = subprocess.run(["node", str(ROOT / "site" / "node-run.mjs"), str(out)], input=call + "\n", text=True,
+                            capture_output=True, check=True, timeout=600).stdout.splitlines()
+    found = json.loads(answer[-1])
+    if "value" not in found:
+        sys.exit(f"site: the standard library's imports were not found: {found.get('failed')}")
+    return set(found["value"])
+
+
+def stdlib(source: Path, keep: set[str] | None = None) -> bytes:
+    """The standard library's zip less STDLIB_SKIPPED; with ``keep``, only its modules and the
+    codecs besides (other files stay)."""
     out = io.BytesIO()
     with zipfile.ZipFile(source) as z, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as new:
         for info in z.infolist():
-            if not STDLIB_SKIPPED.search(info.filename):
-                new.writestr(_entry(info.filename), z.read(info))
+            name = info.filename
+            if STDLIB_SKIPPED.search(name):
+                continue
+            if keep is None or not name.endswith(".py") or name in keep or CODECS.match(name):
+                new.writestr(_entry(name), z.read(info))
     return out.getvalue()
 
 
@@ -135,6 +158,8 @@ def build(out: Path, dist: Path, pyodide: Path) -> None:
     for path in sorted(PAGES.iterdir()):
         if path.suffix in (".js", ".css") and path.name != "sw.js":
             shutil.copyfile(path, out / "assets" / path.name)
+    # the engine started once on the first cut, to find what it may import of it
+    (out / "pyodide" / "python_stdlib.zip").write_bytes(stdlib(pyodide / "python_stdlib.zip", imported(out)))
     for name in ("board.css", "report.js"):  # the report's board symbols and stepping, shared
         shutil.copyfile(ROOT / "drunter_notation" / "report" / "templates" / name, out / "assets" / name)
     shutil.copyfile(PAGES / "view.html", out / "view.html")
