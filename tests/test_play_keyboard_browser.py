@@ -77,6 +77,7 @@ def test_a_turn_and_a_ballot_by_keyboard_alone_and_names_isolated(browser, expec
         tab_to(page, '#options button.place[data-sq="b2"]')
         page.keyboard.press("Enter")
         page.wait_for_selector('#vote button.card[data-card="JA"]')
+        assert focused(page, "data-card")  # the vote opened: the focus on its first card
         expect(page.locator('#vote .voters li[data-player="אבי"] bdi')).to_have_text(RTL)
         tab_to(page, '#vote button.card[data-card="JA"]')
         page.keyboard.press("Enter")
@@ -87,6 +88,8 @@ def test_a_turn_and_a_ballot_by_keyboard_alone_and_names_isolated(browser, expec
         expect(page.locator("#my-ballot")).to_have_text("JA")
         call(f"{url}api/seat/kbd/lay", {"cards": ["NEE"]}, seat)
         expect(page.locator("#last-vote")).to_contain_text("Rule B5")
+        # the server's words with names in them (here a tally's cards: "אבי: NEE = 2 no") isolate each name too
+        expect(page.locator("#last-vote .tally bdi")).to_have_text(["Anna", RTL])
         game = call(api)
         assert [e["dn"] for e in game["events"]] == ["1. Anna S1 a2", f"2. {RTL} R2 f5-f4",
                                                      f"3. Anna S2 b2-c2 vote {{ Anna: JA, {RTL}: NEE }} -> rejected 1:2"]
@@ -100,4 +103,37 @@ def test_a_turn_and_a_ballot_by_keyboard_alone_and_names_isolated(browser, expec
         expect(host.locator("#to-move bdi")).to_have_text(RTL)
         expect(host.locator('#hand > span.muted bdi')).to_have_text(RTL)
         assert host.locator("#players td span[dir=auto]").all_inner_texts() == ["Anna", RTL]
+        texts = "es => es.map(e => e.textContent)"  # in the closed Turns and DN record
+        assert host.locator("#events li:nth-child(2) bdi").evaluate_all(texts) == [RTL]  # 2. אבי R2 f5-f4
+        assert RTL in host.locator("#dn bdi").evaluate_all(texts)
+    assert not problems, problems
+
+
+def test_a_choice_of_ways_by_keyboard_on_the_host_page(browser, expect, play_server, tmp_path):
+    """W1 on e4 can run from two gangs (@f1 or @a6, rule A7's corner named): the square's button
+    leads to the ways' buttons, the focus on the first, and the second is chosen from the keyboard
+    (e4 is a toilet: its vote opens)."""
+    shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
+    record = (ROOT / "replays" / "disputes" / "forced-pass.dn").read_text(encoding="utf-8")
+    (tmp_path / "ways.dn").write_text(record.replace("../boards/tiny.toml", "tiny.toml"), encoding="utf-8")
+    problems = []
+    with play_server(tmp_path) as (_, url, _token):
+        ways = [m["move"] for m in call(f"{url}api/games/ways")["legal"] if m["tile"] == "W1" and m["squares"][0] == "e4"]
+        assert len(ways) == 2, ways
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(f"{url}#/g/ways")
+        page.wait_for_selector("#hand button.has-legal")
+        tab_to(page, '#hand button[data-tile="W1"]')
+        page.keyboard.press("Enter")
+        tab_to(page, '#options button.place[data-sq="e4"]')
+        page.keyboard.press("Enter")
+        expect(page.locator("#options button.option")).to_have_count(2)
+        assert focused(page, "data-move") == ways[0]  # the square's button gone, the focus on the first way
+        page.keyboard.press("Tab")
+        assert focused(page, "data-move") == ways[1]
+        page.keyboard.press("Enter")
+        expect(page.locator("#vote-title")).to_have_text(f"Vote on {ways[1]}: it covers a toilet")  # e4 is a toilet
+        assert focused(page, "data-player") == "Anna"  # on the placer's first card
     assert not problems, problems

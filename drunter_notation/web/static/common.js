@@ -46,6 +46,14 @@ window.DP = (function () {
   const who = (name) => el("bdi", {text: name});
   // Names in a row, each isolated from the next.
   const names = (list) => el("span", {}, ...list.flatMap((n, i) => (i ? [", ", who(n)] : [who(n)])));
+  // A text the server wrote with the game's players' names in it (a DN line, a card of a tally, the result), for
+  // el() or replaceChildren(): each name isolated as who() isolates it.
+  function isolated(text, game) {
+    const list = game ? game.players.map((p) => p.name).sort((a, b) => b.length - a.length) : [];
+    if (!list.length) return [text];
+    const named = new RegExp("(" + list.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + ")");
+    return text.split(named).filter((x) => x !== "").map((x) => (list.includes(x) ? who(x) : x));
+  }
 
   // The page's parts are drawn again on every change: when the element that had the focus is gone, the one
   // drawn in its place gets it (the same id, or the same data-* values in the same box), else the box's first
@@ -206,10 +214,10 @@ window.DP = (function () {
     return c;
   }
 
-  // A tally from the engine (count_json on the server): its card lines, its sum, the rule that decides it.
-  function count(d, final) {
+  // A tally from the engine (count_json on the server) in the game shown: its card lines, its sum, the rule that decides it.
+  function count(d, final, game) {
     return el("div", {class: "tally"},
-      el("div", {}, ...d.lines.map((l) => el("div", {text: l}))),
+      el("div", {}, ...d.lines.map((l) => el("div", {}, ...isolated(l, game)))),
       el("div", {class: "sum", text: fmt(final
         ? (d.accepted ? _("{sums} → {yes}:{no}, accepted: the tile stays") : _("{sums} → {yes}:{no}, rejected: the tile goes back to the hand"))
         : (d.accepted ? _("{sums} → {yes}:{no}, so far accepted: the tile stays") : _("{sums} → {yes}:{no}, so far rejected: the tile goes back to the hand")),
@@ -227,7 +235,8 @@ window.DP = (function () {
   function turnedOver(box, state) {
     const d = state.last_vote;
     box.hidden = !d || !!state.vote || d.turn !== state.turn - 1;
-    if (!box.hidden) box.replaceChildren(el("h2", {text: fmt(_("Turned over: {move}"), {move: d.dn})}), count(d, true));
+    if (!box.hidden) box.replaceChildren(el("h2", {}, ...parts(_("Turned over: {move}"), {move: el("span", {}, ...isolated(d.dn, state))})),
+      count(d, true, state));
   }
 
   // The language menu: the choice kept on this device (lang.js reads it), the page asked for again in it.
@@ -259,5 +268,5 @@ window.DP = (function () {
   }
 
   return {el, api, board, listen, connection, chip, count, ruleLine, turnedOver, _, ngettext, fmt, parts, citation, cardName, dict, own,
-    who, names, keepFocus, places, lang: words.lang};
+    who, names, isolated, keepFocus, places, lang: words.lang};
 })();

@@ -96,7 +96,7 @@ window.Seats = (function () {
         }}));
       return;
     }
-    box.append(el("p", {text: _("Every card is turned over.")}), count(v.count, false));
+    box.append(el("p", {text: _("Every card is turned over.")}), count(v.count, false, state));
     for (const p of v.jein_due.filter(person)) {
       box.append(el("p", {}, ...parts(_("{player} declares their JEIN. {button}"), {player: who(p), button: el("button",
         {type: "button", class: "lay-here", "data-player": p, text: _("Declare here"), on: () => open(p, "lay")})})));

@@ -14,13 +14,13 @@
   let jein = DP.dict();    // player -> "yes"/"no"
   let stopListening = () => {};
 
-  const {el, api, chip, _, ngettext, fmt, parts, citation, cardName, who, names, keepFocus} = window.DP;
+  const {el, api, chip, _, ngettext, fmt, parts, citation, cardName, who, names, isolated, keepFocus} = window.DP;
   const VARIANTS = {base: _("base"), expert: _("expert")};
   const variantName = (v) => VARIANTS[v] || v;
 
   function say(text, kind) {
     const m = $("message");
-    m.textContent = text || "";
+    m.replaceChildren(...isolated(text || "", state));
     m.className = "msg" + (kind ? " " + kind : "");
   }
 
@@ -272,14 +272,14 @@
     ending();
     playersTable();
     $("events").replaceChildren(...s.events.map((e, i) => el("li", {class: e.vote ? (e.vote.accepted ? "vote" : "vote rejected") : null},
-      el("span", {text: e.dn}), " ",
+      el("span", {}, ...isolated(e.dn, s)), " ",
       el("button", {type: "button", class: "back", "data-keep": String(i), "aria-label": fmt(_("take back to before {move}"), {move: e.dn}),
         text: "↶", on: () => askTakeBack(i)}))));
     $("replay").hidden = !s.taken_back.length;
     $("replay").textContent = fmt(ngettext("Replay {n} turn taken back", "Replay {n} turns taken back", s.taken_back.length),
       {n: s.taken_back.length});
     $("takeback").hidden = true;
-    $("dn").textContent = s.dn;
+    $("dn").replaceChildren(...isolated(s.dn, s));
     window.Seats.show(s);
     window.Bots.host(s, (move) => { const m = s.legal.find((x) => x.move === move); if (m) propose(m); else play({move}); });
     const voted = s.vote && s.legal.find((m) => m.move === s.vote.move);
@@ -464,6 +464,9 @@
     marks(m.squares);
     updateVote();
     $("vote").scrollIntoView({block: "nearest"});
+    // chosen from the keyboard (the square's or the way's button): the focus goes on to the first card
+    const first = box.querySelector("button");
+    if (first && (document.activeElement === document.body || $("options").contains(document.activeElement))) first.focus();
   }
 
   function closeVote() {
@@ -509,7 +512,7 @@
     const sum = done ? (d.accepted ? _("{sums} → {yes}:{no}, accepted") : _("{sums} → {yes}:{no}, rejected"))
       : (d.accepted ? _("{sums} → {yes}:{no}, so far accepted") : _("{sums} → {yes}:{no}, so far rejected"));
     t.replaceChildren(
-      el("div", {}, ...d.lines.map((l) => el("div", {text: l}))),
+      el("div", {}, ...d.lines.map((l) => el("div", {}, ...isolated(l, state)))),
       el("div", {class: "sum", text: fmt(sum, {sums: d.arithmetic, yes: d.yes, no: d.no})}),
       window.DP.ruleLine(d));
   }
@@ -598,7 +601,7 @@
       el("td", {text: String(s.votes_left)})));
     box.replaceChildren(
       el("h2", {text: _("Result")}),
-      el("p", {class: "winner", id: "winner", text: res.explanation}),
+      el("p", {class: "winner", id: "winner"}, ...isolated(res.explanation, state)),
       el("table", {class: "standings"},
         el("thead", {}, el("tr", {}, ...["#", _("player"), _("card"), _("points"), _("votes left")].map((h) => el("th", {text: h})))),
         el("tbody", {}, ...rows)),
@@ -659,7 +662,7 @@
         item.append(el("ul", {}, ...v.rules.map((r) => el("li", {}, el("b", {text: r.rule + " " + r.title}),
           " (" + citation(r.citation) + "): " + r.how))));
       }
-      if (v.vote) item.append(el("p", {text: v.vote.lines.join("; ") + " → " + v.vote.arithmetic}));
+      if (v.vote) item.append(el("p", {}, ...isolated(v.vote.lines.join("; ") + " → " + v.vote.arithmetic, state)));
       if (v.alternatives && v.alternatives.length) {  // the tile that was tried first
         const alts = [...v.alternatives].sort((x, y) => (y.split(" ")[0] === tile) - (x.split(" ")[0] === tile));
         item.append(el("p", {class: "muted alternatives", text: fmt(_("Legal instead: {moves}"), {moves: alts.slice(0, 12).join(", ") + (alts.length > 12 ? ", …" : "")})}));

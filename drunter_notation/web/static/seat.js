@@ -3,7 +3,7 @@
 // fragment; every judgement comes from the server's engine.
 "use strict";
 (function () {
-  const {el, api, listen, chip, count, _, fmt, parts, cardName, who, names, keepFocus} = window.DP;
+  const {el, api, listen, chip, count, _, fmt, parts, cardName, who, names, isolated, keepFocus} = window.DP;
   const $ = (id) => document.getElementById(id);
   const name = decodeURIComponent(location.pathname.split("/").pop());
   const headers = {"X-Drunter-Seat": location.hash.slice(1)};
@@ -15,7 +15,7 @@
   let loading = false, again = false;
 
   function say(text, kind) {
-    $("message").textContent = text || "";
+    $("message").replaceChildren(...isolated(text || "", state));
     $("message").className = "msg" + (kind ? " " + kind : "");
   }
 
@@ -54,6 +54,7 @@
       if (r.ok) { $("board-box").innerHTML = r.text; boardRev = s.rev; }  // drawn and escaped by the server
       selected = null;
     }
+    const opens = $("vote").hidden && !!s.vote;
     state = s;
     const me = s.me.name;
     document.title = "\u2068" + me + "\u2069 · drunter play";  // first strong isolate ... pop: a title holds no <bdi>
@@ -73,6 +74,9 @@
     $("pass").hidden = !(s.me.to_move && s.can_pass && !s.vote);
     $("my-cards").textContent = mine().cards.join(" ") || _("none left");
     window.Bots.seat(s, base, headers, (move) => { const m = s.legal.find((x) => x.move === move); if (m) go(m); });
+    // a vote just opened, the focus nowhere (its square's button is gone): it goes on to the vote's first button
+    const first = $("vote").querySelector("button");
+    if (opens && first && document.activeElement === document.body) first.focus();
   }
 
   const mine = () => state.players[state.me.seat];
@@ -198,7 +202,7 @@
         on: () => post("/ballot/cancel", {})}));
       return;
     }
-    box.append(el("p", {class: "muted", text: _("Every card is turned over.")}), count(v.count, false));
+    box.append(el("p", {class: "muted", text: _("Every card is turned over.")}), count(v.count, false, state));
     if (v.jein_due.includes(me)) {
       box.append(el("div", {class: "joker"}, el("b", {text: _("Your JEIN counts for ")}),
         ...["yes", "no"].map((side) => el("button", {type: "button", class: "side", "data-side": side, text: side === "yes" ? _("yes") : _("no"),
@@ -229,7 +233,7 @@
     const box = $("result");
     box.hidden = !res;
     if (!res) return;
-    box.replaceChildren(el("h2", {text: _("Result")}), el("p", {class: "winner", id: "winner", text: res.explanation}),
+    box.replaceChildren(el("h2", {text: _("Result")}), el("p", {class: "winner", id: "winner"}, ...isolated(res.explanation, state)),
       el("table", {class: "standings"}, el("tbody", {}, ...res.standings.map((s) => el("tr", {"data-player": s.player},
         el("td", {text: String(s.rank)}), el("td", {}, who(s.player)), el("td", {text: cardName(s.card)}),
         el("td", {class: "score", text: String(s.score)}))))));
