@@ -171,13 +171,16 @@ def test_axe_finds_no_violation_on_the_table_pages(browser, play_server, tmp_pat
         page.goto(url)
         start_game(page, "axe")
         page.click("#seats-btn")
-        seat = page.locator('.seat-link[data-player="Ben"] code').inner_text()
+        seat = page.locator('.seat-link[data-player="Anna"] code').inner_text()  # to move: her tiles and squares as buttons
         for lang in ("en", "de", "cs"):
             for name, address, ready in (("lobby", f"{url}?lang={lang}", "#ng-start"),
                                          ("game", f"{url}?lang={lang}#/g/axe", "#board rect.hit"),
                                          ("seat", seat.replace("#", f"?lang={lang}#"), "#board-box svg")):
                 page.goto(address)
                 page.wait_for_selector(ready)
+                if name != "lobby":  # a tile chosen: the squares where it may start, the board from the keyboard
+                    page.locator("#hand button.has-legal").first.click()
+                    page.wait_for_selector("#options button.place")
                 page.add_script_tag(path=str(AXE))
                 result = page.evaluate("axe.run(document).then(r => r.violations.map(v => [v.id, v.nodes.length]))")
                 if result:

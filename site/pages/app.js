@@ -26,6 +26,26 @@ export function fmt(text, values) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }
 
+// The same for el() or replaceChildren(): a value may be an element, such as a name isolated by bdi().
+export function parts(text, values) {
+  return text.split(/(\{\w+\})/).filter((s) => s !== "").map((s) => {
+    const k = s.slice(1, -1);
+    if (!/^\{\w+\}$/.test(s) || !(k in values)) return s;
+    return values[k] instanceof Node ? values[k].cloneNode(true) : String(values[k]);
+  });
+}
+
+// A player's name as typed, isolated: a right-to-left name cannot reorder the text around it.
+export const bdi = (name) => el("bdi", { text: name });
+
+// A text the engine wrote with these players' names in it (the result), each name isolated as bdi() does.
+export function isolated(text, names) {
+  const list = [...names].sort((a, b) => b.length - a.length);
+  if (!list.length) return [text];
+  const named = new RegExp(`(${list.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`);
+  return text.split(named).filter((x) => x !== "").map((x) => (list.includes(x) ? bdi(x) : x));
+}
+
 export const $ = (id) => document.getElementById(id);
 
 export function el(tag, attrs = {}, ...children) {

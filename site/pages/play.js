@@ -3,7 +3,7 @@
 // each person acts through their own seat, whose view alone shows their card and ballot; the
 // computer's seats play on their own. This page only asks who acts next and shows what they may.
 // Every game is kept in IndexedDB after each change, and goes on after a reload.
-import { $, _, download, drunter, el, fmt } from "./app.js";
+import { $, _, bdi, download, drunter, el, fmt, isolated, parts } from "./app.js";
 
 let name = null;  // the open game's id in the table core
 let meta = null;  // what IndexedDB keeps: {id, players, who, kept, updated, over}
@@ -89,13 +89,13 @@ async function listSaved() {
   const games = (await loadGames()).sort((a, b) => b.updated - a.updated);
   $("saved").replaceChildren(...games.map((g) => {
     const when = new Date(g.updated).toLocaleString(document.documentElement.lang);
-    const label = fmt(g.over ? _("{players}, finished, {when}") : _("{players}, {when}"),
-      { players: g.players.join(", "), when });
+    const players = el("span", {}, ...g.players.flatMap((p, i) => (i ? [", ", bdi(p)] : [bdi(p)])));
+    const label = parts(g.over ? _("{players}, finished, {when}") : _("{players}, {when}"), { players, when });
     const go = el("button", { type: "button", text: _("Resume") });
     go.addEventListener("click", () => resume(g));
     const gone = el("button", { type: "button", text: _("Delete") });
     gone.addEventListener("click", async () => { await deleteGame(g.id); listSaved(); });
-    return el("li", {}, el("span", { text: label }), go, gone);
+    return el("li", {}, el("span", {}, ...label), go, gone);
   }));
 }
 
@@ -114,8 +114,8 @@ function handTo(who) {
     return Promise.resolve();
   }
   hideForms();
-  $("cover-text").textContent = fmt(_("Pass the phone to {name}"), { name: who });
-  $("cover-go").textContent = fmt(_("I am {name}: show my cards"), { name: who });
+  $("cover-text").replaceChildren(...parts(_("Pass the phone to {name}"), { name: bdi(who) }));
+  $("cover-go").replaceChildren(...parts(_("I am {name}: show my cards"), { name: bdi(who) }));
   $("cover").hidden = false;
   return new Promise((resolve) => {
     $("cover-go").onclick = () => {
@@ -129,7 +129,7 @@ function handTo(who) {
 async function showHand(who) {
   const mine = await ask("GET", seat(), null, who);
   const me = view.players.find((p) => p.name === who);
-  $("mine-title").textContent = fmt(_("{name}'s hand"), { name: who });
+  $("mine-title").replaceChildren(...parts(_("{name}'s hand"), { name: bdi(who) }));
   $("card").textContent = fmt(_("Your building card: {card}"), { card: mine.me.card || "?" });
   $("tiles").replaceChildren(...me.tiles.map(([t, n]) => el("li", { text: `${t} ×${n}` })));
   $("votes").replaceChildren(...me.cards.map((c) => el("li", { text: c })));
@@ -155,8 +155,8 @@ async function askMove(who) {
 async function askBallot(who) {
   await showHand(who);
   const me = view.players.find((p) => p.name === who);
-  $("vote-question").textContent = fmt(_("{name}: your vote on {move} (one or more cards)"),
-    { name: who, move: view.vote.move });
+  $("vote-question").replaceChildren(...parts(_("{name}: your vote on {move} (one or more cards)"),
+    { name: bdi(who), move: view.vote.move }));
   $("vote-cards").replaceChildren(...me.cards.map((card, i) =>
     el("label", {}, el("input", { type: "checkbox", value: card, id: `vote-${i}` }), ` ${card}`)));
   $("vote-form").hidden = false;
@@ -173,10 +173,10 @@ async function askBallot(who) {
 }
 
 function askJoker(who) {
-  $("jein-question").textContent = fmt(_("{name}: every ballot is shown; does your JEIN count as yes or no?"),
-    { name: who });
+  $("jein-question").replaceChildren(...parts(_("{name}: every ballot is shown; does your JEIN count as yes or no?"),
+    { name: bdi(who) }));
   $("ballots").replaceChildren(...Object.entries(view.vote.ballots || {}).map(([p, c]) =>
-    el("li", { text: `${p}: ${c.join(" ")}` })));
+    el("li", {}, bdi(p), `: ${c.join(" ")}`)));
   $("jein-form").hidden = false;
   const side = (value) => () => {
     $("jein-form").hidden = true;
@@ -235,14 +235,14 @@ async function drawn() {
   meta.over = view.over;
   meta.updated = Date.now();
   await saveGame(meta);
-  $("status").textContent = view.over ? _("The game is over.")
-    : fmt(_("Turn {turn}: {name} to move"), { turn: view.turn, name: view.to_move });
+  $("status").replaceChildren(...(view.over ? [_("The game is over.")]
+    : parts(_("Turn {turn}: {name} to move"), { turn: view.turn, name: bdi(view.to_move) })));
   $("result").hidden = !view.result;
-  if (view.result) $("result-text").textContent = view.result.explanation;
+  if (view.result) $("result-text").replaceChildren(...isolated(view.result.explanation, meta.players));
   const q = question();
   const key = q && `${q.who} ${q.kind} ${view.turn}`;
   $("thinking").hidden = !q || isPerson(q.who);
-  if (q && !isPerson(q.who)) $("thinking-text").textContent = fmt(_("{name} is thinking…"), { name: q.who });
+  if (q && !isPerson(q.who)) $("thinking-text").replaceChildren(...parts(_("{name} is thinking…"), { name: bdi(q.who) }));
   if (!q || !isPerson(q.who)) {
     hideForms();
     asked = null;

@@ -167,7 +167,7 @@ window.Bots = (function () {
     const seats = [];
     names.forEach((n, i) => {
       if (i) seats.push(", ");
-      seats.push(...DP.parts(_("{player} ({level})"), {player: n, level: label(s, n, true)}));
+      seats.push(...DP.parts(_("{player} ({level})"), {player: DP.who(n), level: label(s, n, true)}));
     });
     line.replaceChildren(...(names.length ? DP.parts(_("Played by the computer: {seats}"), {seats: el("span", {}, ...seats)}) : []));
     hintBox(s.me.to_move ? s : Object.assign({}, s, {hints: null}), $("options"),

@@ -20,9 +20,14 @@ window.DP = (function () {
   // A translated text's {name} placeholders filled: fmt gives a string, parts a list for el() or
   // replaceChildren(), so a value may be an element (a chip, a bold name) wherever the language puts it.
   function parts(text, values) {
+    const used = new Set();  // an element named twice ({player} ... {player}) is put in twice
     return text.split(/(\{[A-Za-z_]\w*\})/).filter((s) => s !== "").map((s) => {
       const k = s.startsWith("{") && s.endsWith("}") ? s.slice(1, -1) : null;
-      return k !== null && k in values ? (values[k] instanceof Node ? values[k] : String(values[k])) : s;
+      if (k === null || !(k in values)) return s;
+      if (!(values[k] instanceof Node)) return String(values[k]);
+      if (used.has(k)) return values[k].cloneNode(true);
+      used.add(k);
+      return values[k];
     });
   }
   const fmt = (text, values) => parts(text, values).join("");
@@ -37,11 +42,44 @@ window.DP = (function () {
     "lowest-of-each": _("lowest-of-each"), "one-each": _("one-each")};
   const cardName = (c) => (Object.prototype.hasOwnProperty.call(CARD_NAMES, c) ? CARD_NAMES[c] : c);
 
+  // A player's or a game's name as typed, isolated (<bdi>): a right-to-left name cannot reorder the text around it.
+  const who = (name) => el("bdi", {text: name});
+  // Names in a row, each isolated from the next.
+  const names = (list) => el("span", {}, ...list.flatMap((n, i) => (i ? [", ", who(n)] : [who(n)])));
+  // A text the server wrote with the game's players' names in it (a DN line, a card of a tally, the result), for
+  // el() or replaceChildren(): each name isolated as who() isolates it.
+  function isolated(text, game) {
+    const list = game ? game.players.map((p) => p.name).sort((a, b) => b.length - a.length) : [];
+    if (!list.length) return [text];
+    const named = new RegExp("(" + list.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + ")");
+    return text.split(named).filter((x) => x !== "").map((x) => (list.includes(x) ? who(x) : x));
+  }
+
+  // The page's parts are drawn again on every change: when the element that had the focus is gone, the one
+  // drawn in its place gets it (the same id, or the same data-* values in the same box), else the box's first
+  // button, so a player on the keyboard keeps their place. work may be async.
+  function keepFocus(work) {
+    const had = document.activeElement;
+    const box = had && had !== document.body && had.parentElement ? had.parentElement.closest("[id]") : null;
+    const data = had ? [...had.attributes].filter((a) => a.name.startsWith("data-")) : [];
+    const same = had && had.id ? "#" + CSS.escape(had.id)
+      : had ? had.tagName.toLowerCase() + data.map((a) => "[" + a.name + '="' + CSS.escape(a.value) + '"]').join("") : null;
+    const back = () => {
+      if (!box || !box.isConnected || (document.activeElement && document.activeElement !== document.body)) return;
+      const next = (data.length || had.id ? box.querySelector(same) : null) || box.querySelector("button:not([disabled])");
+      if (next) next.focus();
+    };
+    const out = work();
+    if (out && typeof out.then === "function") return out.finally(back);
+    back();
+    return out;
+  }
+
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
       if (k === "text") e.textContent = v;
-      else if (k === "on") e.addEventListener("click", v);
+      else if (k === "on") e.addEventListener("click", (ev) => keepFocus(() => v(ev)));
       else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
     }
     for (const kid of kids) e.append(kid);
@@ -176,10 +214,10 @@ window.DP = (function () {
     return c;
   }
 
-  // A tally from the engine (count_json on the server): its card lines, its sum, the rule that decides it.
-  function count(d, final) {
+  // A tally from the engine (count_json on the server) in the game shown: its card lines, its sum, the rule that decides it.
+  function count(d, final, game) {
     return el("div", {class: "tally"},
-      el("div", {}, ...d.lines.map((l) => el("div", {text: l}))),
+      el("div", {}, ...d.lines.map((l) => el("div", {}, ...isolated(l, game)))),
       el("div", {class: "sum", text: fmt(final
         ? (d.accepted ? _("{sums} → {yes}:{no}, accepted: the tile stays") : _("{sums} → {yes}:{no}, rejected: the tile goes back to the hand"))
         : (d.accepted ? _("{sums} → {yes}:{no}, so far accepted: the tile stays") : _("{sums} → {yes}:{no}, so far rejected: the tile goes back to the hand")),
@@ -197,7 +235,8 @@ window.DP = (function () {
   function turnedOver(box, state) {
     const d = state.last_vote;
     box.hidden = !d || !!state.vote || d.turn !== state.turn - 1;
-    if (!box.hidden) box.replaceChildren(el("h2", {text: fmt(_("Turned over: {move}"), {move: d.dn})}), count(d, true));
+    if (!box.hidden) box.replaceChildren(el("h2", {}, ...parts(_("Turned over: {move}"), {move: el("span", {}, ...isolated(d.dn, state))})),
+      count(d, true, state));
   }
 
   // The language menu: the choice kept on this device (lang.js reads it), the page asked for again in it.
@@ -211,6 +250,23 @@ window.DP = (function () {
     });
   }
 
+  // The squares where a tile may start, from the engine's legal moves, as buttons in box: the board played
+  // from the keyboard. Each does what a tap on its square does (tap(square)); focused, it marks (mark(squares)) where
+  // the tile would lie.
+  function places(box, tile, legal, tap, mark) {
+    const moves = legal.filter((m) => m.tile === tile);
+    const anchors = [...new Set(moves.map((m) => m.squares[0]))];
+    if (!anchors.length) { box.replaceChildren(el("span", {class: "muted", text: fmt(_("{tile} has no legal placement now."), {tile})})); return; }
+    box.replaceChildren(el("span", {class: "muted", id: "places-label", text: fmt(_("Squares where {tile} can start:"), {tile})}),
+      el("span", {class: "places", role: "group", "aria-labelledby": "places-label"}, ...anchors.map((sq) => {
+        const feet = moves.filter((m) => m.squares[0] === sq).flatMap((m) => m.squares);
+        const b = el("button", {type: "button", class: "place", "data-sq": sq, text: sq, on: () => tap(sq)});
+        b.addEventListener("focus", () => mark(feet));
+        b.addEventListener("mouseenter", () => mark(feet));
+        return b;
+      })));
+  }
+
   return {el, api, board, listen, connection, chip, count, ruleLine, turnedOver, _, ngettext, fmt, parts, citation, cardName, dict, own,
-    lang: words.lang};
+    who, names, isolated, keepFocus, places, lang: words.lang};
 })();

@@ -3,7 +3,7 @@
 // and pass and play: a seat opened on this device behind a cover (the seat page in a frame).
 "use strict";
 window.Seats = (function () {
-  const {el, api, count, _, fmt, parts} = window.DP;
+  const {el, api, count, _, fmt, parts, who} = window.DP;
   const $ = (id) => document.getElementById(id);
   let state = null;
   let links = null;
@@ -25,12 +25,12 @@ window.Seats = (function () {
       : _("This server listens on this machine only, so phones cannot reach it: start it with drunter play --host 0.0.0.0 to let them join, or pass this device round (Open here).")}));
     for (const s of links.seats) {
       if (s.bot) {  // the computer's seat: no link to hand out
-        box.append(el("div", {class: "seat-link bot", "data-player": s.player}, el("b", {text: s.player}), " ",
+        box.append(el("div", {class: "seat-link bot", "data-player": s.player}, el("b", {}, who(s.player)), " ",
           el("span", {class: "muted", text: fmt(_("the computer ({bot})"), {bot: s.bot})})));
         continue;
       }
       box.append(el("div", {class: "seat-link", "data-player": s.player},
-        el("div", {}, el("b", {text: s.player}), " ",
+        el("div", {}, el("b", {}, who(s.player)), " ",
           el("span", {class: s.joined ? "joined" : "muted", text: s.joined ? _("joined ✓") : _("not joined")})),
         s.joined ? "" : el("img", {class: "qr", src: s.qr, alt: fmt(_("QR code of {player}'s seat"), {player: s.player}), width: "150", height: "150"}),
         s.joined ? "" : el("div", {class: "link"}, el("code", {text: s.links[0]})),
@@ -54,7 +54,7 @@ window.Seats = (function () {
       links = r.data;
     }
     here = {player, why};
-    $("overlay-title").textContent = fmt(_("Hand the device to {player}"), {player});
+    $("overlay-title").replaceChildren(...parts(_("Hand the device to {player}"), {player: who(player)}));
     $("overlay-body").replaceChildren(el("iframe", {title: fmt(_("{player}'s seat"), {player}),
       src: "/seat/" + encodeURIComponent(state.name) + "?cover=1&lang=" + window.DP.lang + "#" + token(player)}));
     $("overlay").hidden = false;
@@ -86,7 +86,7 @@ window.Seats = (function () {
       box.append(el("p", {class: "muted", text: _("Each player lays their cards face down on their own seat; all are turned over together once everyone has laid.")}),
         el("ul", {class: "voters"}, ...v.order.map((p) => {
           const laid = v.laid.includes(p);
-          return el("li", {"data-player": p, class: laid ? "laid" : "waiting"}, fmt(laid ? _("{player}: laid ✓ ") : _("{player}: not yet "), {player: p}),
+          return el("li", {"data-player": p, class: laid ? "laid" : "waiting"}, ...parts(laid ? _("{player}: laid ✓ ") : _("{player}: not yet "), {player: who(p)}),
             laid || !person(p) ? "" : el("button", {type: "button", class: "lay-here", "data-player": p, text: _("Lay here"),
               on: () => open(p, "lay")}));
         })),
@@ -96,9 +96,9 @@ window.Seats = (function () {
         }}));
       return;
     }
-    box.append(el("p", {text: _("Every card is turned over.")}), count(v.count, false));
+    box.append(el("p", {text: _("Every card is turned over.")}), count(v.count, false, state));
     for (const p of v.jein_due.filter(person)) {
-      box.append(el("p", {}, ...parts(_("{player} declares their JEIN. {button}"), {player: p, button: el("button",
+      box.append(el("p", {}, ...parts(_("{player} declares their JEIN. {button}"), {player: who(p), button: el("button",
         {type: "button", class: "lay-here", "data-player": p, text: _("Declare here"), on: () => open(p, "lay")})})));
     }
   }
@@ -110,7 +110,7 @@ window.Seats = (function () {
     $("keeps").replaceChildren(el("p", {class: "muted", text: _("Each player keeps one of their goal cards on their own seat, secret until the end.")}),
       el("ul", {class: "voters"}, ...state.players.map((p) => {
         const chosen = state.chosen.includes(p.name);
-        return el("li", {"data-player": p.name}, fmt(chosen ? _("{player}: chosen ✓ ") : _("{player}: not yet "), {player: p.name}),
+        return el("li", {"data-player": p.name}, ...parts(chosen ? _("{player}: chosen ✓ ") : _("{player}: not yet "), {player: who(p.name)}),
           chosen || !person(p.name) ? "" : el("button", {type: "button", class: "choose-here", text: _("Choose here"), on: () => open(p.name, "choose")}));
       })));
   }

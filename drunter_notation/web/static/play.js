@@ -14,13 +14,13 @@
   let jein = DP.dict();    // player -> "yes"/"no"
   let stopListening = () => {};
 
-  const {el, api, chip, _, ngettext, fmt, parts, citation, cardName} = window.DP;
+  const {el, api, chip, _, ngettext, fmt, parts, citation, cardName, who, names, isolated, keepFocus} = window.DP;
   const VARIANTS = {base: _("base"), expert: _("expert")};
   const variantName = (v) => VARIANTS[v] || v;
 
   function say(text, kind) {
     const m = $("message");
-    m.textContent = text || "";
+    m.replaceChildren(...isolated(text || "", state));
     m.className = "msg" + (kind ? " " + kind : "");
   }
 
@@ -52,9 +52,9 @@
     list.replaceChildren();
     if (!r.ok) { $("lobby-msg").textContent = r.data.error; return; }
     for (const g of r.data.games) {
-      const what = g.error ? g.error : g.players.join(", ") + " · " + (g.over ? _("over") : fmt(_("turn {turn}"), {turn: g.turn})) +
-        " · " + g.board + " · " + g.rules + (g.variant === "expert" ? " · " + variantName("expert") : "");
-      list.append(el("li", {}, el("a", {href: "#/g/" + g.name, text: g.title}), " ", el("span", {class: "muted", text: what}),
+      const what = g.error ? [g.error] : [names(g.players), " · " + (g.over ? _("over") : fmt(_("turn {turn}"), {turn: g.turn})) +
+        " · " + g.board + " · " + g.rules + (g.variant === "expert" ? " · " + variantName("expert") : "")];
+      list.append(el("li", {}, el("a", {href: "#/g/" + g.name}, who(g.title)), " ", el("span", {class: "muted"}, ...what),
         " ", deleteButton(g)));
     }
     // the name field's placeholder is the default name: the first table-N not taken
@@ -97,7 +97,7 @@
       const hand = el("input", {"data-player": p, "data-field": "hand", placeholder: _("tiles, e.g. W3 W2x2 S1"),
         "aria-label": fmt(_("{player} hand"), {player: p})});
       hand.value = old[p + "hand"] || "";
-      box.append(el("div", {class: "deal-row"}, el("b", {text: p}), hand, sel(0), ...(expert ? [sel(1)] : [])));
+      box.append(el("div", {class: "deal-row"}, el("b", {}, who(p)), hand, sel(0), ...(expert ? [sel(1)] : [])));
     });
   }
   document.querySelectorAll("input[name=deal]").forEach((r) => r.addEventListener("change", tableRows));
@@ -141,7 +141,7 @@
       }
       b.disabled = true;
       const r = await api("DELETE", "/api/games/" + encodeURIComponent(g.name), {});
-      if (r.ok) { $("lobby-msg").textContent = fmt(_("{game} was ended; its record is kept as {file}."), {game: g.title, file: r.data.archived}); openLobby(); }
+      if (r.ok) { $("lobby-msg").replaceChildren(...parts(_("{game} was ended; its record is kept as {file}."), {game: who(g.title), file: r.data.archived})); openLobby(); }
       else { b.disabled = false; $("lobby-msg").textContent = r.data.error; }
     });
     return b;
@@ -175,7 +175,7 @@
     const before = state.events.map((e) => e.dn);
     const g = await api("GET", "/api/games/" + gameName);
     if (g.ok && gameName === g.data.name) {
-      await show(g.data);
+      await keepFocus(() => show(g.data));
       const now = g.data.events;
       const added = now.slice(before.length);
       const kept = before.every((dn, i) => i < now.length && now[i].dn === dn);
@@ -249,8 +249,8 @@
     if (!r.ok) { say(r.status ? fmt(_("the board could not be loaded ({status})"), {status: r.status})
       : _("the server does not answer: is drunter play still running?"), "bad"); return; }
     const svg = r.text;
-    $("where").textContent = "· " + s.title + " · " + s.rules + (s.variant === "expert" ? " · " + variantName("expert") : "") +
-      " · " + s.board;
+    $("where").replaceChildren("· ", who(s.title), " · " + s.rules + (s.variant === "expert" ? " · " + variantName("expert") : "") +
+      " · " + s.board);
     $("board-box").innerHTML = svg;  // drawn and escaped by the server (report/svg.py)
     document.querySelectorAll("#board .mark").forEach((m) => m.classList.remove("off"));
     if (!state || s.turn !== state.turn || s.rev !== state.rev) selected = null;
@@ -260,7 +260,7 @@
     turnLine();
     hand();
     marks();
-    $("options").replaceChildren();
+    where();
     $("pass").hidden = !s.can_pass;
     $("pass").textContent = s.legal.length || !s.hands_known ? _("Pass") : _("Pass (no tile fits: Legezwang)");
     const thinking = window.Bots.botThinks(s);  // a bot's turn: its tiles are not the host's to lay
@@ -272,14 +272,14 @@
     ending();
     playersTable();
     $("events").replaceChildren(...s.events.map((e, i) => el("li", {class: e.vote ? (e.vote.accepted ? "vote" : "vote rejected") : null},
-      el("span", {text: e.dn}), " ",
+      el("span", {}, ...isolated(e.dn, s)), " ",
       el("button", {type: "button", class: "back", "data-keep": String(i), "aria-label": fmt(_("take back to before {move}"), {move: e.dn}),
         text: "↶", on: () => askTakeBack(i)}))));
     $("replay").hidden = !s.taken_back.length;
     $("replay").textContent = fmt(ngettext("Replay {n} turn taken back", "Replay {n} turns taken back", s.taken_back.length),
       {n: s.taken_back.length});
     $("takeback").hidden = true;
-    $("dn").textContent = s.dn;
+    $("dn").replaceChildren(...isolated(s.dn, s));
     window.Seats.show(s);
     window.Bots.host(s, (move) => { const m = s.legal.find((x) => x.move === move); if (m) propose(m); else play({move}); });
     const voted = s.vote && s.legal.find((m) => m.move === s.vote.move);
@@ -299,7 +299,7 @@
     } else {
       const p = player(state.to_move);
       line.replaceChildren(...parts(_("Turn {turn}: {chip} {player} to move."),
-        {turn: state.turn, chip: chip(p), player: el("b", {text: p.name, id: "to-move"})}));
+        {turn: state.turn, chip: chip(p), player: el("b", {id: "to-move"}, who(p.name))}));
     }
   }
 
@@ -315,14 +315,20 @@
     const tiles = handTiles();
     box.replaceChildren();
     if (!tiles.length) return;
-    box.append(el("span", {class: "muted", text: fmt(_("{player}'s tiles: "), {player: state.to_move})}));
+    box.append(el("span", {class: "muted"}, ...parts(_("{player}'s tiles: "), {player: who(state.to_move)})));
     const thinking = window.Bots.botThinks(state);
     for (const [t, n] of tiles) {
       const legal = state.legal.some((m) => m.tile === t);
       box.append(el("button", {type: "button", class: "tile kind-" + t[0] + (legal ? " has-legal" : ""), disabled: thinking,
         "data-tile": t, "aria-pressed": String(t === selected), text: n && n > 1 ? t + " ×" + n : t,
-        on: () => { selected = t; pending = null; $("options").replaceChildren(); hand(); marks(); }}));
+        on: () => { selected = t; pending = null; where(); hand(); marks(); }}));
     }
+  }
+
+  // the squares the chosen tile may start on, as buttons (the board from the keyboard)
+  function where() {
+    if (selected && !state.over && !state.choice_due && !voting && !window.Bots.botThinks(state)) DP.places($("options"), selected, state.legal, tap, marks);
+    else $("options").replaceChildren();
   }
 
   function marks(footprint) {
@@ -444,7 +450,7 @@
     state.vote_order.forEach((name, i) => {
       const p = player(name);
       const row = el("div", {class: "ballot", "data-player": name},
-        el("span", {class: "who"}, el("span", {class: "order", text: (i + 1) + "."}), chip(p), " ", el("b", {text: name})));
+        el("span", {class: "who"}, el("span", {class: "order", text: (i + 1) + "."}), chip(p), " ", el("b", {}, who(name))));
       const seen = new Set();
       for (const c of p.cards) {
         if (seen.has(c)) continue;
@@ -458,6 +464,9 @@
     marks(m.squares);
     updateVote();
     $("vote").scrollIntoView({block: "nearest"});
+    // chosen from the keyboard (the square's or the way's button): the focus goes on to the first card
+    const first = box.querySelector("button");
+    if (first && (document.activeElement === document.body || $("options").contains(document.activeElement))) first.focus();
   }
 
   function closeVote() {
@@ -484,7 +493,7 @@
     if (!jbox.hidden) {
       jbox.append(el("p", {class: "muted", text: _("All cards are shown: each JEIN is now declared.")}));
       for (const p of jokers) {
-        const row = el("div", {class: "joker", "data-player": p}, el("b", {text: fmt(_("{player}'s JEIN counts for "), {player: p})}));
+        const row = el("div", {class: "joker", "data-player": p}, el("b", {}, ...parts(_("{player}'s JEIN counts for "), {player: who(p)})));
         for (const side of ["yes", "no"]) {
           row.append(el("button", {type: "button", class: "side", "data-player": p, "data-side": side, text: side === "yes" ? _("yes") : _("no"),
             "aria-pressed": String(jein[p] === side), on: () => { jein[p] = side; updateVote(); }}));
@@ -503,7 +512,7 @@
     const sum = done ? (d.accepted ? _("{sums} → {yes}:{no}, accepted") : _("{sums} → {yes}:{no}, rejected"))
       : (d.accepted ? _("{sums} → {yes}:{no}, so far accepted") : _("{sums} → {yes}:{no}, so far rejected"));
     t.replaceChildren(
-      el("div", {}, ...d.lines.map((l) => el("div", {text: l}))),
+      el("div", {}, ...d.lines.map((l) => el("div", {}, ...isolated(l, state)))),
       el("div", {class: "sum", text: fmt(sum, {sums: d.arithmetic, yes: d.yes, no: d.no})}),
       window.DP.ruleLine(d));
   }
@@ -531,7 +540,7 @@
       const s = el("select", {"data-player": p.name, "aria-label": fmt(_("{player} keeps"), {player: p.name})});
       fill(s, p.goals.map((g) => [g, cardName(g)]));
       if (p.goals.includes(picked[p.name])) s.value = picked[p.name];
-      keeps.append(el("label", {}, ...parts(_("{player} keeps {card}"), {player: p.name, card: s})));
+      keeps.append(el("label", {}, ...parts(_("{player} keeps {card}"), {player: who(p.name), card: s})));
     }
   }
 
@@ -554,7 +563,7 @@
       const expert = state.variant === "expert";
       const names = opts ? (expert ? opts.goals : opts.buildings) : [];
       for (const p of state.players) {
-        const row = el("div", {class: "deal-row"}, el("b", {text: p.name}));
+        const row = el("div", {class: "deal-row"}, el("b", {}, who(p.name)));
         for (let k = 0; k < (expert ? 2 : 1); k++) {
           const s = el("select", {"data-player": p.name, "data-k": String(k), "aria-label": fmt(_("{player} card"), {player: p.name})});
           fill(s, names.map((c) => [c, cardName(c)]));
@@ -587,12 +596,12 @@
   function result(res) {
     const box = $("result");
     const rows = res.standings.map((s) => el("tr", {"data-player": s.player},
-      el("td", {text: String(s.rank)}), el("td", {}, chip(player(s.player)), " ", el("span", {text: s.player})),
+      el("td", {text: String(s.rank)}), el("td", {}, chip(player(s.player)), " ", who(s.player)),
       el("td", {text: cardName(s.card)}), el("td", {class: "score", "data-player": s.player, text: String(s.score)}),
       el("td", {text: String(s.votes_left)})));
     box.replaceChildren(
       el("h2", {text: _("Result")}),
-      el("p", {class: "winner", id: "winner", text: res.explanation}),
+      el("p", {class: "winner", id: "winner"}, ...isolated(res.explanation, state)),
       el("table", {class: "standings"},
         el("thead", {}, el("tr", {}, ...["#", _("player"), _("card"), _("points"), _("votes left")].map((h) => el("th", {text: h})))),
         el("tbody", {}, ...rows)),
@@ -605,7 +614,7 @@
     for (const p of state.players) {
       const tiles = p.tiles ? p.tiles.map(([x, n]) => (n > 1 ? x + "×" + n : x)).join(" ") || "–" : _("not recorded");
       t.append(el("tr", {class: p.name === state.to_move ? "mover" : null},
-        el("td", {}, chip(p), " ", el("span", {text: p.name})), el("td", {text: tiles}),
+        el("td", {}, chip(p), " ", el("span", {dir: "auto", text: p.name})), el("td", {text: tiles}),
         el("td", {text: p.cards.join(" ") || "–"}), el("td", {text: String(p.votes)})));
     }
   }
@@ -653,7 +662,7 @@
         item.append(el("ul", {}, ...v.rules.map((r) => el("li", {}, el("b", {text: r.rule + " " + r.title}),
           " (" + citation(r.citation) + "): " + r.how))));
       }
-      if (v.vote) item.append(el("p", {text: v.vote.lines.join("; ") + " → " + v.vote.arithmetic}));
+      if (v.vote) item.append(el("p", {}, ...isolated(v.vote.lines.join("; ") + " → " + v.vote.arithmetic, state)));
       if (v.alternatives && v.alternatives.length) {  // the tile that was tried first
         const alts = [...v.alternatives].sort((x, y) => (y.split(" ")[0] === tile) - (x.split(" ")[0] === tile));
         item.append(el("p", {class: "muted alternatives", text: fmt(_("Legal instead: {moves}"), {moves: alts.slice(0, 12).join(", ") + (alts.length > 12 ? ", …" : "")})}));

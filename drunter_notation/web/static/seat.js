@@ -3,7 +3,7 @@
 // fragment; every judgement comes from the server's engine.
 "use strict";
 (function () {
-  const {el, api, listen, chip, count, _, fmt, parts, cardName} = window.DP;
+  const {el, api, listen, chip, count, _, fmt, parts, cardName, who, names, isolated, keepFocus} = window.DP;
   const $ = (id) => document.getElementById(id);
   const name = decodeURIComponent(location.pathname.split("/").pop());
   const headers = {"X-Drunter-Seat": location.hash.slice(1)};
@@ -15,7 +15,7 @@
   let loading = false, again = false;
 
   function say(text, kind) {
-    $("message").textContent = text || "";
+    $("message").replaceChildren(...isolated(text || "", state));
     $("message").className = "msg" + (kind ? " " + kind : "");
   }
 
@@ -41,7 +41,7 @@
     loading = true;
     try {
       const r = await api("GET", base, undefined, headers);
-      if (r.ok) await show(r.data); else say(r.data.error, "bad");
+      if (r.ok) await keepFocus(() => show(r.data)); else say(r.data.error, "bad");
     } finally {
       loading = false;
     }
@@ -54,12 +54,13 @@
       if (r.ok) { $("board-box").innerHTML = r.text; boardRev = s.rev; }  // drawn and escaped by the server
       selected = null;
     }
+    const opens = $("vote").hidden && !!s.vote;
     state = s;
     const me = s.me.name;
-    document.title = me + " · drunter play";
-    $("who").textContent = fmt(_("{player}'s seat"), {player: me});
-    $("where").textContent = "· " + s.title;
-    $("cover-text").textContent = fmt(_("This is {player}'s seat. Hand the device to {player}, then tap."), {player: me});
+    document.title = "\u2068" + me + "\u2069 · drunter play";  // first strong isolate ... pop: a title holds no <bdi>
+    $("who").replaceChildren(...parts(_("{player}'s seat"), {player: who(me)}));
+    $("where").replaceChildren("· ", who(s.title));
+    $("cover-text").replaceChildren(...parts(_("This is {player}'s seat. Hand the device to {player}, then tap."), {player: who(me)}));
     turnLine();
     card();
     vote();
@@ -69,10 +70,13 @@
     hand();
     const voted = s.vote && s.legal.find((m) => m.move === s.vote.move);
     marks(voted ? voted.squares : null);  // the tile put to the vote, marked where it would lie
-    $("options").replaceChildren();
+    options();
     $("pass").hidden = !(s.me.to_move && s.can_pass && !s.vote);
     $("my-cards").textContent = mine().cards.join(" ") || _("none left");
     window.Bots.seat(s, base, headers, (move) => { const m = s.legal.find((x) => x.move === move); if (m) go(m); });
+    // a vote just opened, the focus nowhere (its square's button is gone): it goes on to the vote's first button
+    const first = $("vote").querySelector("button");
+    if (opens && first && document.activeElement === document.body) first.focus();
   }
 
   const mine = () => state.players[state.me.seat];
@@ -85,7 +89,7 @@
     else if (s.choice_due) line.replaceChildren(fmt(_("Turn {turn}: the first track is finished — choose your goal."), {turn: s.turn}));
     else if (s.vote) line.replaceChildren(fmt(_("Turn {turn}: vote on {move}."), {turn: s.turn, move: s.vote.move}));
     else if (s.me.to_move) line.replaceChildren(...parts(_("{your_turn} (turn {turn})."), {your_turn: el("b", {id: "your-turn", text: _("Your turn")}), turn: s.turn}));
-    else line.replaceChildren(...parts(_("Turn {turn}: {chip} {player} to move."), {turn: s.turn, chip: chip(player(s.to_move)), player: s.to_move}));
+    else line.replaceChildren(...parts(_("Turn {turn}: {chip} {player} to move."), {turn: s.turn, chip: chip(player(s.to_move)), player: who(s.to_move)}));
   }
 
   function card() {
@@ -102,19 +106,25 @@
     }
   }
 
+  const active = () => state.me.to_move && !state.over && !state.choice_due && !state.vote;
+
   function hand() {
     const box = $("hand");
     box.replaceChildren();
     const tiles = mine().tiles;
     if (!tiles) { box.append(el("span", {class: "muted", text: _("Your tiles are not recorded.")})); return; }
     box.append(el("span", {class: "muted", text: _("Your tiles: ")}));
-    const active = state.me.to_move && !state.over && !state.choice_due && !state.vote;
     for (const [t, n] of tiles) {
-      const legal = active && state.legal.some((m) => m.tile === t);
+      const legal = active() && state.legal.some((m) => m.tile === t);
       box.append(el("button", {type: "button", class: "tile kind-" + t[0] + (legal ? " has-legal" : ""),
-        "data-tile": t, "aria-pressed": String(t === selected), disabled: !active,
-        text: n > 1 ? t + " ×" + n : t, on: () => { selected = t; $("options").replaceChildren(); hand(); marks(); }}));
+        "data-tile": t, "aria-pressed": String(t === selected), disabled: !active(),
+        text: n > 1 ? t + " ×" + n : t, on: () => { selected = t; options(); hand(); marks(); }}));
     }
+  }
+
+  // the squares the chosen tile may start on, as buttons (the board from the keyboard)
+  function options() {
+    if (selected && active()) DP.places($("options"), selected, state.legal, tap, marks); else $("options").replaceChildren();
   }
 
   function marks(footprint) {
@@ -128,17 +138,24 @@
 
   document.addEventListener("click", (ev) => {
     const hit = ev.target.closest && ev.target.closest("#board rect.hit");
-    if (!hit || !state || !state.me.to_move || state.vote || state.over) return;
+    if (hit) tap(hit.dataset.sq);
+  });
+
+  function tap(sq) {
+    if (!state || !state.me.to_move || state.vote || state.over) return;
     if (!selected) { say(_("Choose one of your tiles first."), "info"); return; }
-    const moves = state.legal.filter((m) => m.tile === selected && m.squares[0] === hit.dataset.sq);
-    if (!moves.length) { say(fmt(_("{tile} cannot start on {square}: the lit squares are where it can."), {tile: selected, square: hit.dataset.sq}), "info"); return; }
+    const moves = state.legal.filter((m) => m.tile === selected && m.squares[0] === sq);
+    if (!moves.length) { say(fmt(_("{tile} cannot start on {square}: the lit squares are where it can."), {tile: selected, square: sq}), "info"); return; }
     if (moves.length === 1) { go(moves[0]); return; }
     const box = $("options");
-    box.replaceChildren(el("span", {class: "muted", text: _("Which way? ")}),
-      ...moves.map((m) => el("button", {type: "button", class: "option", "data-move": m.move,
-        text: m.needs_vote ? fmt(_("{move} (vote)"), {move: m.move}) : m.move, on: () => go(m)})));
+    box.replaceChildren(el("span", {class: "muted", text: _("Which way? ")}), ...moves.map((m) => {
+      const b = el("button", {type: "button", class: "option", "data-move": m.move,
+        text: m.needs_vote ? fmt(_("{move} (vote)"), {move: m.move}) : m.move, on: () => go(m)});
+      b.addEventListener("focus", () => marks(m.squares));
+      return b;
+    }));
     marks(moves.flatMap((m) => m.squares));
-  });
+  }
 
   async function post(path, body) {
     const r = await api("POST", base + path, body, headers);
@@ -164,8 +181,8 @@
     if (v.problem) box.append(el("p", {class: "msg bad", text: fmt(_("{problem} — lay again."), {problem: v.problem})}));
     if (!v.shown) {
       box.append(el("ul", {class: "voters"}, ...v.order.map((p) => el("li", {"data-player": p,
-        class: v.laid.includes(p) ? "laid" : "waiting",
-        text: fmt(v.laid.includes(p) ? _("{player}: laid, face down") : _("{player}: not yet"), {player: p})}))));
+        class: v.laid.includes(p) ? "laid" : "waiting"},
+        ...parts(v.laid.includes(p) ? _("{player}: laid, face down") : _("{player}: not yet"), {player: who(p)})))));
       if (v.mine) {
         box.append(el("p", {}, ...parts(_("You laid {cards} face down."), {cards: el("b", {id: "my-ballot", text: v.mine.join(" ")})})),
           el("button", {type: "button", id: "take-back", text: _("Take my cards back"),
@@ -185,13 +202,13 @@
         on: () => post("/ballot/cancel", {})}));
       return;
     }
-    box.append(el("p", {class: "muted", text: _("Every card is turned over.")}), count(v.count, false));
+    box.append(el("p", {class: "muted", text: _("Every card is turned over.")}), count(v.count, false, state));
     if (v.jein_due.includes(me)) {
       box.append(el("div", {class: "joker"}, el("b", {text: _("Your JEIN counts for ")}),
         ...["yes", "no"].map((side) => el("button", {type: "button", class: "side", "data-side": side, text: side === "yes" ? _("yes") : _("no"),
           on: () => post("/jein", {side})}))));
     } else if (v.jein_due.length) {
-      box.append(el("p", {class: "muted", text: fmt(_("Waiting for {players} to declare their JEIN."), {players: v.jein_due.join(", ")})}));
+      box.append(el("p", {class: "muted"}, ...parts(_("Waiting for {players} to declare their JEIN."), {players: names(v.jein_due)})));
     }
   }
 
@@ -204,7 +221,7 @@
     box.replaceChildren(el("h2", {text: _("The first track is finished: choose your goal")}));
     if (m.kept) {
       const waiting = state.players.map((p) => p.name).filter((p) => !state.chosen.includes(p));
-      box.append(el("p", {text: fmt(_("You keep {card}. Waiting for {players}."), {card: cardName(m.kept), players: waiting.join(", ")})}));
+      box.append(el("p", {}, ...parts(_("You keep {card}. Waiting for {players}."), {card: cardName(m.kept), players: names(waiting)})));
       return;
     }
     box.append(...m.goals.map((g) => el("button", {type: "button", class: "keep", "data-goal": g, text: fmt(_("Keep {card}"), {card: cardName(g)}),
@@ -216,9 +233,9 @@
     const box = $("result");
     box.hidden = !res;
     if (!res) return;
-    box.replaceChildren(el("h2", {text: _("Result")}), el("p", {class: "winner", id: "winner", text: res.explanation}),
+    box.replaceChildren(el("h2", {text: _("Result")}), el("p", {class: "winner", id: "winner"}, ...isolated(res.explanation, state)),
       el("table", {class: "standings"}, el("tbody", {}, ...res.standings.map((s) => el("tr", {"data-player": s.player},
-        el("td", {text: String(s.rank)}), el("td", {text: s.player}), el("td", {text: cardName(s.card)}),
+        el("td", {text: String(s.rank)}), el("td", {}, who(s.player)), el("td", {text: cardName(s.card)}),
         el("td", {class: "score", text: String(s.score)}))))));
   }
 
