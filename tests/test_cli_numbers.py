@@ -1,0 +1,44 @@
+"""The CLI's number options: one spelling of an integer, and one range of seeds for every command."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from drunter_notation.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = "replays/legal-2p.dn"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.mark.parametrize("value", ["１２", "٣", "۳", "+7", " 7", "7 ", "1_000"])
+@pytest.mark.parametrize("command", [("simulate", "--players", "2", "--seed"), ("tournament", "--games"),
+                                     ("analyze", SAMPLE, "--playouts"), ("rules", "diff", "--width"),
+                                     ("adjudicate", SAMPLE, "--turn")], ids=lambda c: c[0])
+def test_an_integer_option_takes_ascii_digits_only(monkeypatch, command, value):
+    monkeypatch.chdir(ROOT)
+    result = invoke(*command, value)
+    assert result.exit_code == 2 and f"{value!r} is not a valid integer" in result.output, result.output
+
+
+def test_a_refused_integer_is_the_one_usage_line():
+    done = subprocess.run([sys.executable, "-c", "from drunter_notation.cli import main; main()", "--lang", "de",
+                           "simulate", "--players", "２", "--seed", "1"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == ["drunter simulate: Fehler: Ungültiger Wert für '--players': '２' ist kein "
+                                        "gültiger Wert vom Typ ganze Zahl; siehe drunter simulate --help"]
+
+
+def test_plain_ascii_integers_still_pass(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = invoke("simulate", "--players", "2", "--seed", "0012")
+    assert result.exit_code == 0 and result.output == invoke("simulate", "--players", "2", "--seed", "12").output
