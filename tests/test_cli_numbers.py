@@ -42,3 +42,24 @@ def test_plain_ascii_integers_still_pass(monkeypatch):
     monkeypatch.chdir(ROOT)
     result = invoke("simulate", "--players", "2", "--seed", "0012")
     assert result.exit_code == 0 and result.output == invoke("simulate", "--players", "2", "--seed", "12").output
+
+
+SEEDED = [("simulate", "--players", "2"), ("tournament", "--games", "1", "--bots", "random,random"),
+          ("analyze", SAMPLE, "--playouts", "0")]
+
+
+@pytest.mark.parametrize("seed", ["-1", "-9", str(2 ** 63), "9" * 30])
+@pytest.mark.parametrize("command", SEEDED, ids=lambda c: c[0])
+def test_every_command_refuses_a_seed_outside_one_range(monkeypatch, command, seed):
+    monkeypatch.chdir(ROOT)
+    result = invoke(*command, "--seed", seed)
+    assert result.exit_code == 2 and f"{seed} is not in the range 0<=x<=9223372036854775807" in result.output, \
+        result.output
+
+
+@pytest.mark.parametrize("command", SEEDED, ids=lambda c: c[0])
+def test_every_command_takes_the_ends_of_the_seed_range(monkeypatch, command):
+    monkeypatch.chdir(ROOT)
+    for seed in ("0", str(2 ** 63 - 1)):
+        result = invoke(*command, "--seed", seed)
+        assert result.exit_code == 0, result.output

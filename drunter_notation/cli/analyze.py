@@ -16,7 +16,7 @@ from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.analysis.inference import favourite
 from drunter_notation.bots import STYLES
 from drunter_notation.cli.cluster import on_cluster
-from drunter_notation.cli.common import pool_size, record_paths
+from drunter_notation.cli.common import SEED, pool_size, record_paths
 from drunter_notation.errors import DnError, json_safe, printable, printable_lines
 from drunter_notation.explain.evidence import percent, said, summary, turning_point, whole_percent
 from drunter_notation.explain.words import goal_name
@@ -180,7 +180,7 @@ def _playouts(ctx: click.Context, param: click.Parameter, value: int) -> int:
 @click.option("--policy", type=click.Choice(["inferred", *sorted(STYLES)]), default="inferred", show_default=True,
               help=N_("Who plays the playouts: inferred (each seat the style mix the model inferred for it), or one "
                       "bot style in every seat."))
-@click.option("--seed", type=click.IntRange(min=0, max=2**63), default=0, show_default=True, metavar="S",
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="S",
               help=N_("Seed of the playouts."))
 @click.option("--turning-points", "turning", type=click.IntRange(min=0, max=50), default=3, show_default=True,
               metavar="K", help=N_("How many of the largest losses and gains to examine as turning points."))
