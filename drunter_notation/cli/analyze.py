@@ -14,6 +14,7 @@ import click
 from drunter_notation import i18n
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.analysis.inference import favourite
+from drunter_notation.analysis.record import MAX_PLAYOUTS
 from drunter_notation.bots import STYLES
 from drunter_notation.cli.cluster import on_cluster
 from drunter_notation.cli.common import SEED, pool_size, record_paths
@@ -174,7 +175,7 @@ def _playouts(ctx: click.Context, param: click.Parameter, value: int) -> int:
 @click.argument("files", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help=N_("json: one JSON object per record, one per line (JSON Lines)."))
-@click.option("--playouts", type=click.IntRange(min=0, max=100_000), default=200, show_default=True, metavar="N",
+@click.option("--playouts", type=click.IntRange(min=0, max=MAX_PLAYOUTS), default=200, show_default=True, metavar="N",
               callback=_playouts,
               help=N_("Playouts per position for the win chances; 0 skips them and the turning points."))
 @click.option("--policy", type=click.Choice(["inferred", *sorted(STYLES)]), default="inferred", show_default=True,
