@@ -63,3 +63,4 @@ def test_every_command_takes_the_ends_of_the_seed_range(monkeypatch, command):
     for seed in ("0", str(2 ** 63 - 1)):
         result = invoke(*command, "--seed", seed)
         assert result.exit_code == 0, result.output
+
