@@ -341,3 +341,24 @@ def test_seat_seed_is_the_float_hash_of_64_bit_cpython(seed: int) -> None:
     # wasm32's hash(float) has 31 bits: the playouts' bots are seeded from this integer instead
     x = random.Random(seed).random()
     assert seat_seed(random.Random(seed)) == hash(x)
+
+
+@pytest.mark.parametrize("playouts, policy", [(100_000, "ismcts:sims=100000"), (501, "ismcts"),
+                                              (2, "ismcts:sims=50001"), (100_001, "greedy"), (-1, "inferred")])
+def test_the_playouts_and_the_policys_sims_are_bounded_in_total(playouts, policy):
+    with pytest.raises(DnError) as refused:
+        Settings(playouts=playouts, policy=policy)
+    message = refused.value.diagnostic.message
+    assert refused.value.diagnostic.code == "U002" and "\n" not in message
+    assert f"{playouts:,}" in message and ("sims=" in message or policy in ("greedy", "inferred")), message
+
+
+@pytest.mark.parametrize("playouts, policy", [(500, "ismcts"), (2, "ismcts:sims=50000"), (100_000, "greedy"),
+                                              (100_000, "inferred"), (0, "ismcts:sims=100000")])
+def test_settings_within_the_total_bound_are_taken(playouts, policy):
+    assert Settings(playouts=playouts, policy=policy).playouts == playouts
+
+
+def test_a_policy_that_is_no_bot_is_refused_before_any_work():
+    with pytest.raises(DnError, match="no bot named 'nobody'"):
+        Settings(policy="nobody")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -377,3 +378,30 @@ def test_the_play_page_s_board_speaks_the_page_s_language(browser, base):
     with i18n.using("de"):
         assert page.get_attribute("#table-board svg", "aria-label") == i18n._("the board") != "the board"
     assert not page.errors
+
+
+ENGINE_CALL = "  const call = (name, args) => JSON.parse(api.call(name, JSON.stringify(args)));\n"
+BROKEN_CALL = ('  const call = (name, args) => { if (name === "cli") py.runPython("raise RuntimeError(\'broken for the '
+               'test\')"); return JSON.parse(api.call(name, JSON.stringify(args))); };\n')
+
+
+def test_replay_shows_a_crashed_engine_as_one_sentence_and_its_traceback_only_in_the_console(browser, site, tmp_path):
+    broken = tmp_path / "site"
+    shutil.copytree(site, broken)
+    engine = broken / "assets" / "engine.js"
+    text = engine.read_text("utf-8")
+    assert text.count(ENGINE_CALL) == 1  # the line the worker calls the engine by, made to fail for cli()
+    engine.write_text(text.replace(ENGINE_CALL, BROKEN_CALL), "utf-8")
+    with serving(broken) as (_proc, url):
+        page = new_page(browser, 390, 844)
+        page.goto(f"{url}cs/replay.html")
+        ready(page)
+        page.fill("#record", (ROOT / "replays" / "legal-2p.dn").read_text("utf-8"))
+        page.click("#replay")
+        page.wait_for_selector("#said:not([hidden])", timeout=READY)
+        with i18n.using("cs"):
+            assert page.inner_text("#said") == i18n._(
+                "The record could not be replayed: the engine failed; try again, or reload the page.")
+        assert page.is_enabled("#replay") and page.is_hidden("#view")
+        page.screenshot(path=str(ARTIFACTS / "site-replay-engine-failed.png"), full_page=True)
+        assert any("Traceback" in e and "broken for the test" in e for e in page.errors), page.errors

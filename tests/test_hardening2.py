@@ -189,6 +189,22 @@ def test_analyze_json_escapes_names_and_keeps_the_value(nasty_record):
     assert json.loads(out)["players"][0] == NASTY
 
 
+def test_a_file_name_that_is_not_utf8_is_shown_by_analyze_as_validate_shows_it_and_found_again(tmp_path):
+    def run(*args: str) -> str:
+        return CliRunner().invoke(cli, list(args)).output
+
+    path = str(tmp_path / os.fsdecode(b"g\xff.dn"))
+    Path(path).write_bytes((ROOT / "replays" / "legal-2p.dn").read_bytes())
+    assert f"{tmp_path}/g\\udcff.dn: valid" in run("validate", path)  # in text, a visible escape
+    assert f"{tmp_path}/g\\udcff.dn: 59 turns" in run("analyze", path, "--playouts", "0")
+    for command, *more in (("validate",), ("analyze", "--playouts", "0")):  # in JSON, the JSON escape
+        line = run(command, path, "--format", "json", *more).splitlines()[0]
+        assert "g\\udcff.dn" in line and json.loads(line)["file"] == path, line
+    (tmp_path / "an.jsonl").write_text(line + "\n", "utf-8")  # analyze's: report --analysis finds the record by it
+    said = run("report", path, "--analysis", str(tmp_path / "an.jsonl"), "-o", str(tmp_path / "g.html"))
+    assert "protects" in (tmp_path / "g.html").read_text("utf-8"), said
+
+
 @given(st.text(max_size=30), st.integers(0, 40))
 def test_printable_with_a_limit_cuts_only_between_whole_escapes(text, limit):
     cut = printable(text, limit)

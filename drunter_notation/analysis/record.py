@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from drunter_notation import i18n
 from drunter_notation.analysis.evaluate import Estimate, candidates, difference, estimate, mean_se, shares
 from drunter_notation.analysis.inference import Inference, Model, Posterior, favourite, hypotheses, key
-from drunter_notation.bots import lean_move
+from drunter_notation.bots import IsmctsBot, canonical_bot, lean_move
+from drunter_notation.bots.ismcts import SIMS, spec
 from drunter_notation.errors import DnError, fail
-from drunter_notation.i18n import _
+from drunter_notation.i18n import _, format_number
 from drunter_notation.load import judge
 from drunter_notation.notation.model import GOALS, Hand, Record, Square, Turn, Vote, square_name
 from drunter_notation.notation.parser import parse_bytes, parse_text
@@ -39,12 +40,20 @@ Mapper = Callable[[Callable[[_Job], _Result], Iterable[_Job]], Iterator[_Result]
 __all__ = ["Settings", "Walk", "analyze_bytes", "analyze_record", "analyze_text", "walk"]
 
 
+MAX_PLAYOUTS = 100_000  # per position
+# The search work of one position: its playouts times the simulations the policy runs per decision (a style
+# runs 1, ismcts:sims=N runs N), bounded in total so that neither cap alone lets both be asked at their most.
+MAX_WORK = 100_000
+
+
 @dataclass(frozen=True)
 class Settings:
     """How to analyse: ``playouts`` per position (0: no win chances), who plays them
     (``policy``: ``inferred``, each seat the style mix the model inferred for it, or
     one bot name for every seat), the ``seed``, how many candidate turning points of
-    each kind to examine and how many other moves to try at each (``alternatives``)."""
+    each kind to examine and how many other moves to try at each (``alternatives``).
+    Raises DnError (U002) for a policy that is no bot, or playouts outside 0 to
+    ``MAX_PLAYOUTS`` or, times the policy's simulations per decision, above ``MAX_WORK``."""
 
     playouts: int = 200
     policy: str = "inferred"
@@ -52,6 +61,21 @@ class Settings:
     turning_points: int = 3
     alternatives: int = 6
     model: Model = field(default_factory=Model)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.playouts <= MAX_PLAYOUTS:
+            raise fail("U002", _("playouts must be 0 to {most}, not {playouts}").format(
+                most=format_number(MAX_PLAYOUTS), playouts=format_number(self.playouts)))
+        if self.policy == "inferred":
+            return
+        name, params = spec(canonical_bot(self.policy))  # an unknown bot or setting: U002 here, not in a worker
+        sims = int(params.get("sims", SIMS)) if name == IsmctsBot.name else 1
+        if self.playouts * sims > MAX_WORK:
+            raise fail("U002", _("{playouts} playouts a position times sims={sims} for each decision in them is "
+                                 "{work}, more than the {most} a position allows; give fewer playouts or fewer "
+                                 "sims").format(playouts=format_number(self.playouts), sims=sims,
+                                                work=format_number(self.playouts * sims),
+                                                most=format_number(MAX_WORK)))
 
 
 def _side(cards: Iterable[Counted]) -> tuple[str, str]:

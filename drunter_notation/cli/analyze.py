@@ -14,9 +14,10 @@ import click
 from drunter_notation import i18n
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.analysis.inference import favourite
+from drunter_notation.analysis.record import MAX_PLAYOUTS
 from drunter_notation.bots import STYLES
 from drunter_notation.cli.cluster import on_cluster
-from drunter_notation.cli.common import pool_size, record_paths
+from drunter_notation.cli.common import SEED, pool_size, record_paths
 from drunter_notation.errors import DnError, json_safe, printable, printable_lines
 from drunter_notation.explain.evidence import percent, said, summary, turning_point, whole_percent
 from drunter_notation.explain.words import goal_name
@@ -174,13 +175,13 @@ def _playouts(ctx: click.Context, param: click.Parameter, value: int) -> int:
 @click.argument("files", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help=N_("json: one JSON object per record, one per line (JSON Lines)."))
-@click.option("--playouts", type=click.IntRange(min=0, max=100_000), default=200, show_default=True, metavar="N",
+@click.option("--playouts", type=click.IntRange(min=0, max=MAX_PLAYOUTS), default=200, show_default=True, metavar="N",
               callback=_playouts,
               help=N_("Playouts per position for the win chances; 0 skips them and the turning points."))
 @click.option("--policy", type=click.Choice(["inferred", *sorted(STYLES)]), default="inferred", show_default=True,
               help=N_("Who plays the playouts: inferred (each seat the style mix the model inferred for it), or one "
                       "bot style in every seat."))
-@click.option("--seed", type=click.IntRange(min=0, max=2**63), default=0, show_default=True, metavar="S",
+@click.option("--seed", type=SEED, default=0, show_default=True, metavar="S",
               help=N_("Seed of the playouts."))
 @click.option("--turning-points", "turning", type=click.IntRange(min=0, max=50), default=3, show_default=True,
               metavar="K", help=N_("How many of the largest losses and gains to examine as turning points."))

@@ -152,6 +152,11 @@ def _output_failed(e: OSError) -> int:
     return error.exit_code
 
 
+# Every command's --seed: 0 <= S < 2**63, as the table app's random deals draw them (docs/cli.md).
+MAX_SEED = 2 ** 63 - 1
+SEED = click.IntRange(min=0, max=MAX_SEED)
+
+
 WORKERS_PER_CORE = 4  # the work is CPU-bound: more processes than this per core only wait
 
 

@@ -10,6 +10,7 @@ metavars and in "'abc' is not a valid integer range"), the metavars, ``[OPTIONS]
 from __future__ import annotations
 
 import copy
+import re
 import sys
 from collections.abc import Sequence
 from functools import cache
@@ -137,6 +138,9 @@ def _translated_type(cls: type[click.ParamType[Any]]) -> type[click.ParamType[An
     def convert(self: click.ParamType[Any], value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
         try:
+            if issubclass(cls, click.types.IntParamType) and isinstance(value, str) and not DIGITS.fullmatch(value):
+                self.fail(_("{value!r} is not a valid {number_type}.").format(value=value, number_type=self.name),
+                          param, ctx)  # int() would take "１２", "٣", " 7", "+7" and "1_000": one spelling only
             return cls.convert(self, value, param, ctx)
         except click.BadParameter:
             if not isinstance(value, str) or len(value) <= ECHOED_CHARACTERS:
@@ -151,6 +155,7 @@ def _translated_type(cls: type[click.ParamType[Any]]) -> type[click.ParamType[An
 
 
 ECHOED_CHARACTERS = 40  # of a bad option value, in its usage error
+DIGITS = re.compile(r"-?[0-9]+")  # an integer option's value: ASCII digits, a minus where the range allows it
 
 
 def shorten(value: str) -> str:

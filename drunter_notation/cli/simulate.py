@@ -10,7 +10,7 @@ import click
 from drunter_notation.bots import parse_bots
 from drunter_notation.bots.tournament import bot_game
 from drunter_notation.cli.cluster import dask_option, on_cluster
-from drunter_notation.cli.common import DiagnosticError
+from drunter_notation.cli.common import SEED, DiagnosticError
 from drunter_notation.codes import Exit
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
@@ -61,7 +61,7 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
     "one or two random cards, and each record ends with hands, reveal, score and Result. The same options give "
     "the same bytes. With --bots, bots play instead (the record's Bots tag names them, seat by seat)."))
 @click.option("--players", "n_players", type=int, required=True, metavar="N", help=N_("Number of players, 2 to 4."))
-@click.option("--seed", type=int, required=True, metavar="S",
+@click.option("--seed", type=SEED, required=True, metavar="S",
               help=N_("Seed: game i (from 1) is played with random.Random(\"S-i\")."))
 @click.option("--count", type=click.IntRange(min=1, max=MAX_COUNT), default=1, show_default=True, metavar="K",
               help=N_("Number of games (at most 100,000)."))

@@ -13,7 +13,7 @@ from drunter_notation import i18n
 from drunter_notation.bots import parse_bots
 from drunter_notation.bots.tournament import Match, Rate, lean_game, summarize
 from drunter_notation.cli.cluster import dask_option, on_cluster
-from drunter_notation.cli.common import DiagnosticError, pool_size
+from drunter_notation.cli.common import SEED, DiagnosticError, pool_size
 from drunter_notation.codes import Exit
 from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
@@ -48,7 +48,7 @@ def _game(match: Match, i: int) -> Any:
               help=N_("Number of players when --bots names one bot."))
 @click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=400, show_default=True, metavar="N",
               help=N_("Number of games (at most 100,000)."))
-@click.option("--seed", type=int, default=1, show_default=True, metavar="S",
+@click.option("--seed", type=SEED, default=1, show_default=True, metavar="S",
               help=N_("Game i is dealt as `drunter simulate --seed S` deals it."))
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="J",
               help=N_("Worker processes (at most 4 per core and one per game)."))

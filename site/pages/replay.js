@@ -47,7 +47,10 @@ async function show(withAnalysis) {
     await frameReady();
     frame.contentWindow.postMessage({ html }, location.origin);
   } catch (e) {
-    if (e.message !== "cancelled") said(e instanceof DrunterError ? e.message : String(e));  // the engine's words
+    if (e.message === "cancelled") return;
+    if (e instanceof DrunterError) return said(e.message);  // what the engine refused, in its words
+    console.error(e);  // a crash's own text (a traceback, a script error) is for the console, not the player
+    said(_("The record could not be replayed: the engine failed; try again, or reload the page."));
   } finally {
     busy(false);
   }

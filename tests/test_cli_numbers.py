@@ -1,0 +1,66 @@
+"""The CLI's number options: one spelling of an integer, and one range of seeds for every command."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from drunter_notation.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = "replays/legal-2p.dn"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.mark.parametrize("value", ["１２", "٣", "۳", "+7", " 7", "7 ", "1_000"])
+@pytest.mark.parametrize("command", [("simulate", "--players", "2", "--seed"), ("tournament", "--games"),
+                                     ("analyze", SAMPLE, "--playouts"), ("rules", "diff", "--width"),
+                                     ("adjudicate", SAMPLE, "--turn")], ids=lambda c: c[0])
+def test_an_integer_option_takes_ascii_digits_only(monkeypatch, command, value):
+    monkeypatch.chdir(ROOT)
+    result = invoke(*command, value)
+    assert result.exit_code == 2 and f"{value!r} is not a valid integer" in result.output, result.output
+
+
+def test_a_refused_integer_is_the_one_usage_line():
+    done = subprocess.run([sys.executable, "-c", "from drunter_notation.cli import main; main()", "--lang", "de",
+                           "simulate", "--players", "２", "--seed", "1"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == ["drunter simulate: Fehler: Ungültiger Wert für '--players': '２' ist kein "
+                                        "gültiger Wert vom Typ ganze Zahl; siehe drunter simulate --help"]
+
+
+def test_plain_ascii_integers_still_pass(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = invoke("simulate", "--players", "2", "--seed", "0012")
+    assert result.exit_code == 0 and result.output == invoke("simulate", "--players", "2", "--seed", "12").output
+
+
+SEEDED = [("simulate", "--players", "2"), ("tournament", "--games", "1", "--bots", "random,random"),
+          ("analyze", SAMPLE, "--playouts", "0")]
+
+
+@pytest.mark.parametrize("seed", ["-1", "-9", str(2 ** 63), "9" * 30])
+@pytest.mark.parametrize("command", SEEDED, ids=lambda c: c[0])
+def test_every_command_refuses_a_seed_outside_one_range(monkeypatch, command, seed):
+    monkeypatch.chdir(ROOT)
+    result = invoke(*command, "--seed", seed)
+    assert result.exit_code == 2 and f"{seed} is not in the range 0<=x<=9223372036854775807" in result.output, \
+        result.output
+
+
+@pytest.mark.parametrize("command", SEEDED, ids=lambda c: c[0])
+def test_every_command_takes_the_ends_of_the_seed_range(monkeypatch, command):
+    monkeypatch.chdir(ROOT)
+    for seed in ("0", str(2 ** 63 - 1)):
+        result = invoke(*command, "--seed", seed)
+        assert result.exit_code == 0, result.output
+
