@@ -5,6 +5,9 @@ let worker = null;
 let ready = null;
 let nextId = 1;
 const listeners = new Set();
+let compiled = false;
+let keep = null;
+let kept = null;
 
 export class DrunterError extends Error {
   constructor(error) {
@@ -15,9 +18,15 @@ export class DrunterError extends Error {
 
 function start() {
   worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  kept = new Promise((resolve) => { keep = resolve; });
   ready = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
-      if (data.ready) return resolve();
+      if (data.kept) return keep();
+      if (data.ready) {
+        compiled = data.compiled;
+        if (compiled) keep();
+        return resolve();
+      }
       if (data.event !== undefined) return listeners.forEach((f) => f(data.event));
       if (data.id === undefined) return reject(new Error(data.failed));
       const answer = pending.get(data.id);
@@ -48,6 +57,10 @@ export const drunter = {
   // arguments give no --lang (as a LANGUAGE the command finds set).
   lang: (typeof document !== "undefined" && document.documentElement.lang) || "en",
   get ready() { return ready; },
+  // Whether this start loaded the modules compiled by an earlier one (docs/browser.md), and a
+  // promise settled once they are kept for the next start.
+  get compiled() { return compiled; },
+  get kept() { return kept; },
   // drunter ARGS in a folder of its own holding FILES ({relative path: text}):
   // {status, stdout, stderr, files} (files: those the command wrote or changed).
   cli: (args, files = {}) => typed("cli", { args, files }),
