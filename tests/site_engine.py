@@ -22,10 +22,12 @@ def site_dir() -> Path | None:
 
 
 class NodeEngine:
-    """One Node process running the site's engine; :meth:`call` is the worker's call."""
+    """One Node process running the site's engine; :meth:`call` is the worker's call. ``compiled``:
+    the engine of a second start, from the modules the first one kept compiled (every module)."""
 
-    def __init__(self, site: Path):
-        self.proc = subprocess.Popen([NODE, str(ROOT / "site" / "node-run.mjs"), str(site)], stdin=subprocess.PIPE,
+    def __init__(self, site: Path, compiled: bool = False):
+        argv = [NODE, str(ROOT / "site" / "node-run.mjs"), str(site), *(["compiled"] if compiled else [])]
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
         first = self.proc.stdout.readline()  # type: ignore[union-attr]
         if json.loads(first or "{}").get("ready") is not True:

@@ -29,12 +29,17 @@ RULESETS = ("hig-1991", "webley-en", "deskovehry-cz")
 pytestmark = [pytest.mark.slow, pytest.mark.site]
 
 
-@pytest.fixture(scope="module")
-def engine():
+@pytest.fixture(scope="module", params=["first start", "second start"])
+def engine(request):
+    """The site's engine as a page starts it first (from the sources), and as it starts again
+    from the modules the first start kept compiled: every test is asked of both."""
     site = site_dir()
     if site is None:
         pytest.skip("no built site: bash scripts/site.sh DIR, then DRUNTER_SITE=DIR")
-    e = NodeEngine(site)
+    e = NodeEngine(site, compiled=request.param == "second start")
+    if request.param == "second start":  # the engine's modules and the standard library's run from bytecode
+        files = e.python("import json, drunter_notation.replay as r; json.dumps([r.__file__, json.__file__])")
+        assert isinstance(files, list) and all(str(f).endswith(".pyc") for f in files), files
     yield e
     e.close()
 

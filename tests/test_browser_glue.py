@@ -176,3 +176,15 @@ def test_the_table_core_answers_in_the_language_asked():
             german = i18n._("the board")
         assert german != "the board" and german in svgs["de"] and german not in svgs["en"]
     run_async(main())
+
+
+def test_a_command_this_python_cannot_run_is_one_usage_line_not_a_traceback(monkeypatch):
+    # a page's Python has no web browser module, which the table server's command imports
+    monkeypatch.setitem(sys.modules, "webbrowser", None)
+    monkeypatch.delitem(sys.modules, "drunter_notation.cli.play", raising=False)
+    for args in (["play", "--help"], ["--lang", "de", "play"]):
+        out = browser.cli(args)
+        assert out["status"] == 2 and out["stdout"] == "", out
+        assert out["stderr"].count("\n") == 1 and "Traceback" not in out["stderr"], out
+        assert "play" in out["stderr"] and "webbrowser" in out["stderr"], out
+    assert browser.cli(["validate", "--help"])["status"] == 0  # the others run as before

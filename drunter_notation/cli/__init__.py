@@ -5,13 +5,14 @@ load none of them), so the table below carries each one's line for the help.
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import sys
 
 import click
 
-from drunter_notation.cli.common import run_group
+from drunter_notation.cli.common import UsageLine, run_group
 from drunter_notation.cli.language import TranslatedGroup, install_click_words, localize, start, version_option
 from drunter_notation.i18n import N_, _
 
@@ -41,7 +42,12 @@ class LazyGroup(TranslatedGroup):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
-        return localize(getattr(importlib.import_module(COMMANDS[name][0]), name))
+        try:
+            module = importlib.import_module(COMMANDS[name][0])
+        except ImportError as e:  # a Python without what the command needs: a page has no server, no web browser
+            raise UsageLine(_("drunter {name} cannot run here: this Python has no module {module}").format(
+                name=name, module=e.name or "?"), ctx) from None
+        return localize(getattr(module, name))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section(_("Commands")):
@@ -70,7 +76,8 @@ def main() -> None:
     gc.disable()  # the modules loaded now live as long as the process: no collection need walk them
     name = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
     if name in COMMANDS:
-        importlib.import_module(COMMANDS[name][0])
+        with contextlib.suppress(ImportError):  # the group says so in one line (LazyGroup.get_command)
+            importlib.import_module(COMMANDS[name][0])
     gc.freeze()
     gc.set_threshold(YOUNG_THRESHOLD)
     gc.enable()
