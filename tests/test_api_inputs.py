@@ -119,3 +119,18 @@ def test_the_position_strings_a_game_writes_still_read_back():
     g = Game.from_position(BASE)
     assert g.position() == BASE and Game.from_position(g.position()) == g
     assert Game.from_position(field(7, "a1:1")).position() == field(7, "a1:1")
+
+
+def test_a_too_long_position_string_is_refused_before_it_is_split():
+    import tracemalloc
+
+    text = "dn1" + " x" * 500_000  # a million characters: half a million fields, once split before the length was read
+    tracemalloc.start()
+    try:
+        with pytest.raises(DnError) as e:
+            Game.from_position(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert e.value.diagnostic.code == "P002" and "longer than 100,000 characters" in e.value.diagnostic.message
+    assert peak < 3 * len(text)  # the string stripped once, no list of its fields
