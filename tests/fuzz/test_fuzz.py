@@ -6,13 +6,15 @@ pytest-xdist worker (the other worker has the other core); it is marked ``fuzz``
 a developer can skip it with ``-m 'not fuzz'``, while the plain test command runs it. Each regression below is one input
 that once escaped as a Python exception or printed an unsafe line; it goes through
 the same checks as a fuzzed input, and where the answer matters, its code and place
-are asserted too.
+are asserted too. The Game API's and position strings' slice (``apifuzz``) runs two
+fifths as many inputs.
 """
 from __future__ import annotations
 
 import json
 import os
 
+import apifuzz
 import dnfuzz
 import pytest
 from hypothesis import given
@@ -45,6 +47,13 @@ def test_fuzz_slice_finds_nothing():
     result = dnfuzz.run(inputs, seed=1, jobs=jobs)
     print(f"{inputs:,} inputs: slowest {result['slowest']:.2f} s CPU, {result['cpu_seconds']:.0f} s CPU in all")
     assert [str(f) for f in result["findings"]] == []
+
+
+@pytest.mark.fuzz
+def test_api_fuzz_slice_finds_nothing():
+    # the Game API and position strings with odd values (apifuzz.py): two fifths of FUZZ_INPUTS (2,000; CI 40,000)
+    inputs = int(os.environ.get("FUZZ_INPUTS", "5000")) * 2 // 5
+    assert [str(f) for f in apifuzz.run(inputs, seed=1)] == []
 
 
 def test_inputs_are_reproducible_from_seed_and_index():
