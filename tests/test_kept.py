@@ -24,12 +24,19 @@ def test_made_once_per_value_and_never_for_an_equal_other():
     assert len(made) == 5  # a was dropped with the rest, so made again
 
 
-def test_a_boards_tables_are_kept_for_a_bounded_number_of_boards():
-    from drunter_notation.data.boardfile import load_board_file
+def test_a_boards_tables_are_kept_with_the_board_and_go_with_it():
+    import gc
+    import weakref
+
+    from drunter_notation import Game
     from drunter_notation.rules import grid
 
-    path = Path(__file__).resolve().parent.parent / "drunter_notation" / "data" / "boards" / "schilda.toml"
-    boards = [load_board_file(path) for _ in range(100)]  # a server reads a board file anew for each game
-    for b in boards:
-        assert grid.tables(b) is grid.tables(b) and grid.tables(b).board is b
-    assert len(grid._TABLES.kept) <= 64
+    path = Path(__file__).resolve().parent.parent / "replays" / "boards" / "tiny.toml"
+    g = Game.new(["Anna", "Ben"], board=str(path), seed=1)  # a program reads a board file anew for each game
+    g.push(g.legal_moves()[0])
+    b = g.board
+    assert grid.tables(b) is grid.tables(b) and grid.tables(b).board is b
+    gone = weakref.ref(b)
+    del g, b
+    gc.collect()
+    assert gone() is None  # once held for good by the deal's box listing, and among the last 64 by the tables
