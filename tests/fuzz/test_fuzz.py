@@ -113,6 +113,16 @@ def test_a_long_name_before_a_syntax_error_costs_linear_time():
     assert any("error[P001]" in x and "after '" in x and "…" in x for x in lines)
 
 
+def test_a_long_quoted_name_in_a_vote_costs_linear_time():
+    # once about 6 s of CPU: the fast path searched for the next ballot from every position inside the name
+    name = "A" * 49_000
+    lines = _judge('[Players "Anna, Ben, Cleo"]\n'
+                   f'1. Cleo W3 d14-d12 vote {{ Cleo: JEIN=yes, "{name}": "{name}" }}\n')
+    first = _json(lines)["diagnostics"][0]
+    assert (first["code"], first["line"], first["column"]) == ("P001", 2, 49_047)
+    assert first["message"].startswith("expected a vote card")
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-be"])
 def test_utf16_and_utf32_are_named_with_a_way_to_convert(encoding):
     lines = _judge((HEADER + "1. Anna S1 a2\n").encode(encoding))
