@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from drunter_notation.kept import KeptByIdentity
 from drunter_notation.notation.model import BUILDINGS, KIND_LETTER, Square, TileKind
 from drunter_notation.rules.board import DIRECTIONS, Board
 
@@ -86,18 +87,13 @@ class Tables:
         return sq[1] * self.width + sq[0]
 
 
-_TABLES = "tables"  # Board.memo's key of the tables
+# Bounded: a long-running server or a folder of records reads a board file anew for each game.
+_TABLES: KeptByIdentity[Board, Tables] = KeptByIdentity(Tables, limit=64)
 
 
 def tables(board: Board) -> Tables:
-    """The tables of ``board``, built once per board object and kept in its memo, so they
-    go when the board goes: a long-running server or a program reads a board file anew
-    for each game, and a large board's tables with what its games filled the memo with
-    were 20 MB, which a cache of the last boards would hold on to."""
-    kept: Tables | None = board.memo.get(_TABLES)
-    if kept is None:
-        kept = board.memo[_TABLES] = Tables(board)
-    return kept
+    """The tables of ``board``, built once per board object (of the last 64 asked for)."""
+    return _TABLES(board)
 
 
 class Grid:
