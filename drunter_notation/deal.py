@@ -54,18 +54,18 @@ def deal_hands(board: Board, players: tuple[str, ...], rng: random.Random) -> di
             for i, p in enumerate(players)}
 
 
-_BOXES: dict[int, tuple[Board, tuple[Tile, ...]]] = {}
+_BOX = "deal-box"  # Board.memo's key of the box listing
 
 
 def _box(board: Board) -> list[Tile]:
     """The board's box, tile by tile in the order of a box listing, before the
-    shuffle (worked out once per board object)."""
-    hit = _BOXES.get(id(board))
-    if hit is None or hit[0] is not board:
-        hit = _BOXES[id(board)] = (board, tuple(t for t, n in sorted(box_tiles(board).items(),
-                                                                     key=lambda item: item[0].order())
-                                                for _ in range(n)))
-    return list(hit[1])
+    shuffle (worked out once per board object, kept in its memo so that it goes with
+    the board: a dict by board held every board ever dealt from, with its memo)."""
+    listing: tuple[Tile, ...] | None = board.memo.get(_BOX)
+    if listing is None:
+        listing = board.memo[_BOX] = tuple(t for t, n in sorted(box_tiles(board).items(),
+                                                                key=lambda item: item[0].order()) for _ in range(n))
+    return list(listing)
 
 
 def deal_goals(ruleset: Ruleset, players: tuple[str, ...], variant: str,

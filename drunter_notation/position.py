@@ -128,10 +128,10 @@ def parse_position(text: str, base_dir: Path | None = None) -> tuple[State, str,
     """The position a position string describes, the board reference it names and the
     ruleset. Raises DnError: P002 for a malformed string or an impossible position,
     H003 for an unknown board, H004 for an unknown ruleset."""
+    if len(text) > 100_000:  # before the split: a long string of spaces would be millions of fields
+        raise _Reader(text[:200]).bad(0, _("longer than 100,000 characters"))
     r = _Reader(text.strip())
     parts = r.parts
-    if len(text) > 100_000:
-        raise r.bad(0, _("longer than 100,000 characters"))
     if not parts or parts[0] != TAG:
         raise r.bad(0, _("must start with '{tag}'").format(tag=TAG))
     if len(parts) != len(FIELDS):

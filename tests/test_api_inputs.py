@@ -49,6 +49,10 @@ def test_a_free_tag_and_a_date_are_kept():
 
 @pytest.mark.parametrize("call, expected", [
     (lambda: Game.new(None), "H001"),
+    (lambda: Game.new([["A"], ["B"]]), "H001"),  # unhashable names: once a TypeError from set()
+    (lambda: Game.new([{}, "B"]), "H001"),
+    (lambda: Game.new("ABCD"), "H001"),  # a string's letters are no players
+    (lambda: Game.new(iter(int, 1)), "H001"),  # an endless iterable is not read to its end
     (lambda: Game.new(["A", "B"], board=None), "H003"),
     (lambda: Game.new(["A", "B"], board=5), "H003"),
     (lambda: Game.new(["A", "B"], rules=None), "H004"),
@@ -75,6 +79,8 @@ def test_a_free_tag_and_a_date_are_kept():
     (lambda: Game.new(["A", "B"], seed=1).push("S2 b1-c1", vote={"A": ["JEIN"], "B": ["NE"]}, jein=[1]), "B004"),
     (lambda: Game.new(["A", "B"], variant="expert", seed=1).push("choose", keep=[1]), "X003"),
     (lambda: Game.new(["A", "B"], seed=1).pop(), "U001"),
+    (lambda: Game.new(["A", "B"], seed=1).check_ballot(["A"], ["JA"]), "B002"),  # once a TypeError: unhashable
+    (lambda: Game.new(["A", "B"], seed=1).check_ballot({}, ["JA"]), "B002"),
     (lambda: Game.from_position(Game.new(["A", "B"]).position()).pop(), "U001"),
 ])
 def test_a_wrong_value_at_the_door_is_a_dn_error_with_its_code(call, expected):
@@ -113,3 +119,18 @@ def test_the_position_strings_a_game_writes_still_read_back():
     g = Game.from_position(BASE)
     assert g.position() == BASE and Game.from_position(g.position()) == g
     assert Game.from_position(field(7, "a1:1")).position() == field(7, "a1:1")
+
+
+def test_a_too_long_position_string_is_refused_before_it_is_split():
+    import tracemalloc
+
+    text = "dn1" + " x" * 500_000  # a million characters: half a million fields, once split before the length was read
+    tracemalloc.start()
+    try:
+        with pytest.raises(DnError) as e:
+            Game.from_position(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert e.value.diagnostic.code == "P002" and "longer than 100,000 characters" in e.value.diagnostic.message
+    assert peak < 3 * len(text)  # the string stripped once, no list of its fields

@@ -63,6 +63,17 @@ def test_a_long_move_token_is_cut_too():
         raise AssertionError("no P001")
 
 
+def test_a_move_longer_than_a_record_line_is_refused_at_the_limit():
+    # once read whole by Lark: a megabyte of move was a second and 17 MB before its error
+    try:
+        parse_move("S1 a2" + " " * 200_000 + "x", "move")
+    except DnError as e:
+        d = e.diagnostic
+        assert (d.code, d.line, d.column) == ("P001", 1, 100_001) and "at most 100,000" in d.message
+    else:
+        raise AssertionError("no P001")
+
+
 def test_a_message_keeps_the_real_character_and_the_text_line_escapes_it_once():
     try:
         parse_text('[Players "Anna, Ben"]\n[Event\u202e "x"]\n')

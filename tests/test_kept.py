@@ -33,3 +33,22 @@ def test_a_boards_tables_are_kept_for_a_bounded_number_of_boards():
     for b in boards:
         assert grid.tables(b) is grid.tables(b) and grid.tables(b).board is b
     assert len(grid._TABLES.kept) <= 64
+
+
+def test_a_board_dealt_from_is_not_kept_for_good():
+    import gc
+    import weakref
+
+    from drunter_notation import Game
+    from drunter_notation.data.boardfile import load_board_file
+    from drunter_notation.rules import grid
+
+    path = Path(__file__).resolve().parent.parent / "replays" / "boards" / "tiny.toml"
+    g = Game.new(["Anna", "Ben"], board=str(path), seed=1)  # a program reads a board file anew for each game
+    g.push(g.legal_moves()[0])
+    gone = weakref.ref(g.board)
+    del g
+    for _ in range(65):  # past the tables' bound: the last 64 boards' tables are kept, then dropped
+        grid.tables(load_board_file(path))
+    gc.collect()
+    assert gone() is None  # once held for good, with all its games filled its memo with, by the deal's box listing

@@ -160,6 +160,7 @@ class GameHistory(GamePosition):
         """The cards ``player`` lays in the vote now due, judged alone, as before the other
         ballots are known: raises DnError B003 for a card no vote card, no longer held or
         laid more often than held (the rest of B2-B4 needs every ballot: :meth:`push`)."""
+        typed(player, str, "B002", "check_ballot(player)", "str")  # a key of the vote: a list would be a TypeError
         ballot = self._ballots({player: cards}, None).ballots[0]
         if player in self.players:
             problem = votes.check_cards(self.state, ballot)

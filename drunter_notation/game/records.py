@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from pathlib import Path
 from types import NoneType
 
@@ -13,7 +14,7 @@ from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.deal import deal_goals, deal_hands, game_rng
 from drunter_notation.errors import DnError, fail
 from drunter_notation.game.history import GameHistory
-from drunter_notation.game.inputs import card_sets, hand, typed
+from drunter_notation.game.inputs import card_sets, hand, typed, wrong_type
 from drunter_notation.game.inputs import game_tags as tags_of
 from drunter_notation.game.position import LogEntry
 from drunter_notation.i18n import _
@@ -67,10 +68,12 @@ class Game(GameHistory):
         typed(rules, str, "H004", "rules=", "str")
         typed(seed, (int, str, NoneType), "D001", "seed=", "int | str | None")
         typed(hands, (Mapping, NoneType), "D001", "hands=", "Mapping[str, Mapping[str, int]] | None")
+        if isinstance(players, (str, bytes)):  # iterable, but a name's letters are no players
+            raise wrong_type(players, "H001", "players", "Iterable[str]")
         game_tags = tags_of(tags)
-        players = tuple(players)
-        if not 2 <= len(players) <= 4 or len(set(players)) != len(players) \
-                or not all(isinstance(p, str) and p.strip() == p and p for p in players):
+        players = tuple(islice(players, 5))  # one more than a game takes: an endless iterable is not read to its end
+        if not 2 <= len(players) <= 4 or not all(isinstance(p, str) and p.strip() == p and p for p in players) \
+                or len(set(players)) != len(players):
             raise fail("H001", _("a game needs 2 to 4 different players, not {players}").format(
                 players=repr(list(players)))[:300])
         for p in players:

@@ -259,13 +259,13 @@ class LineReader:
         """The entries of a list holding a quoted name, from ``start`` to ``stop`` of ``line``:
         one after another, a comma before each but the first, nothing left over."""
         texts, at = [], start
-        for e in self.each[kind].finditer(line, start, stop):
-            if e.start() != at or (e["comma"] is None) != (at == start):
+        entry = self.each[kind]
+        while at < stop:  # matched where the last entry ended, not searched for: a search past a long name is quadratic
+            e = entry.match(line, at, stop)
+            if e is None or e.end() == at or (e["comma"] is None) != (at == start):
                 raise NotRead
             texts.append(e[0])
             at = e.end()
-        if at != stop:
-            raise NotRead
         return texts
 
     def _entry(self, kind: str, entry: str) -> tuple[EntryValues, int]:

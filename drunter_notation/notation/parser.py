@@ -142,6 +142,8 @@ def parse_move(text: str, source: str = "--move") -> Placement | Choose | None:
     It takes the same fast path as :func:`parse_text` (a few µs for a move on one
     line), so it may be called for every move of a game.
     """
+    if len(text) > MAX_LINE_CHARS:  # a record's line limit: a megabyte on one line is refused before it is read
+        _check_line_lengths(text, source)
     try:
         move = _parser().parse_move(text)
     except Syntax as e:

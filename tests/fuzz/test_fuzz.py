@@ -6,13 +6,15 @@ pytest-xdist worker (the other worker has the other core); it is marked ``fuzz``
 a developer can skip it with ``-m 'not fuzz'``, while the plain test command runs it. Each regression below is one input
 that once escaped as a Python exception or printed an unsafe line; it goes through
 the same checks as a fuzzed input, and where the answer matters, its code and place
-are asserted too.
+are asserted too. The Game API's and position strings' slice (``apifuzz``) runs two
+fifths as many inputs.
 """
 from __future__ import annotations
 
 import json
 import os
 
+import apifuzz
 import dnfuzz
 import pytest
 from hypothesis import given
@@ -45,6 +47,13 @@ def test_fuzz_slice_finds_nothing():
     result = dnfuzz.run(inputs, seed=1, jobs=jobs)
     print(f"{inputs:,} inputs: slowest {result['slowest']:.2f} s CPU, {result['cpu_seconds']:.0f} s CPU in all")
     assert [str(f) for f in result["findings"]] == []
+
+
+@pytest.mark.fuzz
+def test_api_fuzz_slice_finds_nothing():
+    # the Game API and position strings with odd values (apifuzz.py): two fifths of FUZZ_INPUTS (2,000; CI 40,000)
+    inputs = int(os.environ.get("FUZZ_INPUTS", "5000")) * 2 // 5
+    assert [str(f) for f in apifuzz.run(inputs, seed=1)] == []
 
 
 def test_inputs_are_reproducible_from_seed_and_index():
@@ -102,6 +111,16 @@ def test_a_long_name_before_a_syntax_error_costs_linear_time():
     # once 45 s: the text before the error was rescanned from every position
     lines = _judge(HEADER + "1. " + "A" * 90_000 + " -\n")
     assert any("error[P001]" in x and "after '" in x and "…" in x for x in lines)
+
+
+def test_a_long_quoted_name_in_a_vote_costs_linear_time():
+    # once about 6 s of CPU: the fast path searched for the next ballot from every position inside the name
+    name = "A" * 49_000
+    lines = _judge('[Players "Anna, Ben, Cleo"]\n'
+                   f'1. Cleo W3 d14-d12 vote {{ Cleo: JEIN=yes, "{name}": "{name}" }}\n')
+    first = _json(lines)["diagnostics"][0]
+    assert (first["code"], first["line"], first["column"]) == ("P001", 2, 49_047)
+    assert first["message"].startswith("expected a vote card")
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-be"])
