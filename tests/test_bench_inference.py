@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import load_bench
+from conftest import LONG, load_bench
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "bench" / "inference.py"
@@ -55,6 +55,7 @@ def test_metrics_of_uniform_and_of_sure_beliefs(bench):
 
 
 @pytest.mark.slow
+@LONG
 def test_a_small_run_reports_one_mixed_table_beside_today(tmp_path):
     run = subprocess.run([sys.executable, str(SCRIPT), "--policies", "honest", "--table",
                           "honest,random,bluffer,builder", "--games", "2", "--tune-games", "2", "--players", "4",

@@ -583,7 +583,7 @@ def test_differential_hypothesis(start):
     Unicode letter in a name, form feeds, ...), not only the pools above."""
     reference = LarkOnly()
 
-    @settings(max_examples=300, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=150, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(from_lark(reference.lark, start=start) | from_lark(reference.lark, start=start).map(
         lambda text: mutate(text, random.Random(len(text)))))

@@ -11,7 +11,7 @@ import time
 import urllib.request
 
 import pytest
-from conftest import ARTIFACTS, ROOT
+from conftest import ARTIFACTS, LONG, ROOT
 
 pytestmark = pytest.mark.slow
 PLAYERS = ["Anna", "Ben", "Cleo", "Dan"]
@@ -34,6 +34,7 @@ def settled(api: str, done) -> None:
     pytest.fail("the tap did not reach the server")
 
 
+@LONG
 def test_a_person_on_a_phone_against_three_bots(browser, expect, play_server, tmp_path):
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     problems: list[str] = []

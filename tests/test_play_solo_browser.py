@@ -213,6 +213,7 @@ def test_a_busy_coach_is_asked_again_by_the_page_until_it_answers(browser, expec
         assert len(asked) == 2 and call(f"{url}api/games/t")["hints"] == {"Anna": 1, "Ben": 0}
 
 
+@LONG
 def test_a_page_refused_a_stream_fetches_its_view_instead(browser, expect, play_server, tmp_path):
     """The server has no stream to spare (503): the page still shows a move made elsewhere, without
     saying the connection is lost."""
