@@ -359,6 +359,13 @@ def test_settings_within_the_total_bound_are_taken(playouts, policy):
     assert Settings(playouts=playouts, policy=policy).playouts == playouts
 
 
+def test_one_playout_is_refused_by_the_api_as_by_the_command():
+    # a win chance from one playout would come with a standard error of 0
+    with pytest.raises(DnError) as refused:
+        Settings(playouts=1)
+    assert refused.value.diagnostic.code == "U002" and "at least 2" in refused.value.diagnostic.message
+
+
 def test_a_policy_that_is_no_bot_is_refused_before_any_work():
     with pytest.raises(DnError, match="no bot named 'nobody'"):
         Settings(policy="nobody")

@@ -19,7 +19,7 @@ from drunter_notation.analysis.inference import Inference, Model, Posterior, fav
 from drunter_notation.bots import IsmctsBot, canonical_bot, lean_move
 from drunter_notation.bots.ismcts import SIMS, spec
 from drunter_notation.errors import DnError, fail
-from drunter_notation.i18n import _, format_number
+from drunter_notation.i18n import N_, _, format_number
 from drunter_notation.load import judge
 from drunter_notation.notation.model import GOALS, Hand, Record, Square, Turn, Vote, square_name
 from drunter_notation.notation.parser import parse_bytes, parse_text
@@ -44,6 +44,7 @@ MAX_PLAYOUTS = 100_000  # per position
 # The search work of one position: its playouts times the simulations the policy runs per decision (a style
 # runs 1, ismcts:sims=N runs N), bounded in total so that neither cap alone lets both be asked at their most.
 MAX_WORK = 100_000
+ONE_PLAYOUT = N_("0 (no win chances) or at least 2: one playout gives a chance without a standard error")
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ class Settings:
     one bot name for every seat), the ``seed``, how many candidate turning points of
     each kind to examine and how many other moves to try at each (``alternatives``).
     Raises DnError (U002) for a policy that is no bot, or playouts outside 0 to
-    ``MAX_PLAYOUTS`` or, times the policy's simulations per decision, above ``MAX_WORK``."""
+    ``MAX_PLAYOUTS``, exactly 1 (no standard error) or, times the policy's simulations per
+    decision, above ``MAX_WORK``."""
 
     playouts: int = 200
     policy: str = "inferred"
@@ -66,6 +68,8 @@ class Settings:
         if not 0 <= self.playouts <= MAX_PLAYOUTS:
             raise fail("U002", _("playouts must be 0 to {most}, not {playouts}").format(
                 most=format_number(MAX_PLAYOUTS), playouts=format_number(self.playouts)))
+        if self.playouts == 1:  # a win chance and its standard error need two playouts at least, as the CLI says
+            raise fail("U002", _(ONE_PLAYOUT))
         if self.policy == "inferred":
             return
         name, params = spec(canonical_bot(self.policy))  # an unknown bot or setting: U002 here, not in a worker

@@ -14,7 +14,7 @@ import click
 from drunter_notation import i18n
 from drunter_notation.analysis import Settings, analyze_bytes, analyze_record
 from drunter_notation.analysis.inference import favourite
-from drunter_notation.analysis.record import MAX_PLAYOUTS
+from drunter_notation.analysis.record import MAX_PLAYOUTS, ONE_PLAYOUT
 from drunter_notation.bots import STYLES
 from drunter_notation.cli.cluster import on_cluster
 from drunter_notation.cli.common import SEED, pool_size, record_paths
@@ -158,8 +158,7 @@ def _read(path: str) -> bytes | tuple[str, int]:
 # Analyse game records: the help below says what and how.
 def _playouts(ctx: click.Context, param: click.Parameter, value: int) -> int:
     if value == 1:  # a win chance and its standard error need two playouts at least
-        raise click.BadParameter(_("0 (no win chances) or at least 2: one playout gives a chance without a "
-                                   "standard error"))
+        raise click.BadParameter(_(ONE_PLAYOUT))
     return value
 
 
