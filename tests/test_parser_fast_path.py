@@ -624,3 +624,32 @@ def test_lists_stop_at_their_limit(words, spread):
     assert (d.code, d.message) == ("P001", f"more than 1,000 {words}")
     if not spread:
         assert (d.line, d.column) == where(values.MAX_LIST_ITEMS + 1)
+
+
+def test_an_error_past_the_events_read_is_lark_s_own_when_they_are_blanked(monkeypatch):
+    # the rest of the record parsed alone (parser._Parser._error_past) on every input with two events read,
+    # not only past SKIPPED_LINES of them: the very error Lark finds in the whole text, or the whole text parsed
+    monkeypatch.setattr(parser, "SKIPPED_LINES", 1)
+    _differential(3000, 11)
+
+
+def test_a_late_error_in_a_long_record_is_found_in_the_rest_alone_and_said_as_in_the_whole(monkeypatch):
+    head = '[Players "Anna, Ben"]\n\nhand Anna: W1x3\nhand Ben: W1x3\n\n'
+    turns = "".join(f"{n}. {'Anna' if n % 2 else 'Ben'} W1 a{n % 9 + 1}  # {n}\n\n" for n in range(1, 3001))
+    reference = LarkOnly()
+    for tail in ("3001. Anna W1 a1 a2 a3\n", "3001. Anna\n", "hand Cleo: W1\n", "3001. Anna W1 a1 -> maybe\n",
+                 "reveal Anna: museum, Ben: church\nscore Anna: x\n", "3001. Anna W1 ~ \n"):
+        text = head + turns + tail
+        blanked = []
+        monkeypatch.setattr(lalr, "parse_record", _recording(lalr.parse_record, blanked))
+        fast, slow = _both(reference, text, "start")
+        monkeypatch.undo()
+        assert fast == slow and fast[0] == "error", (tail, fast, slow)
+        assert blanked and all(len(t) < len(text) // 5 for t in blanked), tail  # only the rest was parsed
+
+
+def _recording(parse_record, texts):
+    def record(lark, text):
+        texts.append(text)
+        return parse_record(lark, text)
+    return record

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any, TypeGuard, cast
+from typing import Any, NamedTuple, TypeGuard, cast
 
 from drunter_notation.notation.model import (
     Ballot,
@@ -58,7 +58,20 @@ from drunter_notation.notation.values import (
 
 
 class NotRead(Exception):
-    """The line reader met something it does not read: Lark parses the whole text."""
+    """The line reader met something it does not read: Lark parses the whole text.
+    :meth:`LineReader.record` says where it stopped (:attr:`stopped`)."""
+
+    stopped: Stopped | None = None
+
+
+class Stopped(NamedTuple):
+    """Where the line reader stopped: the line, and the events read before it with the
+    lines of the first and the last (0 when none)."""
+
+    line: int
+    events: int
+    first: int
+    last: int
 
 
 # The values are made with positional arguments here: keywords cost 0.3 µs more a Placement (4 % of a parse).
@@ -118,43 +131,49 @@ class LineReader:
         phase = 0  # the part of the record read so far: tags, setup, events, reveal, score
         turn_match, pass_word, numbers, keywords = self.turn.match, self.words["PASS"], self.numbers, self.keywords
         g_num, g_player, g_pass, g_comment = self.turn_groups
-        for number, line in enumerate(text.split("\n"), 1):  # split at line feeds only, as the lexer counts lines
-            m = turn_match(line)
-            if m is not None:
-                if phase > 2:
-                    raise NotRead
-                phase = 2
-                num, player, word, comment = m.group(g_num, g_player, g_pass, g_comment)  # one call, by number
-                if word is None:
-                    placement = self._placement(m, number, self.turn_places)
-                elif word == pass_word:
-                    placement = None
-                else:
-                    raise NotRead
-                turn = numbers.get(num) or self._number(num)
-                if player[0] == '"' or player in keywords:  # else the name is its text: no call
-                    player = self._name(player)
-                events.append(_TURN(turn, player, placement, number, m.start(g_num) + 1))
-                if comment is not None:
-                    comments.append((comment, number, m.start(g_comment) + 1))
-                continue
-            m = self.blank.match(line)
-            if m is None:
-                m, item, phase = self._other(line, number, phase)
-                if isinstance(item, Tag):
-                    tags.append(item)
-                elif isinstance(item, (Hand, Goals)):
-                    setup.append(item)
-                elif isinstance(item, Choose):
-                    events.append(item)
-                elif isinstance(item, Reveal):
-                    reveal = item
-                else:
-                    score = item
-                if len(tags) > MAX_LIST_ITEMS or len(setup) > MAX_LIST_ITEMS:
-                    raise NotRead
-            if m["comment"] is not None:
-                comments.append((m["comment"], number, m.start("comment") + 1))
+        number = 0
+        try:
+            for number, line in enumerate(text.split("\n"), 1):  # split at line feeds only, as the lexer counts lines
+                m = turn_match(line)
+                if m is not None:
+                    if phase > 2:
+                        raise NotRead
+                    phase = 2
+                    num, player, word, comment = m.group(g_num, g_player, g_pass, g_comment)  # one call, by number
+                    if word is None:
+                        placement = self._placement(m, number, self.turn_places)
+                    elif word == pass_word:
+                        placement = None
+                    else:
+                        raise NotRead
+                    turn = numbers.get(num) or self._number(num)
+                    if player[0] == '"' or player in keywords:  # else the name is its text: no call
+                        player = self._name(player)
+                    events.append(_TURN(turn, player, placement, number, m.start(g_num) + 1))
+                    if comment is not None:
+                        comments.append((comment, number, m.start(g_comment) + 1))
+                    continue
+                m = self.blank.match(line)
+                if m is None:
+                    m, item, phase = self._other(line, number, phase)
+                    if isinstance(item, Tag):
+                        tags.append(item)
+                    elif isinstance(item, (Hand, Goals)):
+                        setup.append(item)
+                    elif isinstance(item, Choose):
+                        events.append(item)
+                    elif isinstance(item, Reveal):
+                        reveal = item
+                    else:
+                        score = item
+                    if len(tags) > MAX_LIST_ITEMS or len(setup) > MAX_LIST_ITEMS:
+                        raise NotRead
+                if m["comment"] is not None:
+                    comments.append((m["comment"], number, m.start("comment") + 1))
+        except NotRead as e:  # where, for a parse of the rest alone (parser._Parser.parse)
+            e.stopped = Stopped(number, len(events), events[0].line if events else 0,
+                                events[-1].line if events else 0)
+            raise
         return _RECORD(tuple(tags), tuple(setup), tuple(events), reveal, score, (), *end), comments
 
     def _other(self, line: str, number: int,

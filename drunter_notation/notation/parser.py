@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 from drunter_notation.errors import fail
 from drunter_notation.files import read_record
 from drunter_notation.i18n import _, format_number
-from drunter_notation.notation.lines import LineReader, NotRead
+from drunter_notation.notation.lines import LineReader, NotRead, Stopped
 from drunter_notation.notation.model import Choose, Event, Item, Placement, Record, Reveal, Score, Setup, Tag
 from drunter_notation.notation.syntax import Syntax, end_position, explain, explain_move, line_of
 from drunter_notation.notation.values import MAX_LINE_CHARS
@@ -54,11 +54,34 @@ class _Parser:
     def parse(self, text: str, end: tuple[int, int]) -> tuple[Record, list[tuple[str, int, int]]]:
         try:
             return self.reader.record(text, end)
-        except NotRead:
-            pass
+        except NotRead as e:
+            stopped = e.stopped
         from drunter_notation.notation import lalr
 
+        if stopped is not None and stopped.events > 1:
+            self._error_past(text, stopped)
         return lalr.parse_record(self.lark, text)
+
+    def _error_past(self, text: str, stopped: Stopped) -> None:
+        """Raise :class:`ErrorPast` when Lark finds a syntax error in the text with the events
+        before the last one the line reader read blanked: those were read (so Lark reads them
+        too), after them Lark is where it would be after all of them (the grammar's ``event*`` is
+        one state, however many), the lines keep their numbers and the rest its columns: the
+        same error, found in what follows the last event read, not in the whole text. Parsed
+        without an error, or a list over its limit: the caller parses the whole text."""
+        from drunter_notation.notation import lalr
+
+        if stopped.last - stopped.first < SKIPPED_LINES:
+            return
+        lines = text.split("\n")
+        short = "\n".join([*lines[:stopped.first - 1], *[""] * (stopped.last - stopped.first),
+                           *lines[stopped.last - 1:]])
+        try:
+            lalr.parse_record(self.lark, short)
+        except _lark_syntax_error() as e:
+            raise ErrorPast(e, short) from None
+        except Syntax:  # a list over its limit: counted in the whole text
+            pass
 
     def parse_move(self, text: str) -> Placement | Choose | None:
         try:
@@ -67,6 +90,18 @@ class _Parser:
             pass
         move = cast("Placement | Choose | Token", self.lark.parse(text, start="move"))  # what RecordBuilder returns
         return move if isinstance(move, Placement | Choose) else None  # else a PASS token
+
+
+# The fewest lines between the first and the last event read for the rest of a record to be parsed alone.
+SKIPPED_LINES = 1_000
+
+
+class ErrorPast(Exception):
+    """A syntax error found in ``text``, the record with the events before the reader's last blanked."""
+
+    def __init__(self, error: UnexpectedInput, text: str):
+        super().__init__(error)
+        self.error, self.text = error, text
 
 
 @lru_cache(maxsize=1)
@@ -114,6 +149,8 @@ def parse_text(text: str, path: str = "<input>") -> Record:
                    hint=e.hint, context=line_of(text, e.line)) from None
     except _lark_syntax_error() as e:
         raise explain(e, _parser().lark, text, path) from None
+    except ErrorPast as e:  # explained in the text it was found in: the same lines, the same positions
+        raise explain(e.error, _parser().lark, e.text, path) from None
     if not record.tags and not record.setup and not record.events and record.reveal is None:
         if not comments:
             raise fail("I004", _("the record is empty"), path=path, line=1, column=1,
