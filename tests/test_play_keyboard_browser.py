@@ -33,8 +33,16 @@ def tab_to(page, selector: str) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def focused(page, what: str) -> str:
-    return page.evaluate("(k) => document.activeElement.getAttribute(k)", what)
+def focused(page, what: str, want: str | None = None) -> str | None:
+    """The attribute ``what`` of the element with the focus, once it is ``want`` (or set at all, without
+    ``want``) or after five seconds: a page moves the focus when it has drawn again, a moment after a key."""
+    value = None
+    for _ in range(50):
+        value = page.evaluate("(k) => document.activeElement.getAttribute(k)", what)
+        if value is not None and (want is None or value == want):
+            break
+        page.wait_for_timeout(100)
+    return value
 
 
 def test_a_turn_and_a_ballot_by_keyboard_alone_and_names_isolated(browser, expect, play_server, tmp_path):
@@ -55,7 +63,7 @@ def test_a_turn_and_a_ballot_by_keyboard_alone_and_names_isolated(browser, expec
         tab_to(page, '#hand button[data-tile="S1"]')
         page.keyboard.press("Enter")
         expect(page.locator('#hand button[data-tile="S1"]')).to_have_attribute("aria-pressed", "true")
-        assert focused(page, "data-tile") == "S1"  # the hand drawn again, the focus kept on the tile
+        assert focused(page, "data-tile", "S1") == "S1"  # the hand drawn again, the focus kept on the tile
         legal = call(api)["legal"]
         anchors = list(dict.fromkeys(m["squares"][0] for m in legal if m["tile"] == "S1"))
         places = page.locator("#options button.place")
@@ -82,7 +90,7 @@ def test_a_turn_and_a_ballot_by_keyboard_alone_and_names_isolated(browser, expec
         tab_to(page, '#vote button.card[data-card="JA"]')
         page.keyboard.press("Enter")
         expect(page.locator('#vote button.card[data-card="JA"]')).to_have_attribute("aria-pressed", "true")
-        assert focused(page, "data-card") == "JA"  # the vote drawn again, the focus kept on the card
+        assert focused(page, "data-card", "JA") == "JA"  # the vote drawn again, the focus kept on the card
         tab_to(page, "#lay")
         page.keyboard.press("Enter")
         expect(page.locator("#my-ballot")).to_have_text("JA")
@@ -130,10 +138,10 @@ def test_a_choice_of_ways_by_keyboard_on_the_host_page(browser, expect, play_ser
         tab_to(page, '#options button.place[data-sq="e4"]')
         page.keyboard.press("Enter")
         expect(page.locator("#options button.option")).to_have_count(2)
-        assert focused(page, "data-move") == ways[0]  # the square's button gone, the focus on the first way
+        assert focused(page, "data-move", ways[0]) == ways[0]  # the square's button gone, the focus on the first way
         page.keyboard.press("Tab")
-        assert focused(page, "data-move") == ways[1]
+        assert focused(page, "data-move", ways[1]) == ways[1]
         page.keyboard.press("Enter")
         expect(page.locator("#vote-title")).to_have_text(f"Vote on {ways[1]}: it covers a toilet")  # e4 is a toilet
-        assert focused(page, "data-player") == "Anna"  # on the placer's first card
+        assert focused(page, "data-player", "Anna") == "Anna"  # on the placer's first card
     assert not problems, problems
