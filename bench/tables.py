@@ -79,16 +79,19 @@ MODEL = [Model()]  # the model scored: the shipped one, or with --set another gr
 
 
 def changed_model(settings: list[str]) -> Model:
-    """The shipped model with each ``NAME=X,Y,...`` of ``settings`` put in its field NAME (a grid or a prior)."""
-    fields = {}
+    """The shipped model with each ``NAME=X,Y,...`` of ``settings`` put in its field NAME (a grid or a prior;
+    a grid of mixes as ``NAME=A/B,C/D``)."""
+    fields: dict[str, Any] = {}
     for item in settings:
         name, _, values = item.partition("=")
         if name not in Model.__dataclass_fields__ or not isinstance(getattr(Model(), name), tuple):
             raise SystemExit(f"--set: Model has no grid or prior named {name!r}")
+        nested = isinstance(getattr(Model(), name)[0], tuple)
         try:
-            fields[name] = tuple(float(v) for v in values.split(","))
+            fields[name] = tuple(tuple(float(x) for x in v.split("/")) if nested else float(v)
+                                 for v in values.split(","))
         except ValueError:
-            raise SystemExit(f"--set {name}: numbers separated by commas, not {values!r}") from None
+            raise SystemExit(f"--set {name}: numbers separated by commas (mixes by /), not {values!r}") from None
     return replace(Model(), **fields)
 
 

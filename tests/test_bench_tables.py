@@ -55,3 +55,11 @@ def test_another_grid_or_prior_is_set_by_name_and_nothing_else(tables):
     for bad in (["own_weight=3"], ["nothing=1"], ["bluffs=a,b"]):
         with pytest.raises(SystemExit):
             tables.changed_model(bad)
+
+
+def test_set_puts_a_prior_or_a_grid_of_mixes_in_the_model_and_refuses_others(tables):
+    m = tables.changed_model(["honest_mix_prior=0.6,0.2,0.1,0.1", "deceiver_mixes=0.9/0.1,0.1/0.9"])
+    assert m.honest_mix_prior == (0.6, 0.2, 0.1, 0.1) and m.deceiver_mixes == ((0.9, 0.1), (0.1, 0.9))
+    for wrong in ("own_weight=4", "nothing=1", "betas=1,x"):
+        with pytest.raises(SystemExit):
+            tables.changed_model([wrong])
