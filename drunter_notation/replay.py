@@ -323,19 +323,19 @@ class _Replayer:
     def events(self, st: State) -> None:
         steps, keep = self.timeline.steps, self.keep
         for ev in self.record.events:
-            if isinstance(ev, Choose):
-                v = turn.play_choose(st)
-                if v is not None:
-                    self.error(v, ev.line, ev.column)
-                steps.append(Step(ev, None, st.copy() if keep else None))
+            if isinstance(ev, Turn):  # mostly: a true isinstance is quick, a false one looks __class__ up too
+                d = turn.play_turn(st, ev.number, ev.player, ev.placement)
+                if type(d) is Violation:  # type(), for the same reason
+                    claim = None if ev.placement is None else ev.placement.outcome
+                    at = claim if d.code == "B005" and claim is not None else ev  # a claim's error stands there
+                    self.error(d, at.line, at.column, ev.number)
+                # every field, through tuple.__new__: one per turn, and the named tuple's __new__ is a Python function
+                steps.append(tuple.__new__(Step, (ev, d, st.copy() if keep else None)))
                 continue
-            d = turn.play_turn(st, ev.number, ev.player, ev.placement)
-            if isinstance(d, Violation):
-                claim = None if ev.placement is None else ev.placement.outcome
-                at = claim if d.code == "B005" and claim is not None else ev  # a claim's error stands at the claim
-                self.error(d, at.line, at.column, ev.number)
-            # every field, through tuple.__new__: one per turn, and the named tuple's own __new__ is a Python function
-            steps.append(tuple.__new__(Step, (ev, d, st.copy() if keep else None)))
+            v = turn.play_choose(st)
+            if v is not None:
+                self.error(v, ev.line, ev.column)
+            steps.append(Step(ev, None, st.copy() if keep else None))
 
     # -- the end -----------------------------------------------------------
     def end_of_game(self, st: State, reveal: Reveal) -> None:

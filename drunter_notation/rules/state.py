@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, final
 
 from drunter_notation.notation.model import CARD_NAMES, KIND_LETTER, Square, Tile
 from drunter_notation.rules.board import Board
@@ -53,6 +53,7 @@ class LaidTile(NamedTuple):
         return self.squares[1] if len(self.squares) == 3 else None
 
 
+@final  # so ``type(x) is Violation`` tells the checker all (see turn.play_turn)
 @dataclass(frozen=True)
 class Violation:
     """A rule breach found by the engine: the diagnostic ``code``, the rule ID it

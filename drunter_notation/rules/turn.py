@@ -162,7 +162,7 @@ def judge_turn(state: State, number: int, player: str, placement: Placement | No
         problem: Move | Violation = Violation("T003", "T1", "not-in-hand", {"player": mover, "tile": tile})
     else:
         problem = check_placement(state, tile, placement.anchor, placement.end, placement.corner)
-    if isinstance(problem, Violation):
+    if type(problem) is Violation:
         return _over(state, number) if game.game_over(state) else problem
     return problem, judge_vote(state, mover, problem, placement.vote, placement.outcome)
 
@@ -212,10 +212,11 @@ def play_turn(state: State, number: int, player: str, placement: Placement | Non
     note the first finished track (X2), pass the turn on (T1). A violation leaves
     ``state`` as it was."""
     judged = judge_turn(state, number, player, placement)
-    if isinstance(judged, Violation):
+    # type(), not isinstance(): an isinstance that is false also looks up __class__, and every legal turn asks
+    if type(judged) is Violation:
         return judged
     move, vote = judged
-    if isinstance(vote, Violation):
+    if type(vote) is Violation:
         return vote
     return _play(state, number, player, move, vote, None if placement is None else placement.vote)
 
@@ -228,7 +229,7 @@ def play_move(state: State, move: Move, vote: Vote | None = None) -> Decision | 
     if missing is not None:
         return missing
     judged = judge_vote(state, state.to_move, move, vote)
-    if isinstance(judged, Violation):
+    if type(judged) is Violation:  # as in play_turn
         return judged
     return _play(state, state.number + 1, state.to_move, move, judged, vote)
 
