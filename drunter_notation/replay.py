@@ -14,7 +14,7 @@ import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import itemgetter
 from typing import Any, Literal, NamedTuple, NoReturn, NotRequired, TypedDict
 
 from drunter_notation.errors import Diagnostic
@@ -156,8 +156,10 @@ class Timeline:
         return out
 
 
-_DECISION, _MOVE, _VOTE = attrgetter("decision"), attrgetter("move"), attrgetter("vote")
-_ACCEPTED = attrgetter("accepted")
+# read by position: a named tuple's field read by name is a descriptor's call, by position a plain index
+_DECISION = itemgetter(Step._fields.index("decision"))
+_MOVE, _VOTE = itemgetter(turn.Decision._fields.index("move")), itemgetter(turn.Decision._fields.index("vote"))
+_ACCEPTED = itemgetter(turn.VoteDecision._fields.index("accepted"))
 
 
 class _Stop(Exception):
