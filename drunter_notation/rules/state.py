@@ -232,6 +232,23 @@ def deal_for(board: Board, n_players: int) -> dict[int, int] | None:
     return {length: n // n_players for length, n in totals.items()}
 
 
+def _deal(board: Board, n_players: int) -> dict[int, int] | None:
+    """:func:`deal_for`, worked out once per board and player count (kept in ``Board.memo``): every record's
+    deal is checked against it."""
+    deals: dict[int, dict[int, int] | None] | None = board.memo.get(_DEALS)
+    if deals is None:
+        deals = board.memo[_DEALS] = {}
+    if n_players in deals:
+        return deals[n_players]
+    deal = deal_for(board, n_players)
+    if len(deals) < 8:  # a record lists 2 to 4 hands: bounded all the same, for any other caller
+        deals[n_players] = deal
+    return deal
+
+
+_DEALS = "deals"  # Board.memo's key of _deal
+
+
 def check_deal(board: Board, hands: Mapping[str, Mapping[Tile, int]]) -> list[tuple[str | None, Violation]]:
     """S1: problems with the recorded hands, each with the player it concerns (None
     for the hands as a whole): D002 per player whose counts per length differ from
@@ -239,24 +256,23 @@ def check_deal(board: Board, hands: Mapping[str, Mapping[Tile, int]]) -> list[tu
     of which the hands together hold more or fewer than the box."""
     problems: list[tuple[str | None, Violation]] = []
     n = len(hands)
-    deal = deal_for(board, n)
+    deal = _deal(board, n)
     if deal is None:
         problems.append((None, Violation("D002", "S1", "uneven-box", {"players": n})))
-    else:
-        for player, hand in hands.items():
-            held: dict[int, int] = {}  # plain dicts here: a Counter costs µs per hand
-            for tile, k in hand.items():
-                held[tile.length] = held.get(tile.length, 0) + k
+    total: dict[Tile, int] = {}
+    for player, hand in hands.items():  # one pass: each hand's counts per length, and the hands' per tile type
+        held: dict[int, int] = {}  # plain dicts here: a Counter costs µs per hand
+        for tile, k in hand.items():
+            length = tile.length
+            held[length] = held.get(length, 0) + k
+            total[tile] = total.get(tile, 0) + k
+        if deal is not None and held != deal:  # mostly the deal itself: the lengths compared one by one only if not
             wrong = [length for length in LENGTHS if held.get(length, 0) != deal[length]]
             if wrong:
                 problems.append((player, Violation("D002", "S1", "wrong-deal", {
                     "player": player, "players": n, "held": {k: held.get(k, 0) for k in wrong},
                     "deal": {k: deal[k] for k in wrong}})))
     box = _box(board)
-    total: dict[Tile, int] = {}
-    for hand in hands.values():
-        for tile, k in hand.items():
-            total[tile] = total.get(tile, 0) + k
     if total == box:  # mostly: the whole box dealt; else each tile type is compared, in the box's order
         return problems
     for tile in sorted(box.keys() | total.keys(), key=Tile.order):
