@@ -183,8 +183,8 @@ def take(counter: Counter[K], key: K) -> None:
     n = counter[key] - 1
     if n:
         counter[key] = n
-    else:  # the key is there (it held 1): dict's own delete, not Counter's Python-level one
-        dict.__delitem__(counter, key)
+    else:  # the key is there (it held 1): dict's own pop, not Counter's Python-level delete (nor dict's looked up)
+        counter.pop(key)
 
 
 def new_state(board: Board, options: Options, players: Iterable[str],

@@ -12,6 +12,8 @@ present iff needed, B002 ballots, B004 jokers, B003 cards, B005 the claim.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import repeat
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import Outcome, Placement, Square, Tile, Vote
@@ -145,7 +147,7 @@ def judge_turn(state: State, number: int, player: str, placement: Placement | No
     expected = state.number + 1
     if number != expected:
         return Violation("T001", "T1", "number", {"number": number, "expected": expected})
-    mover = state.to_move
+    mover = state.players[state.seat]  # State.to_move without its property's call: every turn judged asks
     if player != mover:
         return Violation("T002", "T1", "not-a-player" if player not in state.players else "not-your-turn",
                          {"player": player, "mover": mover, "number": number})
@@ -324,14 +326,15 @@ def placement_rules(state: State, move: Move) -> tuple[tuple[str, ...], tuple[Sq
     return ((*rules, "A7") if near else rules), near
 
 
+_CARD = itemgetter(votes.Counted._fields.index("card"))  # a counted card's text, read in C
+
+
 def vote_rules(vote: VoteDecision) -> tuple[str, ...]:
     """The rules a vote held applies, in order: what called it (B1, X5), B2, B3, B4 when
     a joker was played, B5, B6 when the tile is rejected, B7."""
     rules: tuple[str, ...] = (vote.called_by, "B2", "B3")
-    for c in vote.tally.cards:  # a loop, not any() of a generator: asked for every vote replayed
-        if c.card.startswith("JEIN"):
-            rules += ("B4",)
-            break
+    if any(map(str.startswith, map(_CARD, vote.tally.cards), repeat("JEIN"))):  # in C: every vote replayed asks
+        rules += ("B4",)
     return rules + (("B5", "B7") if vote.accepted else ("B5", "B6", "B7"))
 
 
@@ -344,15 +347,16 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
         assert ballots is not None  # a vote decided comes with its ballots
         votes.spend_cards(state, ballots, number)
         if not vote.accepted:
-            return Decision(number, player, move, hands_known, rules, vote, unvoted, near, expert=expert)
+            # every field in order, through tuple.__new__ (as below): one per vote rejected
+            return tuple.__new__(Decision, (number, player, move, hands_known, rules, vote, unvoted, near, (), (), (),
+                                            None, None, False, None, expert))
     elif unvoted:
         rules += ("X5",)
     buildings = state.board.buildings
     destroyed: tuple[tuple[Square, str, int], ...] = ()
-    for sq in move.squares:  # mostly none: a loop, as in placement_rules
+    for sq in move.squares:  # mostly none or one: a loop, as in placement_rules
         if sq in buildings:
-            destroyed = tuple([(sq, *buildings[sq]) for sq in move.squares if sq in buildings])
-            break
+            destroyed += ((sq, *buildings[sq]),)
     stuck_before = _stuck(state) if not state.options.trap_counts_edge else None
     removed = tuple(apply_move(state, move, number, player))
     rules += ("A4", "A5") if removed else ("A4",)
