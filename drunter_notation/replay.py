@@ -210,7 +210,8 @@ class _Replayer:
         names = rec.players
         if not 2 <= len(names) <= 4:
             self.error(_finding("H001", None, "players-count", n=len(names)), players_tag.line, players_tag.column)
-        dup = [n for n, c in Counter(names).items() if c > 1]
+        # mostly no name twice: a set tells, the Counter is made only to name the first one twice
+        dup = [n for n, c in Counter(names).items() if c > 1] if len(set(names)) < len(names) else []
         if dup:
             self.error(_finding("H001", None, "player-twice", player=dup[0]), players_tag.line, players_tag.column)
         timeline.players = names
@@ -369,7 +370,7 @@ class _Replayer:
         here = (reveal.line, reveal.column)
         seen: dict[str, str] = {}
         others: dict[str, str] = {}
-        cards_seen: Counter[str] = Counter()
+        cards_seen: dict[str, int] = {}  # a plain dict: a Counter's missing key is a Python call
         for e in reveal.entries:
             if e.player not in st.players:
                 self.error(_finding("E001", "E2", "reveal-not-player", player=e.player), *here)
@@ -380,7 +381,7 @@ class _Replayer:
                 if e.other is not None or e.chosen not in BUILDINGS:
                     shown = e.chosen + ("/" + e.other if e.other else "")
                     self.error(_finding("E001", "S3", "reveal-base", player=e.player, shown=shown), *here)
-                cards_seen[e.chosen] += 1
+                cards_seen[e.chosen] = cards_seen.get(e.chosen, 0) + 1
                 continue
             if e.other is None:
                 self.error(_finding("E001", "X3", "reveal-pair", player=e.player), *here)
@@ -391,9 +392,10 @@ class _Replayer:
             if e.chosen == e.other:
                 self.error(_finding("X001", "X1", "reveal-same", player=e.player, card=e.chosen), *here)
             others[e.player] = e.other
-            cards_seen.update((e.chosen, e.other))
-        missing_players = tuple(p for p in st.players if p not in seen)
-        if missing_players:
+            for card in (e.chosen, e.other):
+                cards_seen[card] = cards_seen.get(card, 0) + 1
+        if len(seen) < len(st.players):  # seen holds players only, each once
+            missing_players = tuple([p for p in st.players if p not in seen])
             self.error(_finding("E001", "E2", "reveal-missing", missing=missing_players), *here)
         twice = [c for c, k in cards_seen.items() if k > 1]
         if twice:

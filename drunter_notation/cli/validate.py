@@ -115,7 +115,7 @@ def judge(job: Job) -> Outcome:
         t = judge_record(record, job.path, rules=job.rules, board=job.board)
         diags = t.diagnostics
     errors = [d for d in diags if d.severity == "error"]
-    status = exit_status(d.code for d in errors)
+    status = exit_status(d.code for d in errors) if errors else Exit.OK  # mostly valid: no generator made
     kind = "valid" if not errors else ("unreadable" if status == Exit.CANNOT else "invalid")
     if job.expect:
         declared, got = declared_verdict(data), verdict(errors)

@@ -13,7 +13,19 @@ from drunter_notation.rules.votes import CARD_VALUES
 def uncovered_buildings(board: Board, covered: Container[Square]) -> list[tuple[Square, str, int]]:
     """(square, type, value) of every building no tile covers, in board order.
     ``covered`` is any container of squares (``State.covered`` works)."""
-    return [(sq, kind, value) for sq, (kind, value) in board.buildings.items() if sq not in covered]
+    return [b for b in _buildings(board) if b[0] not in covered]
+
+
+_BUILDINGS = "buildings"  # Board.memo's key of _buildings
+
+
+def _buildings(board: Board) -> list[tuple[Square, str, int]]:
+    """(square, type, value) of every building in board order, made once per board (kept in ``Board.memo``):
+    every game scored reads them."""
+    made: list[tuple[Square, str, int]] | None = board.memo.get(_BUILDINGS)
+    if made is None:
+        made = board.memo[_BUILDINGS] = [(sq, kind, value) for sq, (kind, value) in board.buildings.items()]
+    return made
 
 
 def goal_score(board: Board, covered: Container[Square], goal: str) -> int:
