@@ -133,10 +133,19 @@ class Timeline:
     def complete(self) -> bool:
         return self.record.reveal is not None
 
-    def summary(self) -> Summary:
+    def _played(self) -> tuple[list[turn.Decision], list[turn.VoteDecision]]:
+        """Each turn's decision and each vote held, in order."""
         # read in C, not by a loop: every file validated asks (a Decision and a VoteDecision are never empty)
         decisions = list(filter(None, map(_DECISION, self.steps)))
-        held = list(filter(None, map(_VOTE, decisions)))
+        return decisions, list(filter(None, map(_VOTE, decisions)))
+
+    def counts(self) -> tuple[int, int]:
+        """The turns played and the votes held: the figures of :meth:`summary` a file's line of text shows."""
+        decisions, held = self._played()
+        return len(decisions), len(held)
+
+    def summary(self) -> Summary:
+        decisions, held = self._played()
         turns, passes, votes = len(decisions), list(map(_MOVE, decisions)).count(None), len(held)
         rejected = list(map(_ACCEPTED, held)).count(False)
         out: Summary = {

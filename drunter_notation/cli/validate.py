@@ -36,10 +36,10 @@ STDIN_NAME = "<stdin>"
 
 def summary_line(t: Timeline) -> str:
     """``valid: 58 turns, 3 votes, winner Ben 12 (hig-1991, schilda)`` and its invalid twin."""
-    s = t.summary()
-    rules = f"{s['ruleset'] or '?'}, {s['board'] or '?'}"
-    counts = ", ".join((ngettext("{n} turn", "{n} turns", s["turns"]).format(n=s["turns"]),
-                        ngettext("{n} vote", "{n} votes", s["votes"]).format(n=s["votes"])))
+    turns, votes = t.counts()  # not the whole summary: this line shows two of its figures
+    rules = f"{(t.ruleset.id if t.ruleset else None) or '?'}, {(t.board.id if t.board else None) or '?'}"
+    counts = ", ".join((ngettext("{n} turn", "{n} turns", turns).format(n=turns),
+                        ngettext("{n} vote", "{n} votes", votes).format(n=votes)))
     if not t.valid:
         first = t.errors[0]
         if t.stopped_at:

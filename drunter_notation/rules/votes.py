@@ -130,7 +130,7 @@ def check_cards(state: State, ballot: Ballot) -> Violation | None:
     """B003 for one ballot of a player of the game, alone: a card the player no longer
     holds (spent in an earlier vote) or lays more often than held. None when held."""
     held, cards = state.cards[ballot.player], ballot.cards
-    names = [c.name for c in cards] if len(cards) > 1 else None  # one card alone is never laid more often than held
+    names = _names(cards) if len(cards) > 1 else None  # one card alone is never laid more often than held
     for card in cards:  # each card in the order first laid (a card laid again is judged again, alike)
         name = card.name
         has = held.get(name, 0)
@@ -142,6 +142,12 @@ def check_cards(state: State, ballot: Ballot) -> Violation | None:
             if n > has:
                 return Violation("B003", "B7", "laid-twice", {"player": ballot.player, "card": name, "times": n})
     return None
+
+
+@lru_cache(maxsize=1024)  # as _count: a game's players lay the same few ballots again and again
+def _names(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    """The names of the ``cards`` of a ballot, in order."""
+    return tuple([c.name for c in cards])
 
 
 def spend_cards(state: State, vote: Vote, turn: int) -> None:
