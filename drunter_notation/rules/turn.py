@@ -321,9 +321,17 @@ def placement_rules(state: State, move: Move) -> tuple[tuple[str, ...], tuple[Sq
             break
     else:  # mostly: most squares have no corner next to them
         return rules, ()
-    near = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
-                        key=lambda c: (c[1], c[0])))
+    # the corners near a placement's squares but its own track's, worked out once per board (kept in Board.memo)
+    key = (_NEAR, move.squares, move.gang)
+    memo = state.board.memo
+    near: tuple[Square, ...] | None = memo.get(key)
+    if near is None:
+        near = memo[key] = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
+                                        key=lambda c: (c[1], c[0])))
     return ((*rules, "A7") if near else rules), near
+
+
+_NEAR = "near"  # Board.memo's key of placement_rules' corners
 
 
 _CARD = itemgetter(votes.Counted._fields.index("card"))  # a counted card's text, read in C
