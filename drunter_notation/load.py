@@ -36,10 +36,12 @@ def resolve(record: Record, path: str = "<input>", *, rules: str | None = None,
         ruleset: Ruleset | Diagnostic = load_ruleset(rules or (rules_tag.value if rules_tag else DEFAULT_RULESET))
     except DnError as e:
         ruleset = _located(e, rules_tag, overridden=rules is not None)
-    # the folder as text: a Path costs each record microseconds, and only a board file's path needs it
-    base = None if (board is not None or not path or path.startswith("<")) else os.path.dirname(path)
+    ref = board or (board_tag.value if board_tag else DEFAULT_BOARD)
+    # the folder as text, only for a board file's path (load_board reads it for no other): a Path costs microseconds
+    base = (None if (board is not None or not path or path.startswith("<") or not ref.endswith(".toml"))
+            else os.path.dirname(path))
     try:
-        loaded: Board | Diagnostic = load_board(board or (board_tag.value if board_tag else DEFAULT_BOARD), base)
+        loaded: Board | Diagnostic = load_board(ref, base)
     except DnError as e:
         loaded = _located(e, board_tag, overridden=board is not None)
     return loaded, ruleset

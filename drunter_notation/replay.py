@@ -14,7 +14,7 @@ import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import itemgetter
 from typing import Any, Literal, NamedTuple, NoReturn, NotRequired, TypedDict
 
 from drunter_notation.errors import Diagnostic
@@ -133,10 +133,19 @@ class Timeline:
     def complete(self) -> bool:
         return self.record.reveal is not None
 
-    def summary(self) -> Summary:
+    def _played(self) -> tuple[list[turn.Decision], list[turn.VoteDecision]]:
+        """Each turn's decision and each vote held, in order."""
         # read in C, not by a loop: every file validated asks (a Decision and a VoteDecision are never empty)
         decisions = list(filter(None, map(_DECISION, self.steps)))
-        held = list(filter(None, map(_VOTE, decisions)))
+        return decisions, list(filter(None, map(_VOTE, decisions)))
+
+    def counts(self) -> tuple[int, int]:
+        """The turns played and the votes held: the figures of :meth:`summary` a file's line of text shows."""
+        decisions, held = self._played()
+        return len(decisions), len(held)
+
+    def summary(self) -> Summary:
+        decisions, held = self._played()
         turns, passes, votes = len(decisions), list(map(_MOVE, decisions)).count(None), len(held)
         rejected = list(map(_ACCEPTED, held)).count(False)
         out: Summary = {
@@ -156,8 +165,10 @@ class Timeline:
         return out
 
 
-_DECISION, _MOVE, _VOTE = attrgetter("decision"), attrgetter("move"), attrgetter("vote")
-_ACCEPTED = attrgetter("accepted")
+# read by position: a named tuple's field read by name is a descriptor's call, by position a plain index
+_DECISION = itemgetter(Step._fields.index("decision"))
+_MOVE, _VOTE = itemgetter(turn.Decision._fields.index("move")), itemgetter(turn.Decision._fields.index("vote"))
+_ACCEPTED = itemgetter(turn.VoteDecision._fields.index("accepted"))
 
 
 class _Stop(Exception):
@@ -208,7 +219,8 @@ class _Replayer:
         names = rec.players
         if not 2 <= len(names) <= 4:
             self.error(_finding("H001", None, "players-count", n=len(names)), players_tag.line, players_tag.column)
-        dup = [n for n, c in Counter(names).items() if c > 1]
+        # mostly no name twice: a set tells, the Counter is made only to name the first one twice
+        dup = [n for n, c in Counter(names).items() if c > 1] if len(set(names)) < len(names) else []
         if dup:
             self.error(_finding("H001", None, "player-twice", player=dup[0]), players_tag.line, players_tag.column)
         timeline.players = names
@@ -323,19 +335,19 @@ class _Replayer:
     def events(self, st: State) -> None:
         steps, keep = self.timeline.steps, self.keep
         for ev in self.record.events:
-            if isinstance(ev, Choose):
-                v = turn.play_choose(st)
-                if v is not None:
-                    self.error(v, ev.line, ev.column)
-                steps.append(Step(ev, None, st.copy() if keep else None))
+            if isinstance(ev, Turn):  # mostly: a true isinstance is quick, a false one looks __class__ up too
+                d = turn.play_turn(st, ev.number, ev.player, ev.placement)
+                if type(d) is Violation:  # type(), for the same reason
+                    claim = None if ev.placement is None else ev.placement.outcome
+                    at = claim if d.code == "B005" and claim is not None else ev  # a claim's error stands there
+                    self.error(d, at.line, at.column, ev.number)
+                # every field, through tuple.__new__: one per turn, and the named tuple's __new__ is a Python function
+                steps.append(tuple.__new__(Step, (ev, d, st.copy() if keep else None)))
                 continue
-            d = turn.play_turn(st, ev.number, ev.player, ev.placement)
-            if isinstance(d, Violation):
-                claim = None if ev.placement is None else ev.placement.outcome
-                at = claim if d.code == "B005" and claim is not None else ev  # a claim's error stands at the claim
-                self.error(d, at.line, at.column, ev.number)
-            # every field, through tuple.__new__: one per turn, and the named tuple's own __new__ is a Python function
-            steps.append(tuple.__new__(Step, (ev, d, st.copy() if keep else None)))
+            v = turn.play_choose(st)
+            if v is not None:
+                self.error(v, ev.line, ev.column)
+            steps.append(Step(ev, None, st.copy() if keep else None))
 
     # -- the end -----------------------------------------------------------
     def end_of_game(self, st: State, reveal: Reveal) -> None:
@@ -367,7 +379,7 @@ class _Replayer:
         here = (reveal.line, reveal.column)
         seen: dict[str, str] = {}
         others: dict[str, str] = {}
-        cards_seen: Counter[str] = Counter()
+        cards_seen: dict[str, int] = {}  # a plain dict: a Counter's missing key is a Python call
         for e in reveal.entries:
             if e.player not in st.players:
                 self.error(_finding("E001", "E2", "reveal-not-player", player=e.player), *here)
@@ -378,7 +390,7 @@ class _Replayer:
                 if e.other is not None or e.chosen not in BUILDINGS:
                     shown = e.chosen + ("/" + e.other if e.other else "")
                     self.error(_finding("E001", "S3", "reveal-base", player=e.player, shown=shown), *here)
-                cards_seen[e.chosen] += 1
+                cards_seen[e.chosen] = cards_seen.get(e.chosen, 0) + 1
                 continue
             if e.other is None:
                 self.error(_finding("E001", "X3", "reveal-pair", player=e.player), *here)
@@ -389,9 +401,10 @@ class _Replayer:
             if e.chosen == e.other:
                 self.error(_finding("X001", "X1", "reveal-same", player=e.player, card=e.chosen), *here)
             others[e.player] = e.other
-            cards_seen.update((e.chosen, e.other))
-        missing_players = tuple(p for p in st.players if p not in seen)
-        if missing_players:
+            for card in (e.chosen, e.other):
+                cards_seen[card] = cards_seen.get(card, 0) + 1
+        if len(seen) < len(st.players):  # seen holds players only, each once
+            missing_players = tuple([p for p in st.players if p not in seen])
             self.error(_finding("E001", "E2", "reveal-missing", missing=missing_players), *here)
         twice = [c for c, k in cards_seen.items() if k > 1]
         if twice:

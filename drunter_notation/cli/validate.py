@@ -36,10 +36,10 @@ STDIN_NAME = "<stdin>"
 
 def summary_line(t: Timeline) -> str:
     """``valid: 58 turns, 3 votes, winner Ben 12 (hig-1991, schilda)`` and its invalid twin."""
-    s = t.summary()
-    rules = f"{s['ruleset'] or '?'}, {s['board'] or '?'}"
-    counts = ", ".join((ngettext("{n} turn", "{n} turns", s["turns"]).format(n=s["turns"]),
-                        ngettext("{n} vote", "{n} votes", s["votes"]).format(n=s["votes"])))
+    turns, votes = t.counts()  # not the whole summary: this line shows two of its figures
+    rules = f"{(t.ruleset.id if t.ruleset else None) or '?'}, {(t.board.id if t.board else None) or '?'}"
+    counts = ", ".join((ngettext("{n} turn", "{n} turns", turns).format(n=turns),
+                        ngettext("{n} vote", "{n} votes", votes).format(n=votes)))
     if not t.valid:
         first = t.errors[0]
         if t.stopped_at:
@@ -115,7 +115,7 @@ def judge(job: Job) -> Outcome:
         t = judge_record(record, job.path, rules=job.rules, board=job.board)
         diags = t.diagnostics
     errors = [d for d in diags if d.severity == "error"]
-    status = exit_status(d.code for d in errors)
+    status = exit_status(d.code for d in errors) if errors else Exit.OK  # mostly valid: no generator made
     kind = "valid" if not errors else ("unreadable" if status == Exit.CANNOT else "invalid")
     if job.expect:
         declared, got = declared_verdict(data), verdict(errors)

@@ -56,12 +56,18 @@ class Board:
         return out
 
     @cached_property
+    def cells(self) -> tuple[tuple[Square, ...], ...]:
+        """The one tuple of each square on the board, by column then row: the rays and exits hold these, so
+        a lookup of a gang's square in a table made of them finds the very key, not an equal one to compare."""
+        return tuple(tuple((c, r) for r in range(self.height)) for c in range(self.width))
+
+    @cached_property
     def rays(self) -> dict[tuple[Square, Square], Ray]:
         """(square, direction) -> the squares a tile of length 1, 2, 3 laid from there
         would cover, each with the toilets among them; a ray stops at the edge and at
         a corner (A3, A7). The free-run walk of every playout, worked out once per board."""
         out: dict[tuple[Square, Square], Ray] = {}
-        width, height, corners, toilets = self.width, self.height, self.corners, self.toilets
+        width, height, corners, toilets, cells = self.width, self.height, self.corners, self.toilets, self.cells
         for c in range(width):
             for r in range(height):
                 for d in DIRECTIONS:
@@ -71,9 +77,10 @@ class Board:
                     sq = (c, r)
                     # every command's start-up builds this for every square: no call or generator per step
                     while len(squares) < 3 and 0 <= sq[0] < width and 0 <= sq[1] < height and sq not in corners:
-                        squares += (sq,)
+                        cell = cells[sq[0]][sq[1]]
+                        squares += (cell,)
                         if sq in toilets:
-                            wet += (sq,)
+                            wet += (cell,)
                         prefixes.append((squares, wet))
                         sq = (sq[0] + d[0], sq[1] + d[1])
                     if prefixes:
@@ -84,9 +91,10 @@ class Board:
     def exits(self) -> dict[Square, tuple[Exit, ...]]:
         """Square -> per direction (d, the next square, its :attr:`rays` entry or None):
         where a gang standing there could go on, when no bridge field is in the way."""
-        rays = self.rays
-        return {(c, r): tuple((d, (c + d[0], r + d[1]), rays.get(((c + d[0], r + d[1]), d))) for d in DIRECTIONS)
-                for c in range(self.width) for r in range(self.height)}
+        rays, cells, w, h = self.rays, self.cells, self.width, self.height
+        return {cells[c][r]: tuple((d, cells[c + d[0]][r + d[1]] if 0 <= c + d[0] < w and 0 <= r + d[1] < h
+                                    else (c + d[0], r + d[1]), rays.get(((c + d[0], r + d[1]), d))) for d in DIRECTIONS)
+                for c in range(w) for r in range(h)}
 
     @cached_property
     def neighbours(self) -> dict[Square, tuple[Square, ...]]:

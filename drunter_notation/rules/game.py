@@ -35,18 +35,35 @@ def _shortest(hands: Iterable[Mapping[Tile, int]] | None, letter: TileKind) -> i
 def can_extend(state: State, corner: Square, hands: Iterable[Mapping[Tile, int]] | None) -> bool:
     """Some tile in ``hands`` (None: any tile) has a placement at the track from
     ``corner`` that counts for Legezwang."""
-    gang = state.gangs[corner]
-    if gang is None:
-        return False
-    need = _shortest(hands, KIND_LETTER[state.track_kind[corner]])
-    return need is not None and longest(state, gang, dry=not toilets_count_for_legezwang(state), cap=need) >= need
+    return _extends(state, state.gangs[corner], _shortest(hands, KIND_LETTER[state.track_kind[corner]]),
+                    not toilets_count_for_legezwang(state))
+
+
+def _extends(state: State, gang: Square | None, need: int | None, dry: bool) -> bool:
+    """A tile of length ``need`` (None: no tile of the track's kind is held) fits at a gang on ``gang`` (None:
+    removed); ``dry``: a toilet does not count (:func:`toilets_count_for_legezwang`)."""
+    return gang is not None and need is not None and longest(state, gang, dry=dry, cap=need) >= need
+
+
+def _some_extends(state: State, hands: Iterable[Mapping[Tile, int]] | None) -> bool:
+    """:func:`can_extend` for some track, in board corner order: each kind's shortest tile looked for once."""
+    dry = not toilets_count_for_legezwang(state)
+    kinds = state.track_kind
+    need: dict[str, int | None] = {}
+    for corner, gang in state.gangs.items():
+        if gang is not None:
+            kind = kinds[corner]
+            if kind not in need:
+                need[kind] = _shortest(hands, KIND_LETTER[kind])
+            if _extends(state, gang, need[kind], dry):
+                return True
+    return False
 
 
 def must_place(state: State, player: str) -> bool:
     """T2 (Legezwang): ``player`` has a placement that counts, so may not pass. Without
     hands: some tile of some kind has one (any tile may be held). Short-circuits."""
-    hands = None if state.hands is None else (state.hands[player],)
-    return any(can_extend(state, corner, hands) for corner in state.gangs)
+    return _some_extends(state, None if state.hands is None else (state.hands[player],))
 
 
 def game_over(state: State) -> bool:
@@ -56,8 +73,7 @@ def game_over(state: State) -> bool:
     no tile of any kind fits at any live track. The answer is kept until a tile is
     laid or taken back (a run of passes asks once)."""
     if state.over is None:
-        hands = None if state.hands is None else tuple(state.hands.values())
-        state.over = not any(can_extend(state, corner, hands) for corner in state.gangs)
+        state.over = not _some_extends(state, None if state.hands is None else tuple(state.hands.values()))
     return state.over
 
 

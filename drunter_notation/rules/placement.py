@@ -90,11 +90,12 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
     of another kind would), A005 corner covered, A004 overlap, A006 two tracks fit.
     Does not look at hands or votes. A single ``c7-c7`` is accepted as ``c7``."""
     board = state.board
-    # a shape judged before whose squares are on the board and no corner: its ray, length and direction, kept
-    kept: tuple[Ray, int, Square | None] | None = board.memo.get((tile, anchor, end))
+    # a shape judged before whose squares are on the board and no corner: its ray, length and direction, and the
+    # tracks of the tile's kind, kept
+    kept: tuple[Ray, int, Square | None, tuple[Square, ...]] | None = board.memo.get((tile, anchor, end))
     ray: Ray | None
     if kept is not None:
-        ray, n, direction = kept
+        ray, n, direction, tracks = kept
         squares, clear = ray[n - 1][0], True
     else:
         shaped = _shape(tile, anchor, end)
@@ -105,16 +106,17 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
         # the board's ray from the anchor stops at the edge and at corners (a single's: any direction)
         ray = board.rays.get((anchor, direction or DIRECTIONS[0]))
         clear = ray is not None and len(ray) >= n  # so A003 and A005 pass
+        tracks = board.tracks_of.get(KINDS[tile.kind], ())
         if ray is not None and clear:
-            board.memo[tile, anchor, end] = ray, n, direction
+            board.memo[tile, anchor, end] = ray, n, direction, tracks
     if not clear:
         for sq in squares:  # A003
             if not board.on_board(sq):
                 return Violation("A003", "A3", "off-board", _facts(tile, squares, square=sq,
                                                                    last=(board.width - 1, board.height - 1)))
-    kind = KINDS[tile.kind]
     gangs = state.gangs
     if corner is not None:  # A006: an explicit @corner must name a live track of the tile's kind
+        kind = KINDS[tile.kind]
         problem = _bad_corner(state, kind, corner)
         if problem is not None:
             return Violation("A006", "A2", problem, _facts(tile, squares, corner=corner, kind=kind,
@@ -123,7 +125,6 @@ def check_placement(state: State, tile: Tile, anchor: Square, end: Square | None
                                                            removed_on=state.removed_on.get(corner)))
     fits: list[_Fit] = []
     too_far: _Fit | None = None
-    tracks = board.tracks_of.get(kind, ())
     for c in tracks:  # A001: a gang of this kind reaches the anchor, running away from it
         gang = gangs[c]
         if gang is None:

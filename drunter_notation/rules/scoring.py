@@ -13,7 +13,19 @@ from drunter_notation.rules.votes import CARD_VALUES
 def uncovered_buildings(board: Board, covered: Container[Square]) -> list[tuple[Square, str, int]]:
     """(square, type, value) of every building no tile covers, in board order.
     ``covered`` is any container of squares (``State.covered`` works)."""
-    return [(sq, kind, value) for sq, (kind, value) in board.buildings.items() if sq not in covered]
+    return [b for b in _buildings(board) if b[0] not in covered]
+
+
+_BUILDINGS = "buildings"  # Board.memo's key of _buildings
+
+
+def _buildings(board: Board) -> list[tuple[Square, str, int]]:
+    """(square, type, value) of every building in board order, made once per board (kept in ``Board.memo``):
+    every game scored reads them."""
+    made: list[tuple[Square, str, int]] | None = board.memo.get(_BUILDINGS)
+    if made is None:
+        made = board.memo[_BUILDINGS] = [(sq, kind, value) for sq, (kind, value) in board.buildings.items()]
+    return made
 
 
 def goal_score(board: Board, covered: Container[Square], goal: str) -> int:
@@ -29,12 +41,18 @@ def goal_score(board: Board, covered: Container[Square], goal: str) -> int:
 def _score(standing: list[tuple[Square, str, int]], goal: str) -> int:
     """:func:`goal_score` over the ``standing`` (uncovered) buildings."""
     goal = BUILDING_ALIASES.get(goal, goal)
+    total = 0  # loops, not sum() of a generator: every player of every game scored asks (a generator's step costs 3x)
     if goal in BUILDINGS:
-        return sum(value for _, kind, value in standing if kind == goal)
-    if goal == "all-threes":
-        return sum(value for _, _, value in standing if value == 3)
-    if goal == "all-fours":
-        return sum(value for _, _, value in standing if value == 4)
+        for _, kind, value in standing:
+            if kind == goal:
+                total += value
+        return total
+    if goal == "all-threes" or goal == "all-fours":
+        counted = 3 if goal == "all-threes" else 4
+        for _, _, value in standing:
+            if value == counted:
+                total += value
+        return total
     if goal == "lowest-of-each":
         lowest: dict[str, int] = {}
         for _, kind, value in standing:
@@ -47,7 +65,10 @@ def _score(standing: list[tuple[Square, str, int]], goal: str) -> int:
 
 def votes_left(cards: Mapping[str, int]) -> int:
     """E3: the votes in the cards still held, yes and no together (JEIN 2, ``?`` 0)."""
-    return sum(CARD_VALUES[name][1] * n for name, n in cards.items())
+    left = 0
+    for name, n in cards.items():  # a loop, as in _score
+        left += CARD_VALUES[name][1] * n
+    return left
 
 
 @dataclass(frozen=True)
@@ -89,8 +110,8 @@ def rank_players(board: Board, covered: Container[Square], players: Iterable[str
     for i, row in enumerate(rows):
         tied = i > 0 and key(rows[i - 1]) == key(row)
         player, score, second, votes = row
-        standings.append(Standing(player=player, score=score, second=second, votes_left=votes,
-                                  rank=standings[-1].rank if tied else i + 1))
+        # positional: the frozen dataclass binds keywords for more (one per player of every game scored)
+        standings.append(Standing(player, score, second, votes, standings[-1].rank if tied else i + 1))
     winners = tuple(s.player for s in standings if s.rank == 1)
     return Ranking(tuple(standings), winners, other is not None)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, final
 
 from drunter_notation.notation.model import CARD_NAMES, KIND_LETTER, Square, Tile
 from drunter_notation.rules.board import Board
@@ -53,6 +53,7 @@ class LaidTile(NamedTuple):
         return self.squares[1] if len(self.squares) == 3 else None
 
 
+@final  # so ``type(x) is Violation`` tells the checker all (see turn.play_turn)
 @dataclass(frozen=True)
 class Violation:
     """A rule breach found by the engine: the diagnostic ``code``, the rule ID it
@@ -171,9 +172,12 @@ class State:
 def _copy_counter(c: Mapping[K, int]) -> Counter[K]:
     # Counter's __init__ only calls update(), which goes through the Mapping ABC check;
     # an empty instance filled by dict.update is the same Counter, four times faster.
-    new: Counter[K] = Counter.__new__(Counter)
-    dict.update(new, c)
+    new: Counter[K] = _NEW(Counter)
+    _FILL(new, c)
     return new
+
+
+_NEW, _FILL = Counter.__new__, dict.update  # looked up once: a class's attribute is looked up anew at each read
 
 
 def take(counter: Counter[K], key: K) -> None:
@@ -182,8 +186,8 @@ def take(counter: Counter[K], key: K) -> None:
     n = counter[key] - 1
     if n:
         counter[key] = n
-    else:  # the key is there (it held 1): dict's own delete, not Counter's Python-level one
-        dict.__delitem__(counter, key)
+    else:  # the key is there (it held 1): dict's own pop, not Counter's Python-level delete (nor dict's looked up)
+        counter.pop(key)
 
 
 def new_state(board: Board, options: Options, players: Iterable[str],
@@ -194,9 +198,9 @@ def new_state(board: Board, options: Options, players: Iterable[str],
     own_hands = None if hands is None else {p: _copy_counter({t: n for t, n in h.items() if n > 0})
                                             for p, h in hands.items()}
     seats = tuple(players)
-    return State(board=board, options=options, players=seats, variant=variant, tiles=[], covered={}, bridges=set(),
-                 gangs={c: c for c in board.corners}, track_kind=dict(board.corners), hands=own_hands,
-                 cards={p: _copy_counter(_ONE_SET) for p in seats}, seat=0, removed_on={}, spent_on={})
+    # positional, in __init__'s order (as State.copy): one per record replayed, and keywords cost 1.8x
+    return State(board, options, seats, variant, [], {}, set(), {c: c for c in board.corners},
+                 dict(board.corners), own_hands, {p: _copy_counter(_ONE_SET) for p in seats}, 0, {}, {})
 
 
 def box_tiles(board: Board) -> Counter[Tile]:
@@ -231,6 +235,23 @@ def deal_for(board: Board, n_players: int) -> dict[int, int] | None:
     return {length: n // n_players for length, n in totals.items()}
 
 
+def _deal(board: Board, n_players: int) -> dict[int, int] | None:
+    """:func:`deal_for`, worked out once per board and player count (kept in ``Board.memo``): every record's
+    deal is checked against it."""
+    deals: dict[int, dict[int, int] | None] | None = board.memo.get(_DEALS)
+    if deals is None:
+        deals = board.memo[_DEALS] = {}
+    if n_players in deals:
+        return deals[n_players]
+    deal = deal_for(board, n_players)
+    if len(deals) < 8:  # a record lists 2 to 4 hands: bounded all the same, for any other caller
+        deals[n_players] = deal
+    return deal
+
+
+_DEALS = "deals"  # Board.memo's key of _deal
+
+
 def check_deal(board: Board, hands: Mapping[str, Mapping[Tile, int]]) -> list[tuple[str | None, Violation]]:
     """S1: problems with the recorded hands, each with the player it concerns (None
     for the hands as a whole): D002 per player whose counts per length differ from
@@ -238,24 +259,23 @@ def check_deal(board: Board, hands: Mapping[str, Mapping[Tile, int]]) -> list[tu
     of which the hands together hold more or fewer than the box."""
     problems: list[tuple[str | None, Violation]] = []
     n = len(hands)
-    deal = deal_for(board, n)
+    deal = _deal(board, n)
     if deal is None:
         problems.append((None, Violation("D002", "S1", "uneven-box", {"players": n})))
-    else:
-        for player, hand in hands.items():
-            held: dict[int, int] = {}  # plain dicts here: a Counter costs µs per hand
-            for tile, k in hand.items():
-                held[tile.length] = held.get(tile.length, 0) + k
+    total: dict[Tile, int] = {}
+    for player, hand in hands.items():  # one pass: each hand's counts per length, and the hands' per tile type
+        held: dict[int, int] = {}  # plain dicts here: a Counter costs µs per hand
+        for tile, k in hand.items():
+            length = tile.length
+            held[length] = held.get(length, 0) + k
+            total[tile] = total.get(tile, 0) + k
+        if deal is not None and held != deal:  # mostly the deal itself: the lengths compared one by one only if not
             wrong = [length for length in LENGTHS if held.get(length, 0) != deal[length]]
             if wrong:
                 problems.append((player, Violation("D002", "S1", "wrong-deal", {
                     "player": player, "players": n, "held": {k: held.get(k, 0) for k in wrong},
                     "deal": {k: deal[k] for k in wrong}})))
     box = _box(board)
-    total: dict[Tile, int] = {}
-    for hand in hands.values():
-        for tile, k in hand.items():
-            total[tile] = total.get(tile, 0) + k
     if total == box:  # mostly: the whole box dealt; else each tile type is compared, in the box's order
         return problems
     for tile in sorted(box.keys() | total.keys(), key=Tile.order):

@@ -12,6 +12,8 @@ present iff needed, B002 ballots, B004 jokers, B003 cards, B005 the claim.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import repeat
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from drunter_notation.notation.model import Outcome, Placement, Square, Tile, Vote
@@ -145,7 +147,7 @@ def judge_turn(state: State, number: int, player: str, placement: Placement | No
     expected = state.number + 1
     if number != expected:
         return Violation("T001", "T1", "number", {"number": number, "expected": expected})
-    mover = state.to_move
+    mover = state.players[state.seat]  # State.to_move without its property's call: every turn judged asks
     if player != mover:
         return Violation("T002", "T1", "not-a-player" if player not in state.players else "not-your-turn",
                          {"player": player, "mover": mover, "number": number})
@@ -162,7 +164,7 @@ def judge_turn(state: State, number: int, player: str, placement: Placement | No
         problem: Move | Violation = Violation("T003", "T1", "not-in-hand", {"player": mover, "tile": tile})
     else:
         problem = check_placement(state, tile, placement.anchor, placement.end, placement.corner)
-    if isinstance(problem, Violation):
+    if type(problem) is Violation:
         return _over(state, number) if game.game_over(state) else problem
     return problem, judge_vote(state, mover, problem, placement.vote, placement.outcome)
 
@@ -212,10 +214,11 @@ def play_turn(state: State, number: int, player: str, placement: Placement | Non
     note the first finished track (X2), pass the turn on (T1). A violation leaves
     ``state`` as it was."""
     judged = judge_turn(state, number, player, placement)
-    if isinstance(judged, Violation):
+    # type(), not isinstance(): an isinstance that is false also looks up __class__, and every legal turn asks
+    if type(judged) is Violation:
         return judged
     move, vote = judged
-    if isinstance(vote, Violation):
+    if type(vote) is Violation:
         return vote
     return _play(state, number, player, move, vote, None if placement is None else placement.vote)
 
@@ -228,7 +231,7 @@ def play_move(state: State, move: Move, vote: Vote | None = None) -> Decision | 
     if missing is not None:
         return missing
     judged = judge_vote(state, state.to_move, move, vote)
-    if isinstance(judged, Violation):
+    if type(judged) is Violation:  # as in play_turn
         return judged
     return _play(state, state.number + 1, state.to_move, move, judged, vote)
 
@@ -318,19 +321,28 @@ def placement_rules(state: State, move: Move) -> tuple[tuple[str, ...], tuple[Sq
             break
     else:  # mostly: most squares have no corner next to them
         return rules, ()
-    near = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
-                        key=lambda c: (c[1], c[0])))
+    # the corners near a placement's squares but its own track's, worked out once per board (kept in Board.memo)
+    key = (_NEAR, move.squares, move.gang)
+    memo = state.board.memo
+    near: tuple[Square, ...] | None = memo.get(key)
+    if near is None:
+        near = memo[key] = tuple(sorted({c for sq in move.squares for c in next_to.get(sq, ()) if c != move.gang},
+                                        key=lambda c: (c[1], c[0])))
     return ((*rules, "A7") if near else rules), near
+
+
+_NEAR = "near"  # Board.memo's key of placement_rules' corners
+
+
+_CARD = itemgetter(votes.Counted._fields.index("card"))  # a counted card's text, read in C
 
 
 def vote_rules(vote: VoteDecision) -> tuple[str, ...]:
     """The rules a vote held applies, in order: what called it (B1, X5), B2, B3, B4 when
     a joker was played, B5, B6 when the tile is rejected, B7."""
     rules: tuple[str, ...] = (vote.called_by, "B2", "B3")
-    for c in vote.tally.cards:  # a loop, not any() of a generator: asked for every vote replayed
-        if c.card.startswith("JEIN"):
-            rules += ("B4",)
-            break
+    if any(map(str.startswith, map(_CARD, vote.tally.cards), repeat("JEIN"))):  # in C: every vote replayed asks
+        rules += ("B4",)
     return rules + (("B5", "B7") if vote.accepted else ("B5", "B6", "B7"))
 
 
@@ -343,15 +355,16 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
         assert ballots is not None  # a vote decided comes with its ballots
         votes.spend_cards(state, ballots, number)
         if not vote.accepted:
-            return Decision(number, player, move, hands_known, rules, vote, unvoted, near, expert=expert)
+            # every field in order, through tuple.__new__ (as below): one per vote rejected
+            return tuple.__new__(Decision, (number, player, move, hands_known, rules, vote, unvoted, near, (), (), (),
+                                            None, None, False, None, expert))
     elif unvoted:
         rules += ("X5",)
     buildings = state.board.buildings
     destroyed: tuple[tuple[Square, str, int], ...] = ()
-    for sq in move.squares:  # mostly none: a loop, as in placement_rules
+    for sq in move.squares:  # mostly none or one: a loop, as in placement_rules
         if sq in buildings:
-            destroyed = tuple([(sq, *buildings[sq]) for sq in move.squares if sq in buildings])
-            break
+            destroyed += ((sq, *buildings[sq]),)
     stuck_before = _stuck(state) if not state.options.trap_counts_edge else None
     removed = tuple(apply_move(state, move, number, player))
     rules += ("A4", "A5") if removed else ("A4",)

@@ -6,7 +6,6 @@ checks (B2, B4, B7) and spending the cards played (B7).
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
 from typing import NamedTuple
 
 from drunter_notation.notation.model import Ballot, Card, Vote
@@ -44,30 +43,41 @@ def tally(vote: Vote) -> Tally:
     """Count ``vote``: yes/no cards by value, a declared JEIN 2 for its side, ``?`` 0.
     A bare JEIN counts 0 here (the replay reports it as B004 first)."""
     yes = no = 0
-    cards = []
+    cards: list[Counted] = []
     for ballot in vote.ballots:
-        player = ballot.player
-        for card in ballot.cards:
-            counted = _count(player, card)
-            if counted.side == "yes":
-                yes += counted.value
-            elif counted.side == "no":
-                no += counted.value
-            cards.append(counted)
+        ballot_yes, ballot_no, counted = _count(ballot.player, ballot.cards)
+        yes += ballot_yes
+        no += ballot_no
+        cards += counted
     return tuple.__new__(Tally, (yes, no, tuple(cards)))  # its fields in order: the named tuple's __new__ is Python
 
 
-@lru_cache(maxsize=1024)  # a game has a few players and ten kinds of card: each pair is counted once
-def _count(player: str, card: Card) -> Counted:
-    """``player``'s ``card`` as counted: its side, and its votes (0 unless yes or no)."""
-    printed, value = CARD_VALUES[card.name]
-    side = card.declared if printed == "declared" else printed  # None for a bare JEIN (B004)
-    return Counted(player, str(card), side, value if side in ("yes", "no") else 0)
+@lru_cache(maxsize=1024)  # a game's players lay the same few ballots again and again: each is counted once
+def _count(player: str, cards: tuple[Card, ...]) -> tuple[int, int, tuple[Counted, ...]]:
+    """``player``'s ballot of ``cards`` as counted: its yes and no votes, and each card's side and votes (0
+    unless yes or no)."""
+    yes = no = 0
+    counted = []
+    for card in cards:
+        printed, value = CARD_VALUES[card.name]
+        side = card.declared if printed == "declared" else printed  # None for a bare JEIN (B004)
+        if side == "yes":
+            yes += value
+        elif side == "no":
+            no += value
+        else:
+            value = 0
+        counted.append(Counted(player, str(card), side, value))
+    return yes, no, tuple(counted)
+
+
+# the options' members read once: a class's attribute is looked up anew at each read (one per vote)
+_YES_AT_LEAST_NO, _PLACER_FIRST_CLOCKWISE = VoteOutcome.YES_AT_LEAST_NO, BallotOrder.PLACER_FIRST_CLOCKWISE
 
 
 def vote_outcome(t: Tally, options: Options) -> bool:
     """B5: True when the placement stands, by ``options.vote_outcome``."""
-    if options.vote_outcome is VoteOutcome.YES_AT_LEAST_NO:
+    if options.vote_outcome is _YES_AT_LEAST_NO:
         return t.yes >= t.no
     return t.yes > t.no or t.yes == t.no == 0
 
@@ -79,7 +89,6 @@ def voting_order(state: State, placer: str) -> tuple[str, ...]:
 
 
 _BARE_JEIN = Card("JEIN")  # a JEIN not declared yes or no
-_PLAYER = attrgetter("player")  # a ballot's player, read in C
 
 
 def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
@@ -90,21 +99,21 @@ def check_ballots(state: State, placer: str, vote: Vote) -> Violation | None:
     lays more often than held (twice in one ballot; a set holds one of each card,
     S2). None when the ballots are in order."""
     players = state.players
-    seen: set[str] = set()
+    voters: list[str] = []  # a list, not a set: four at most, and the voting order compares it as it is
     for ballot in vote.ballots:
         voter = ballot.player
         if voter not in players:
             return Violation("B002", "B2", "voter-not-a-player", {"player": voter})
-        if voter in seen:
+        if voter in voters:
             return Violation("B002", "B2", "votes-twice", {"player": voter})
         if not ballot.cards:
             return Violation("B002", "B2", "empty-ballot", {"player": voter})
-        seen.add(voter)
-    if len(seen) < len(players):  # seen holds players only, each once
-        return Violation("B002", "B2", "missing-voter", {"missing": tuple([p for p in players if p not in seen])})
-    if state.options.ballot_order is BallotOrder.PLACER_FIRST_CLOCKWISE:
+        voters.append(voter)
+    if len(voters) < len(players):  # voters holds players only, each once
+        return Violation("B002", "B2", "missing-voter", {"missing": tuple([p for p in players if p not in voters])})
+    if state.options.ballot_order is _PLACER_FIRST_CLOCKWISE:
         expected = voting_order(state, placer)
-        actual = tuple(map(_PLAYER, vote.ballots))
+        actual = tuple(voters)
         if actual != expected:
             return Violation("B002", "B2", "order", {"actual": actual, "expected": expected})
     for ballot in vote.ballots:
@@ -121,26 +130,36 @@ def check_cards(state: State, ballot: Ballot) -> Violation | None:
     """B003 for one ballot of a player of the game, alone: a card the player no longer
     holds (spent in an earlier vote) or lays more often than held. None when held."""
     held, cards = state.cards[ballot.player], ballot.cards
+    names = _names(cards) if len(cards) > 1 else None  # one card alone is never laid more often than held
     for card in cards:  # each card in the order first laid (a card laid again is judged again, alike)
         name = card.name
         has = held.get(name, 0)
         if has == 0:
             return Violation("B003", "B7", "spent", {"player": ballot.player, "card": name,
                                                      "turn": state.spent_on.get((ballot.player, name))})
-        if len(cards) > 1:  # one card alone is never laid more often than held
-            n = [c.name for c in cards].count(name)
+        if names is not None:
+            n = names.count(name)
             if n > has:
                 return Violation("B003", "B7", "laid-twice", {"player": ballot.player, "card": name, "times": n})
     return None
+
+
+@lru_cache(maxsize=1024)  # as _count: a game's players lay the same few ballots again and again
+def _names(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    """The names of the ``cards`` of a ballot, in order."""
+    return tuple([c.name for c in cards])
 
 
 def spend_cards(state: State, vote: Vote, turn: int) -> None:
     """B7: every card played except ``?`` leaves its owner's hand for good; the turn is
     kept in ``state.spent_on`` for later B003 findings. Precondition: the ballots
     passed :func:`check_ballots`."""
+    spent_on = state.spent_on
     for ballot in vote.ballots:
-        held = state.cards[ballot.player]
+        player = ballot.player
+        held = state.cards[player]
         for card in ballot.cards:
-            if card.name != "?":
-                take(held, card.name)
-                state.spent_on[(ballot.player, card.name)] = turn
+            name = card.name
+            if name != "?":
+                take(held, name)
+                spent_on[player, name] = turn
