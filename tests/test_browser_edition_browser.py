@@ -27,6 +27,8 @@ PAGES = {"check": "Check a record", "replay": "Replay a record", "dispute": "Set
 AXE = ROOT / "site" / "node_modules" / "axe-core" / "axe.min.js"
 ASKED = "#move-form:not([hidden]), #vote-form:not([hidden]), #jein-form:not([hidden])"  # a person is asked
 READY = 120_000  # ms: a cold engine on a busy machine
+ANSWER = 5_000  # ms: a form shown is answered at once, unless the page hid it meanwhile
+PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 
 pytestmark = [pytest.mark.slow, pytest.mark.site]
 
@@ -157,23 +159,29 @@ def test_dispute_gives_adjudicates_verdicts(browser, base):
 
 def play_on(page, moves_before_stop: int | None = None) -> int:
     """Answer every question the Play page asks its one person (the first legal move, the first
-    vote card, JEIN counted yes) until the game ends, or after MOVES_BEFORE_STOP moves."""
-    moves = 0
+    vote card, JEIN counted yes) until the game ends, or after MOVES_BEFORE_STOP moves. A form the
+    page hides between the look and the answer (the game went on meanwhile) is looked at again."""
+    moves = missed = 0
     for _ in range(5_000):
         if page.locator("#result:not([hidden])").count():
             return moves
         if moves_before_stop is not None and moves >= moves_before_stop:
             return moves
-        if page.locator("#move-form:not([hidden])").count():
-            page.click("#play-move")
-            moves += 1
-        elif page.locator("#vote-form:not([hidden])").count():
-            page.locator("#vote-cards input").first.check()
-            page.click("#vote-form button[type=submit]")
-        elif page.locator("#jein-form:not([hidden])").count():
-            page.click("#jein-yes")
-        else:
-            page.wait_for_timeout(100)
+        try:
+            if page.locator("#move-form:not([hidden])").count():
+                page.click("#move-form:not([hidden]) #play-move", timeout=ANSWER)
+                moves += 1
+            elif page.locator("#vote-form:not([hidden])").count():
+                page.locator("#vote-form:not([hidden]) #vote-cards input").first.check(timeout=ANSWER)
+                page.click("#vote-form:not([hidden]) button[type=submit]", timeout=ANSWER)
+            elif page.locator("#jein-form:not([hidden])").count():
+                page.click("#jein-form:not([hidden]) #jein-yes", timeout=ANSWER)
+            else:
+                page.wait_for_timeout(100)
+            missed = 0
+        except PlaywrightTimeout:
+            missed += 1
+            assert missed < 10, "a question stayed on the page and could not be answered"
     raise AssertionError("the game did not end")
 
 

@@ -115,7 +115,7 @@ def test_changes_need_json(client, folder, content_type):
                        ("/api/games/t/undo", {})):
         r = client.post(path, content=json.dumps(body), headers=headers)
         assert r.status_code == 415 and "application/json" in one_line(r)
-    assert sorted(p.name for p in folder.iterdir()) == ["t.cards.json", "t.dn"]
+    assert sorted(p.name for p in folder.iterdir()) == [".t.salt", "t.cards.json", "t.dn"]
     assert (folder / "t.dn").read_bytes() == before
     ok = client.post("/api/games", content=json.dumps(NEW | {"name": "y"}),
                      headers={"Content-Type": "application/json; charset=utf-8"})

@@ -78,6 +78,28 @@ def test_a_seat_answers_only_to_its_token(two, tmp_path):
     assert (tmp_path / seats.KEY_FILE).stat().st_mode & 0o777 == 0o600
 
 
+def test_a_deleted_games_links_open_nothing_in_a_game_made_after_it_under_its_name(two, tmp_path):
+    c, seat = two
+    assert (tmp_path / ".t.salt").is_file()
+    assert c.request("DELETE", "/api/games/t", json={}).status_code == 200
+    assert not (tmp_path / ".t.salt").exists()  # the salt goes with the game; its record to the archive
+    assert c.post("/api/games", json={"name": "t", "players": ["Anna", "Ben"], "board": "tiny.toml",
+                                      "deal": {"hands": HANDS, "cards": {"Anna": "townhall", "Ben": "tavern"}}}
+                  ).status_code == 201
+    for p in ("Anna", "Ben"):
+        r = c.get("/api/seat/t", headers=seat[p])
+        assert r.status_code == 403 and "card" not in r.text
+    new = tokens(c, "t")
+    assert set(new.values()).isdisjoint(s["X-Drunter-Seat"] for s in seat.values())
+    # the new links survive a restart as the old ones did
+    again = TestClient(create_app(tmp_path), base_url=BASE)
+    assert again.get("/api/seat/t", headers={"X-Drunter-Seat": new["Anna"]}).json()["me"]["name"] == "Anna"
+    # a record put in the folder by hand has no salt: its links are those its name, seats and players give
+    shutil.copy(tmp_path / "t.dn", tmp_path / "v.dn")
+    assert not (tmp_path / ".v.salt").exists()
+    assert again.get("/api/seat/v", headers={"X-Drunter-Seat": tokens(again, "v")["Ben"]}).json()["me"]["name"] == "Ben"
+
+
 def test_a_seat_moves_only_on_its_own_turn_and_never_for_others(two):
     c, seat = two
     r = c.post("/api/seat/t/moves", json={"move": "R2 f5-f4"}, headers=seat["Ben"])
@@ -383,6 +405,7 @@ def test_no_route_tells_a_secret(tmp_path, players, variant, deal):
                           hands={p: dict(h) for p, h in first.dealt.items()}, cards=b_cards)
         b_game.board_tag = b_game.board_ref = "tiny.toml"
         (b_dir / "g.dn").write_text(b_game.to_dn() if variant == "expert" else (a_dir / "g.dn").read_text())
+        shutil.copy(a_dir / ".g.salt", b_dir / ".g.salt")  # like the key: the observer's link opens both
         if variant == "base":
             (b_dir / "g.cards.json").write_text(json.dumps(b_cards))
         a = TestClient(create_app(a_dir), base_url=BASE)

@@ -96,3 +96,28 @@ def test_the_core_keeps_its_journal_in_the_storage_and_reads_it_back():
         status, game = await ask(again, "GET", "/api/games/t")
         assert status == 200 and game["turn"] == 2
     run_async(main())
+
+
+def test_a_deleted_games_seat_links_open_nothing_in_a_new_game_of_its_name():
+    async def main():
+        core = TableCore(MemoryStorage(), Runtime(), InlineThinker(), delay_ms=0)
+        core.start()
+        spec = {"name": "Friday", "players": ["Anna", "Ben"], "deal": "random"}
+
+        async def links():
+            status, seats = await ask(core, "GET", "/api/games/Friday/seats")
+            assert status == 200
+            return [s["links"][0].split("#", 1)[1] for s in seats["seats"]]
+
+        assert (await ask(core, "POST", "/api/games", spec))[0] == 201
+        old = await links()
+        assert (await ask(core, "GET", "/api/seat/Friday", token=old[1]))[1]["me"]["name"] == "Ben"
+        assert (await ask(core, "DELETE", "/api/games/Friday"))[0] == 200
+        assert (await ask(core, "POST", "/api/games", spec))[0] == 201
+        new = await links()
+        assert set(new).isdisjoint(old)
+        for token in old:
+            assert (await ask(core, "GET", "/api/seat/Friday", token=token))[0] == 403
+        assert (await ask(core, "GET", "/api/seat/Friday", token=new[0]))[1]["me"]["name"] == "Anna"
+        core.close()
+    run_async(main())

@@ -76,7 +76,7 @@ class TableCore:
                  links: tuple[str, ...] = (), delay_ms: int = DELAY_MS, store: Tables | None = None):
         self.store = store if store is not None else Tables(storage, lock) if lock else Tables(storage)
         self.runtime, self.thinker = runtime, thinker
-        self.keys = Keys(self.store.storage.secret)
+        self.keys = Keys(self.store.storage.secret, self.store.storage.salt)
         self.seats = Seats(self.store, self.keys, runtime.present, links=links)
         # the bots act through the seats' own acts, as a person's page does
         self.pilot = Pilot(self.store, self.keys, runtime, thinker, self.seats.actions, delay_ms=delay_ms)

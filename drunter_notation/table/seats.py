@@ -2,8 +2,10 @@
 must stay secret until the rules turn it over.
 
 * A seat's token is an HMAC of the game's name, the seat and the player under a key
-  the storage keeps (on a server ``DIR/.drunter-seats.key``, made once, mode 0600), so
-  links survive a restart and need no file per game; it is compared in constant time.
+  the storage keeps (on a server ``DIR/.drunter-seats.key``, made once, mode 0600), and
+  of the game's *salt*, random, made with the game and dropped when it is deleted
+  (``DIR/.NAME.salt``), so links survive a restart and a deleted game's links open no
+  game made after it under its name; it is compared in constant time.
 * A secret ballot (rule B2: every player lays face down; all turn over together) is
   held in memory on its table (``Table.vote``, never written) until every voter has laid. Only then are the
   ballots shown, the jokers declared (B4) and the turn pushed to the engine, which
@@ -39,10 +41,12 @@ TOKEN_CHARS = 22  # 132 bits of the HMAC, base64url
 
 
 class Keys:
-    """The seat key (``secret``: the storage's, made on first use) and the seat tokens made from it."""
+    """The seat key (``secret``: the storage's, made on first use) and the seat tokens made from it
+    and each game's salt (``salt``: the storage's)."""
 
-    def __init__(self, secret: Callable[[], bytes]):
+    def __init__(self, secret: Callable[[], bytes], salt: Callable[[str], str]):
         self._secret = secret
+        self._salt = salt
         self._key: bytes | None = None
 
     @property
@@ -52,7 +56,10 @@ class Keys:
         return self._key
 
     def token(self, game: str, seat: int, player: str) -> str:
-        mac = hmac.new(self.key, f"seat\0{game}\0{seat}\0{player}".encode(), hashlib.sha256).digest()
+        salt = self._salt(game)
+        # The salt only when there is one: a record the table did not make keeps the links its name gives.
+        what = f"seat\0{game}\0{seat}\0{player}" + (f"\0{salt}" if salt else "")
+        mac = hmac.new(self.key, what.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(mac).decode()[:TOKEN_CHARS]
 
     def seat(self, game: Game, name: str, given: str | None) -> str:

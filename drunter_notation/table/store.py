@@ -83,13 +83,15 @@ class Storage(Protocol):
     def read(self, name: str) -> str: ...  # the record's text (DnError: it cannot be read)
     def cards(self, name: str) -> object: ...  # the cards kept beside it (JSON; None: none)
     def journaled(self, name: str, base: str) -> list[JSONObject]: ...  # changes on top of the record ``base``
-    def write(self, name: str, text: str, cards: JSONObject | None = None) -> Hashable: ...  # the new stamp;
-    # on failure nothing new stays (the cards too)
+    def write(self, name: str, text: str, cards: JSONObject | None = None, salt: str | None = None) -> Hashable: ...
+    # the new stamp; ``salt``: a new game's seat salt, kept beside it; on failure nothing new stays (cards, salt)
+    def salt(self, name: str) -> str: ...  # the game's seat salt ("": a record the table did not make)
     def append(self, name: str, base: str, op: JSONObject, *, first: bool) -> None: ...  # one change journaled
     def clear(self, name: str) -> None: ...  # the journal emptied: the record holds every change
     def replace(self, name: str, text: str) -> None: ...  # a repair: the record as it was kept as a backup
     def close(self, name: str, *, remove: bool) -> None: ...  # at the end: its journal closed (removed if empty)
-    def archive(self, name: str) -> str: ...  # a game ended and deleted: its record (and cards) kept apart; where
+    def archive(self, name: str) -> str: ...  # a game ended and deleted: its record (and cards) kept apart, its
+    # salt dropped; where
     def secret(self) -> bytes: ...  # the seat key (made on first use, at least 32 bytes)
 
 
@@ -101,6 +103,7 @@ class MemoryStorage:
         self.root = Path(root)
         self.files: dict[str, str] = {}
         self.kept_cards: dict[str, JSONObject] = {}
+        self.salts: dict[str, str] = {}
         self.journals: dict[str, list[JSONObject]] = {}
         self.board_files = list(boards)
         self.key = secrets.token_hex(32).encode()
@@ -128,9 +131,11 @@ class MemoryStorage:
         ops = self.journals.get(name, [])
         return list(ops[1:]) if ops and ops[0].get("base") == base else []
 
-    def write(self, name: str, text: str, cards: JSONObject | None = None) -> Hashable:
+    def write(self, name: str, text: str, cards: JSONObject | None = None, salt: str | None = None) -> Hashable:
         if cards is not None:
             self.kept_cards[name] = cards
+        if salt is not None:
+            self.salts[name] = salt
         self.files[name] = text
         self._stamps[name] = self._stamps.get(name, 0) + 1
         self.journals.pop(name, None)
@@ -159,8 +164,12 @@ class MemoryStorage:
             kept = f"archive/{name}-{n}"
         self.files[kept] = self.files.pop(name)
         self.journals.pop(name, None)
+        self.salts.pop(name, None)
         self._stamps.pop(name, None)
         return f"{kept}.dn"
+
+    def salt(self, name: str) -> str:
+        return self.salts.get(name, "")
 
     def secret(self) -> bytes:
         return self.key
@@ -326,7 +335,7 @@ class Tables:
             table = self._tables[name] = Table(name, path, game, lock=self.new_lock())  # the name is taken from here on
         try:
             with table.lock:
-                self.save(table, cards=True)
+                self.save(table, cards=True, new=True)
         except (OSError, Refused) as e:  # nothing of it stays: not the name, not a file
             with self._lock:
                 self._tables.pop(name, None)
@@ -418,15 +427,16 @@ class Tables:
             raise table.error
         return table.game
 
-    def save(self, table: Table, *, cards: bool = False) -> None:
+    def save(self, table: Table, *, cards: bool = False, new: bool = False) -> None:
         """Write the game's record atomically and durably, and with ``cards`` its
-        early-known base cards (they change only at the start or the reveal). Call
-        with the lock held."""
+        early-known base cards (they change only at the start or the reveal); ``new``:
+        a game just made, given its seat salt. Call with the lock held."""
         game = table.played
         known = {p: c[0] for p, c in game.cards.items()} if cards and game.cards is not None \
             and game.variant == "base" else None
         text = game.to_dn()
-        table.stamp = self.storage.write(table.name, text, known)
+        # A new salt for every game made: the seat links of a game deleted before it open nothing here.
+        table.stamp = self.storage.write(table.name, text, known, secrets.token_hex(16) if new else None)
         table.rev, table.text, table.base = _rev(text, game), text, base_of(text)
         table.pending = 0
 

@@ -14,8 +14,8 @@ import threading
 from collections.abc import Hashable
 from pathlib import Path
 
-from drunter_notation.errors import fail
-from drunter_notation.files import RECORD, Kind, read_record, read_regular, write_atomic
+from drunter_notation.errors import DnError, fail
+from drunter_notation.files import FILE, RECORD, Kind, read_record, read_regular, write_atomic
 from drunter_notation.i18n import N_, _
 from drunter_notation.table.seats import KEY_FILE
 from drunter_notation.table.store import JOURNAL_LIMIT, NAME, QUIET, JSONObject, Refused, Tables, apply
@@ -30,12 +30,14 @@ KEY = Kind("I001", 1024, N_("no such file"), None, N_("is a directory, not the s
 class FileStorage:
     """The table core's storage in a folder: ``NAME.dn`` (written atomically and durably),
     ``NAME.cards.json`` (a base game's cards known early), ``NAME.dn.journal``, the seat
-    key ``.drunter-seats.key``; a link out of the folder is neither read nor written (403)."""
+    key ``.drunter-seats.key`` and a game's seat salt ``.NAME.salt``; a link out of the
+    folder is neither read nor written (403)."""
 
     def __init__(self, root: str | Path):
         self.root = Path(root).resolve()
         self._journals: dict[str, Journal] = {}
         self._key_lock = threading.Lock()
+        self._salts: dict[str, str] = {}  # read once: every seat request asks for its game's
 
     def names(self) -> list[str]:
         return sorted(p.stem for p in self.root.glob("*.dn") if NAME.fullmatch(p.stem))
@@ -59,6 +61,9 @@ class FileStorage:
 
     def _cards(self, name: str) -> Path:
         return self.root / f"{name}.cards.json"
+
+    def _salt(self, name: str) -> Path:
+        return self.root / f".{name}.salt"
 
     def _journal(self, name: str) -> Journal:
         if name not in self._journals:  # an open journal is written through its descriptor: checked when opened
@@ -87,10 +92,14 @@ class FileStorage:
     def journaled(self, name: str, base: str) -> list[JSONObject]:
         return pending(self.root / f"{name}.dn{SUFFIX}", base)
 
-    def write(self, name: str, text: str, cards: JSONObject | None = None) -> Hashable:
+    def write(self, name: str, text: str, cards: JSONObject | None = None, salt: str | None = None) -> Hashable:
         path = self._guard(self._record(name))
         made: list[Path] = []
         try:
+            if salt is not None:
+                salt_path = self._guard(self._salt(name))
+                made.append(salt_path)
+                write_atomic(salt_path, salt + "\n", durable=True)
             if cards is not None:
                 card_path = self._guard(self._cards(name))
                 if not os.path.lexists(card_path):
@@ -106,6 +115,8 @@ class FileStorage:
                     if os.path.lexists(each) and self.inside(each):
                         os.unlink(each)
             raise
+        if salt is not None:
+            self._salts[name] = salt
         # after the file: a crash between leaves a journal naming the record before, which is not replayed
         self.clear(name)
         return st.st_mtime_ns, st.st_size
@@ -143,11 +154,26 @@ class FileStorage:
             if os.path.lexists(each) and self.inside(each):
                 os.replace(each, folder / f"{stem}{suffix}")
         os.replace(record, folder / f"{stem}.dn")  # the record last: till then the game is all there
+        self._salts.pop(name, None)
+        with contextlib.suppress(OSError):  # the salt goes with the game: its links open nothing any more
+            salt = self._salt(name)
+            if os.path.lexists(salt) and self.inside(salt):
+                os.unlink(salt)
         journal = self.root / f"{name}.dn{SUFFIX}"
         with contextlib.suppress(OSError):
             if os.path.isfile(journal) and not os.path.islink(journal) and not os.path.getsize(journal):
                 os.unlink(journal)
         return f"archive/{stem}.dn"
+
+    def salt(self, name: str) -> str:
+        if name not in self._salts:
+            path = self._salt(name)
+            try:  # none, or one that cannot be read (a link out, a directory): the links of the name alone
+                text = read_regular(self._guard(path), FILE).decode("ascii").strip() if os.path.lexists(path) else ""
+            except (OSError, DnError, Refused, UnicodeDecodeError):
+                text = ""
+            self._salts[name] = text[:64]
+        return self._salts[name]
 
     def secret(self) -> bytes:
         path = self.root / KEY_FILE
