@@ -355,9 +355,7 @@ def _lay(state: State, number: int, player: str, move: Move, vote: VoteDecision 
         assert ballots is not None  # a vote decided comes with its ballots
         votes.spend_cards(state, ballots, number)
         if not vote.accepted:
-            # every field in order, through tuple.__new__ (as below): one per vote rejected
-            return tuple.__new__(Decision, (number, player, move, hands_known, rules, vote, unvoted, near, (), (), (),
-                                            None, None, False, None, expert))
+            return Decision(number, player, move, hands_known, rules, vote, unvoted, near, expert=expert)
     elif unvoted:
         rules += ("X5",)
     buildings = state.board.buildings
