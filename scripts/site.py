@@ -25,6 +25,7 @@ import sys
 import tarfile
 import zipfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "site" / "pages"
@@ -73,8 +74,10 @@ def requirements(lock: Path, wheels: Path, sdists: Path) -> None:
     sdists.write_text("".join(entries[n] for n in SDISTS), "utf-8")
 
 
-def bundle(dist: Path) -> bytes:
-    """One zip of every package's files as they lie in site-packages."""
+def bundle(dist: Path, stripped: dict[str, str] | None = None) -> bytes:
+    """One zip of every package's files as they lie in site-packages; a file named in ``stripped``
+    as its text there (``scripts/site_strip.py``)."""
+    stripped = stripped or {}
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         for wheel in sorted(dist.glob("*.whl")):
@@ -83,13 +86,15 @@ def bundle(dist: Path) -> bytes:
                     name = info.filename
                     if info.is_dir() or (SKIPPED.match(name) and not BABEL_DATA.search(name)):
                         continue
-                    z.writestr(_entry(name), w.read(info))
+                    z.writestr(_entry(name), stripped[name].encode() if name in stripped else w.read(info))
         for sdist in sorted(dist.glob("*.tar.gz")):
             with tarfile.open(sdist) as t:
                 for member in t.getmembers():
                     found = re.match(r"[^/]+/src/([a-z_]+/[^/]+\.(py|typed))$", member.name)
                     if member.isfile() and found:
-                        z.writestr(_entry(found[1]), t.extractfile(member).read())  # type: ignore[union-attr]
+                        name = found[1]
+                        data = stripped[name].encode() if name in stripped else t.extractfile(member).read()  # type: ignore[union-attr]
+                        z.writestr(_entry(name), data)
     return out.getvalue()
 
 
@@ -100,20 +105,24 @@ def _entry(name: str) -> zipfile.ZipInfo:
     return info
 
 
-def imported(out: Path) -> set[str]:
-    """The standard library's files the engine may import, asked of the site's own Pyodide in Node."""
-    call = json.dumps({"name": "python", "args": {"code": (ROOT / "scripts" / "site_imports.py").read_text("utf-8")}})
-    answer = subprocess.run(["node", str(ROOT / "site" / "node-run.mjs"), str(out)], input=call + "\n", text=True,
+def in_pyodide(out: Path, *scripts: str) -> list[Any]:
+    """The values of ``scripts/NAME.py`` for each NAME of ``scripts``, run in turn by the site's own
+    Pyodide in Node, in one session."""
+    code = [(ROOT / "scripts" / f"{name}.py").read_text("utf-8") for name in scripts]
+    calls = "".join(json.dumps({"name": "python", "args": {"code": text}}) + "\n" for text in code)
+    answer = subprocess.run(["node", str(ROOT / "site" / "node-run.mjs"), str(out)], input=calls, text=True,
                             capture_output=True, check=True, timeout=600).stdout.splitlines()
-    found = json.loads(answer[-1])
-    if "value" not in found:
-        sys.exit(f"site: the standard library's imports were not found: {found.get('failed')}")
-    return set(found["value"])
+    values = [json.loads(line) for line in answer[-len(scripts):]]
+    for name, value in zip(scripts, values, strict=True):
+        if "value" not in value:
+            sys.exit(f"site: scripts/{name}.py failed in Pyodide: {value.get('failed')}")
+    return [value["value"] for value in values]
 
 
-def stdlib(source: Path, keep: set[str] | None = None) -> bytes:
+def stdlib(source: Path, keep: set[str] | None = None, stripped: dict[str, str] | None = None) -> bytes:
     """The standard library's zip less STDLIB_SKIPPED; with ``keep``, only its modules and the
-    codecs besides (other files stay)."""
+    codecs besides (other files stay); a file named in ``stripped`` as its text there."""
+    stripped = stripped or {}
     out = io.BytesIO()
     with zipfile.ZipFile(source) as z, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as new:
         for info in z.infolist():
@@ -121,7 +130,7 @@ def stdlib(source: Path, keep: set[str] | None = None) -> bytes:
             if STDLIB_SKIPPED.search(name):
                 continue
             if keep is None or not name.endswith(".py") or name in keep or CODECS.match(name):
-                new.writestr(_entry(name), z.read(info))
+                new.writestr(_entry(name), stripped[name].encode() if name in stripped else z.read(info))
     return out.getvalue()
 
 
@@ -158,8 +167,11 @@ def build(out: Path, dist: Path, pyodide: Path) -> None:
     for path in sorted(PAGES.iterdir()):
         if path.suffix in (".js", ".css") and path.name != "sw.js":
             shutil.copyfile(path, out / "assets" / path.name)
-    # the engine started once on the first cut, to find what it may import of it
-    (out / "pyodide" / "python_stdlib.zip").write_bytes(stdlib(pyodide / "python_stdlib.zip", imported(out)))
+    # the engine started once on the first cut, to find what it may import of it and to strip the sources
+    keep, stripped = in_pyodide(out, "site_imports", "site_strip")
+    (out / "pyodide" / "python_stdlib.zip").write_bytes(stdlib(pyodide / "python_stdlib.zip", set(keep),
+                                                               stripped["stdlib"]))
+    (out / BUNDLE).write_bytes(bundle(dist, stripped["packages"]))
     for name in ("board.css", "report.js"):  # the report's board symbols and stepping, shared
         shutil.copyfile(ROOT / "drunter_notation" / "report" / "templates" / name, out / "assets" / name)
     shutil.copyfile(PAGES / "view.html", out / "view.html")
