@@ -30,12 +30,17 @@ after turn 20 and at the end under the shipped priors and under each of ``bench/
 one-prior steps (a weight a third or three times as large), on the same games (the
 inference after those turns kept and weighed again); ``--search ROUNDS`` takes such steps
 while they bring the tables nearer the aims (:data:`AIMS`) without making any other
-figure worse by more than :data:`SLACK`, and prints the priors it found.
+figure worse by more than :data:`SLACK`, and prints the priors it found; with ``--against FILE`` (a
+``--baseline-rev`` run on the same games saved with ``--json``) no figure may be worse than that
+baseline's by more than half its standard error, and with ``--wide`` each round tries four random
+steps of the priors and of the table-level grids instead (:func:`wide_step`).
 
     python bench/tables.py --games 200 --jobs 2                 # held-out games 7730-1 to 7730-200
     python bench/tables.py --seed 4401 --games 150 --jobs 2     # tuning games
     python bench/tables.py --seed 4401 --games 120 --sweep --jobs 2
     python bench/tables.py --seed 4401 --games 150 --search 3 --jobs 2
+    python bench/tables.py --seed 4401 --games 400 --jobs 2 --baseline-rev 99e5e5c --json base.json
+    python bench/tables.py --seed 4401 --games 400 --jobs 2 --search 40 --wide --against base.json
     python bench/tables.py --seed 4401 --games 60 --jobs 2 --set bluffs=0.08,0.2   # another grid or prior
 
 ``--set NAME=X,Y,...`` (tuning only, repeatable) scores the model with that grid or prior of
@@ -45,6 +50,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -222,19 +229,53 @@ def sweep(todo: list[Job], jobs: int) -> None:
 
 
 # The targets the search aims at (docs/analysis.md): ECE after turn 20 <= 0.08 at the honest tables, <= 0.05 at the
-# end at the mostly-honest one; every other figure no worse than the shipped priors' by more than SLACK.
+# end at the mostly-honest one; every other figure no worse than the shipped priors' by more than SLACK, or with
+# --against, than a baseline's by more than half its standard error.
 AIMS = {("honest", "20"): 0.08, ("mostly-honest", "20"): 0.08, ("mostly-honest", "end"): 0.05}
 SLACK = 0.005
+# The table-level grids a wide search moves too: they only weigh the players' likelihoods, so the games kept under
+# the shipped model are weighed again under them.
+TABLE_GRIDS = ("honest_mixes", "deceiver_mixes", "random_shares", "deceiver_shares")
 
 
-def excess(rows: dict[str, dict[str, float]], shipped: dict[str, dict[str, float]]) -> float:
-    """How far ``rows`` are from the aims, plus how much worse than ``shipped`` (beyond SLACK) any other figure is."""
+def excess(rows: dict[str, dict[str, float]], limits: dict[str, dict[str, float]]) -> float:
+    """How far ``rows`` are from the aims, plus twice how far any other figure is above its limit."""
     out = 0.0
     for t, row in rows.items():
         for b, ece in row.items():
             aim = AIMS.get((t, b))
-            out += max(0.0, ece - aim) if aim is not None else 2 * max(0.0, ece - shipped[t][b] - SLACK)
+            out += max(0.0, ece - aim) if aim is not None else 2 * max(0.0, ece - limits[t][b])
     return out
+
+
+def limits_from(path: str) -> dict[str, dict[str, float]]:
+    """Each figure's limit from a ``--baseline-rev`` run saved with ``--json``: the baseline's ECE and half
+    its standard error."""
+    fig = json.loads(Path(path).read_text("utf-8"))["figures"]
+    return {t: {b: fig[t][b]["today"]["ece"] + fig[t][b]["today"]["ece_se"] / 2 for b in ("20", "end")}
+            for t in fig if fig[t]["20"]["today"] is not None}
+
+
+def wide_step(model: Model, rng: random.Random, sigma: float) -> Model:
+    """One to three of the priors and table-level grids moved at random: each weight (each share of a mix)
+    times exp(N(0, sigma)), normalised; each share of a grid moved by N(0, sigma / 2) on the logit scale."""
+    fields: dict[str, Any] = {}
+    names = [n for n in asdict(model) if n.endswith("_prior")] + list(TABLE_GRIDS)
+    for name in rng.sample(names, rng.randint(1, 3)):
+        value = getattr(model, name)
+        if name.endswith("_mixes"):
+            fields[name] = tuple(_moved(mix, rng, sigma / 2) for mix in value)
+        elif name.endswith("_shares"):
+            fields[name] = tuple(sorted(min(0.99, max(0.005, 1 / (1 + math.exp(
+                math.log(x / (1 - x)) - rng.gauss(0, sigma / 2))))) for x in value))
+        else:
+            fields[name] = _moved(value, rng, sigma)
+    return replace(model, **fields)
+
+
+def _moved(weights: tuple[float, ...], rng: random.Random, sigma: float) -> tuple[float, ...]:
+    xs = [x * math.exp(rng.gauss(0, sigma)) for x in weights]
+    return tuple(x / sum(xs) for x in xs)
 
 
 _GAMES: list[tuple[str, Any]] = []  # the search's games, inherited by the workers that weigh them
@@ -244,29 +285,33 @@ def _score(model: Model) -> dict[str, dict[str, float]]:
     return sweep_row((_GAMES, model))
 
 
-def search(todo: list[Job], jobs: int, rounds: int) -> None:
-    """From the shipped priors, ``bench/fit.py``'s one-prior steps kept while they bring the figures
-    nearer the aims (:func:`excess`) on these games; prints the priors found."""
+def search(todo: list[Job], jobs: int, rounds: int, against: str | None = None, wide: bool = False) -> None:
+    """From the shipped priors, steps kept while they bring the figures nearer the aims (:func:`excess`) on
+    these games: ``bench/fit.py``'s one-prior steps, or with ``wide`` four random ones a round
+    (:func:`wide_step`); prints the priors found."""
     with ProcessPoolExecutor(jobs) as pool:
         _GAMES[:] = pool.map(snapshots, todo, chunksize=4)
     shipped = _score(Model())
-    best, best_x = Model(), excess(shipped, shipped)
+    limits = limits_from(against) if against else {t: {b: x + SLACK for b, x in r.items()} for t, r in shipped.items()}
+    best, best_x = Model(), excess(shipped, limits)
     print(f"shipped: excess {best_x:.4f}; " + ", ".join(f"{t} {b} {x:.3f}" for t, r in shipped.items()
                                                         for b, x in r.items()), flush=True)
+    rng = random.Random(0)
     with ProcessPoolExecutor(jobs) as pool:  # started now, so that its workers inherit the games
         for r in range(rounds):
-            steps = list(fit.candidates(best))
+            steps = [wide_step(best, rng, 1.2 if r % 3 == 0 else 0.6) for _ in range(4)] if wide \
+                else list(fit.candidates(best))
             # one candidate per task: each worker weighs every game (the ECE of a table needs all its cases)
             for m, rows in zip(steps, pool.map(_score, steps), strict=True):
-                x = excess(rows, shipped)
+                x = excess(rows, limits)
                 if x < best_x - 1e-4:
                     best, best_x = m, x
                     print(f"round {r + 1}: excess {x:.4f} with {fit.priors(m)}; " + ", ".join(
                         f"{t} {b} {v:.3f}" for t, row in rows.items() for b, v in row.items()), flush=True)
     print("priors found:")
     for name, xs in asdict(best).items():
-        if name.endswith("_prior"):
-            print(f"    {name}: tuple[float, ...] = ({', '.join(f'{x:.3f}' for x in xs)})")
+        if name.endswith("_prior") or name in TABLE_GRIDS:
+            print(f"    {name} = {json.dumps(xs, default=float)}")
 
 
 def main() -> None:
@@ -283,6 +328,11 @@ def main() -> None:
                     help="score the model with this grid or prior instead of the shipped one (tuning only)")
     ap.add_argument("--search", type=int, default=0, metavar="ROUNDS",
                     help="on these games, search the priors toward the aims (AIMS) for ROUNDS rounds (tuning only)")
+    ap.add_argument("--against", metavar="FILE",
+                    help="with --search: no figure worse than in FILE (a --baseline-rev run's --json on these games) "
+                         "by more than half its standard error")
+    ap.add_argument("--wide", action="store_true",
+                    help="with --search: random steps of the priors and the table-level grids")
     args = ap.parse_args()
     tables = args.tables.split(",")
     if not 1 <= args.games <= 100_000 or not 1 <= args.jobs <= 64 or not set(tables) <= set(TABLES):
@@ -293,7 +343,8 @@ def main() -> None:
         ap.error("--sweep, --search and --set tune: not on the held-out games (seed 7730)")
     MODEL[0] = changed_model(args.set)
     if args.sweep or args.search:
-        return sweep(todo, args.jobs) if args.sweep else search(todo, args.jobs, args.search)
+        return sweep(todo, args.jobs) if args.sweep else search(todo, args.jobs, args.search, args.against,
+                                                                args.wide)
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             results = list(pool.map(one_game, todo, chunksize=4))

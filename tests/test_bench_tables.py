@@ -28,15 +28,41 @@ def test_one_game_gives_each_players_beliefs_at_each_turn_scored(tables):
     assert len(r["truth"]) == 4
 
 
-def test_the_search_counts_the_aims_and_any_other_figure_made_worse(tables):
-    shipped = {"honest": {"20": 0.10, "end": 0.06}, "mostly-honest": {"20": 0.05, "end": 0.06},
-               "decoy": {"20": 0.11, "end": 0.12}}
-    assert tables.excess(shipped, shipped) == pytest.approx((0.10 - 0.08) + (0.06 - 0.05))
-    better = {**shipped, "honest": {"20": 0.07, "end": 0.06}, "mostly-honest": {"20": 0.05, "end": 0.04}}
-    assert tables.excess(better, shipped) == 0
-    # a figure without an aim may get worse by SLACK at no cost; beyond it, twice what it lost
-    worse = {**better, "decoy": {"20": 0.11 + tables.SLACK, "end": 0.12 + tables.SLACK + 0.01}}
-    assert tables.excess(worse, shipped) == pytest.approx(2 * 0.01)
+def test_the_search_counts_the_aims_and_any_other_figure_above_its_limit(tables):
+    rows = {"honest": {"20": 0.10, "end": 0.06}, "mostly-honest": {"20": 0.05, "end": 0.06},
+            "decoy": {"20": 0.11, "end": 0.12}}
+    limits = {"honest": {"end": 0.06}, "decoy": {"20": 0.11, "end": 0.12}}
+    assert tables.excess(rows, limits) == pytest.approx((0.10 - 0.08) + (0.06 - 0.05))
+    better = {**rows, "honest": {"20": 0.07, "end": 0.06}, "mostly-honest": {"20": 0.05, "end": 0.04}}
+    assert tables.excess(better, limits) == 0
+    # a figure without an aim costs twice what it is above its limit
+    worse = {**better, "decoy": {"20": 0.11, "end": 0.12 + 0.01}}
+    assert tables.excess(worse, limits) == pytest.approx(2 * 0.01)
+
+
+def test_the_limits_against_a_baseline_are_its_figures_and_half_their_error(tables, tmp_path):
+    today = {"ece": 0.04, "ece_se": 0.01}
+    saved = {"figures": {"bluffer": {b: {"beliefs": {}, "today": today} for b in ("10", "20", "30", "end")}}}
+    (tmp_path / "base.json").write_text(tables.json.dumps(saved))
+    assert tables.limits_from(str(tmp_path / "base.json")) == {"bluffer": {"20": 0.045, "end": 0.045}}
+
+
+def test_a_wide_step_moves_one_to_three_priors_or_grids_and_keeps_them_valid(tables):
+    rng = tables.random.Random(1)
+    shipped = tables.Model()
+    for _ in range(200):
+        m = tables.wide_step(shipped, rng, 1.2)
+        moved = [n for n in tables.asdict(m) if getattr(m, n) != getattr(shipped, n)]
+        assert 1 <= len(moved) <= 3 and all(n.endswith("_prior") or n in tables.TABLE_GRIDS for n in moved)
+        for n in moved:
+            value = getattr(m, n)
+            if n.endswith("_shares"):
+                assert list(value) == sorted(value) and all(0 < x < 1 for x in value)
+            else:
+                for weights in value if n.endswith("_mixes") else (value,):
+                    assert sum(weights) == pytest.approx(1) and min(weights) >= 0
+        weights = [w for w, _, _ in m.table_types()]
+        assert min(weights) > 0 and sum(weights) == pytest.approx(1, abs=2e-3)  # the shipped priors sum to 1.001
 
 
 def test_who_the_model_takes_the_seats_for_sums_to_one_and_prints_per_table(tables):
