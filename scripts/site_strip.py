@@ -30,7 +30,9 @@ def without_docs(source: str) -> str:
         if not (isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str)):
             continue
         first, last = doc.lineno - 1, (doc.end_lineno or doc.lineno) - 1
-        head, tail = lines[first][:doc.col_offset], lines[last][doc.end_col_offset or 0:].strip()
+        # the columns count UTF-8 bytes
+        head = lines[first].encode()[:doc.col_offset].decode()
+        tail = lines[last].encode()[doc.end_col_offset or 0:].decode().strip()
         if head.strip() or (tail and not tail.startswith("#")):
             continue  # shares its line with code: left as it is
         for k in range(first, last + 1):

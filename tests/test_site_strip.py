@@ -82,6 +82,10 @@ class Documented:
 def one_line(): """shares its line: stays"""
 
 
+def shared_tail():
+    """ünïcödé ünïcödé ünïcödé ünïcödé, then code on its line: stays"""; return 2
+
+
 def later():
     x = 1
     """a string that is not a docstring: stays"""
@@ -97,6 +101,7 @@ def test_every_case_of_the_sample():
     assert "__doc__" not in namespace and namespace["Empty"].__doc__ is None  # type: ignore[attr-defined]
     assert namespace["HASH"] == "# not a comment" and namespace["later"]() == 1  # type: ignore[operator]
     assert namespace["one_line"].__doc__ == "shares its line: stays"  # type: ignore[attr-defined]
+    assert namespace["shared_tail"]() == 2  # type: ignore[operator]
     assert stripped.startswith("# -*- coding: utf-8 -*-\n")
     assert "said after" not in stripped and "# gone" not in stripped and "Nothing but" not in stripped
     assert "not a docstring: stays" in stripped
