@@ -53,6 +53,7 @@ class Refused(Exception):
     ``code`` and ``data``: what a page words itself (None: the reason is all)."""
 
     def __init__(self, status: int, reason: str, code: str | None = None, data: JSONObject | None = None):
+        reason = printable(reason)  # a name from the request may hold a line break or a bidi control
         super().__init__(reason)
         self.status = status
         self.reason = reason
