@@ -170,8 +170,10 @@ def run(client: Any, fn: Callable[[T], R], items: Iterable[T | Ready[R]], addres
     from distributed import KilledWorker
 
     def lost(e: BaseException) -> ClusterLost:
-        reason = (_("the connection to it was lost") if isinstance(e, CancelledError) else
-                  str(e).splitlines()[0] if str(e) else type(e).__name__)
+        # Dask's own words name its internals (a comm pool, a task key) and are English: said here instead
+        reason = (_("a batch died with every worker that ran it") if isinstance(e, KilledWorker) else
+                  _("it did not answer in time") if isinstance(e, TimeoutError) else
+                  _("the connection to it was lost"))
         return ClusterLost(_("lost the Dask scheduler at {address} mid-run: {reason}").format(
             address=address, reason=reason))
 
