@@ -2,7 +2,8 @@
 # The system programs drunter-notation uses besides Python, installed with apt (root):
 #   python3-venv  lets scripts/setup.sh make its virtual environment (Debian, Ubuntu)
 #   graphviz      the 'dot' program: game-flow diagrams in HTML reports (left out without it)
-#   chromium      with --test: the browser test of the reports (skipped without it)
+#   chromium      with --test: the browser tests (skipped without it), and bench/browser.py
+#   chromium-headless-shell  with --test: the same engine without a window, which the tests run (half the CPU)
 #   bash scripts/system-packages.sh [--test]            install what is missing (as root)
 #   bash scripts/system-packages.sh --check [--test]    only say what is missing (exit 1 if anything)
 set -euo pipefail
@@ -23,7 +24,10 @@ if ! command -v dot >/dev/null 2>&1; then
   missing+=(graphviz) why+=("graphviz: reports have no game-flow diagram")
 fi
 if [ "$test" = 1 ] && [ ! -x /usr/bin/chromium ]; then
-  missing+=(chromium) why+=("chromium: the browser test is skipped")
+  missing+=(chromium) why+=("chromium: the browser tests are skipped")
+fi
+if [ "$test" = 1 ] && [ ! -x /usr/bin/chromium-headless-shell ]; then
+  missing+=(chromium-headless-shell) why+=("chromium-headless-shell: the browser tests run in the full chromium, twice as slow")
 fi
 [ "${#missing[@]}" = 0 ] && exit 0
 

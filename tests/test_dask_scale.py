@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import LONG
 
 distributed = pytest.importorskip("dask.distributed", reason="dask is an optional extra: pip install "
                                                             "'drunter-notation[dask]'")
@@ -106,6 +107,7 @@ def test_no_scheduler_at_the_address_is_one_line_and_exit_2(tmp_path, command):
 
 
 @pytest.mark.slow
+@LONG  # a fault injected: CI's long slice
 def test_a_worker_killed_mid_run_costs_nothing(cluster):
     address, client = cluster
     args = ("tournament", "--bots", "ismcts:sims=15,greedy", "--games", "16", "--seed", "5")
@@ -125,6 +127,7 @@ def test_a_worker_killed_mid_run_costs_nothing(cluster):
 
 
 @pytest.mark.slow
+@LONG
 def test_a_scheduler_lost_mid_run_is_one_line_and_nothing_half_written(tmp_path):
     scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
                                   "--port", "0", "--no-dashboard", "--scheduler-file", str(tmp_path / "s.json")],
@@ -196,6 +199,7 @@ def test_something_else_at_the_address_is_one_line_and_exit_2(tmp_path):
     assert line.startswith(f"drunter validate: error: cannot reach the Dask scheduler at 127.0.0.1:{port} within 5 s: ")
 
 
+@LONG  # it waits out the 5 s the command allows
 def test_a_silent_listener_at_the_address_is_one_line_and_exit_2(tmp_path):
     """A port that accepts and never answers: Dask's handshake gives up too (no hang)."""
     import socket
