@@ -37,14 +37,14 @@ else
   "$py" -m venv .venv
 fi
 # uv (itself locked by hash, installed by pip) installs the locks: about 3 s where pip takes 25 s.
-# --compile-bytecode: a PYTHONDONTWRITEBYTECODE environment would otherwise compile every module anew in every process.
+# --compile-bytecode for the tool: where PYTHONDONTWRITEBYTECODE is set, every start would compile its modules anew
+# (the tests write bytecode as they import, whatever the environment says: tests/conftest.py).
 .venv/bin/python -m pip install -q --disable-pip-version-check --no-compile --require-hashes -r lock/uv.txt
 uv=(.venv/bin/uv pip install -q --native-tls --python .venv/bin/python)
 # The locked packages first (setuptools among them), then the project alone, built with them.
 if [ "$want_test" = 1 ]; then
-  "${uv[@]}" --compile-bytecode --require-hashes -r lock/test.txt
+  "${uv[@]}" --require-hashes -r lock/test.txt
   "${uv[@]}" --no-deps --no-build-isolation -e .
-  .venv/bin/python -m compileall -q -j 0 drunter_notation tests bench scripts
 else
   "${uv[@]}" --compile-bytecode --require-hashes -r lock/app.txt
   "${uv[@]}" --compile-bytecode --no-deps --no-build-isolation .

@@ -21,6 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # locale must not change them (a test of the environment's choice sets its own variables).
 for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
     os.environ.pop(_name, None)
+# Bytecode is written as the tests import, whatever the environment says: with PYTHONDONTWRITEBYTECODE every
+# command a test starts would compile every module it loads again.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 # Tests never time things: no hypothesis deadline (a busy machine made it flake).
 settings.register_profile("drunter", deadline=None)
 settings.load_profile("drunter")

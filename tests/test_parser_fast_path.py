@@ -5,7 +5,7 @@ Valid text is read line by line by regexes made of the grammar's terminals
 
 * ``test_fast_path_is_in_use``: the samples in replays/ and a move of every kind are
   read without Lark (else the parser would silently run at Lark's speed);
-* the differential tests feed generated and mutated inputs (10,000 in the slow
+* the differential tests feed generated and mutated inputs (3,000 in the slow
   one, 30,000 in CI: ``PARSER_INPUTS`` sets it; 1,000 in the quick one, lines of
   every kind in ``test_every_line_kind``) to ``parse_text``/``parse_move`` as
   shipped and to the same functions running on Lark alone (its basic lexer and LALR parser on the grammar).
@@ -573,7 +573,7 @@ def test_hand_tiles_kept_by_their_text():
 
 @pytest.mark.slow
 def test_differential_slice():
-    _differential(int(os.environ.get("PARSER_INPUTS", "10000")), 1)
+    _differential(int(os.environ.get("PARSER_INPUTS", "3000")), 1)
 
 
 @pytest.mark.slow
