@@ -64,3 +64,27 @@ def test_every_command_takes_the_ends_of_the_seed_range(monkeypatch, command):
         result = invoke(*command, "--seed", seed)
         assert result.exit_code == 0, result.output
 
+
+
+@pytest.mark.parametrize("command", [
+    ("tournament", "--bots", "ismcts:sims=100000,greedy", "--games", "101"),
+    ("tournament", "--bots", "greedy,ismcts", "--games", "50001"),
+    ("simulate", "--players", "2", "--seed", "1", "--bots", "ismcts:sims=101", "--count", "100000", "--out", "OUT"),
+], ids=["sims-at-most", "default-sims", "simulate"])
+def test_games_times_sims_is_bounded_before_any_game(tmp_path, command):
+    """Each number within its own cap, their product not: one U002 line naming both, nothing played or written."""
+    result = invoke(*(str(tmp_path / "out") if a == "OUT" else a for a in command))
+    assert result.exit_code == 2, result.output
+    [line] = result.output.splitlines()
+    assert "error[U002]" in line and "sims=" in line and "10,000,000 a run allows" in line, line
+    assert not (tmp_path / "out").exists()
+
+
+def test_games_times_sims_at_the_bound_is_taken():
+    from drunter_notation.bots import MAX_RUN_WORK, check_run_work
+    from drunter_notation.errors import DnError
+
+    check_run_work(("ismcts:sims=100000", "greedy"), MAX_RUN_WORK // 100_000)  # exactly the bound
+    check_run_work(("greedy", "random"), 100_000)  # a style runs one simulation a decision
+    with pytest.raises(DnError):
+        check_run_work(("greedy", "ismcts:sims=100000"), MAX_RUN_WORK // 100_000 + 1)

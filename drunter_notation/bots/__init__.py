@@ -7,18 +7,22 @@ from __future__ import annotations
 
 import random
 
-from drunter_notation.bots.ismcts import IsmctsBot, canonical, spec
+from drunter_notation.bots.ismcts import SIMS, IsmctsBot, canonical, spec
 from drunter_notation.bots.player import Bot, Player, lean_move, play_game
 from drunter_notation.bots.styles import BOTS as STYLES
 from drunter_notation.bots.styles import CautiousBot, GreedyBot, RandomBot
 from drunter_notation.errors import fail
-from drunter_notation.i18n import _, ngettext
+from drunter_notation.i18n import _, format_number, ngettext
 from drunter_notation.rules.playout import play_out, play_turn
 
 BOTS: dict[str, type[Bot]] = {**STYLES, IsmctsBot.name: IsmctsBot}
 
 __all__ = ["BOTS", "STYLES", "Bot", "CautiousBot", "GreedyBot", "IsmctsBot", "Player", "RandomBot", "canonical_bot",
-           "lean_move", "make_bot", "parse_bots", "play_game", "play_out", "play_turn"]
+           "check_run_work", "lean_move", "make_bot", "parse_bots", "play_game", "play_out", "play_turn"]
+
+# A run's search work: its games times the simulations its most searching bot runs per decision (a style runs 1,
+# ismcts:sims=N runs N), bounded in total so that neither cap alone lets both be asked at their most.
+MAX_RUN_WORK = 10_000_000
 
 
 def make_bot(name: str, seed: int | str | random.Random | None = None) -> Bot:
@@ -49,3 +53,17 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
                                     len(names)).format(n=len(names), players=players))
     return tuple(canonical_bot(n) for n in names)  # each checked, in its one spelling
 
+
+
+def check_run_work(names: tuple[str, ...], games: int) -> None:
+    """Refuse (U002) a run of ``games`` games between the bots ``names`` (canonical
+    spellings) whose games times the most simulations a decision runs exceeds
+    :data:`MAX_RUN_WORK`, before any game is played."""
+    sims = max((int(spec(n)[1].get("sims", SIMS)) if spec(n)[0] == IsmctsBot.name else 1 for n in names), default=1)
+    if games * sims > MAX_RUN_WORK:
+        raise fail("U002", ngettext(
+            "{games} game times sims={sims} for each decision in it is {work}, more than the {most} a run allows; "
+            "give fewer games or fewer sims",
+            "{games} games times sims={sims} for each decision in them is {work}, more than the {most} a run allows; "
+            "give fewer games or fewer sims", games).format(
+            games=format_number(games), sims=sims, work=format_number(games * sims), most=format_number(MAX_RUN_WORK)))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from drunter_notation.bots import parse_bots
+from drunter_notation.bots import check_run_work, parse_bots
 from drunter_notation.bots.tournament import bot_game
 from drunter_notation.cli.cluster import dask_option, on_cluster
 from drunter_notation.cli.common import SEED, DiagnosticError
@@ -85,6 +85,8 @@ def simulate(n_players: int, seed: int, count: int, out: str | None, board_ref: 
     try:
         players = player_names(n_players)
         names = None if bots is None else parse_bots(bots, n_players)
+        if names is not None:
+            check_run_work(names, count if out is not None else 1)
         board = load_board(board_ref)
         ruleset = load_ruleset(rules_id)
         if out is None and count > 1:

@@ -10,7 +10,7 @@ import click
 from babel.numbers import get_decimal_symbol
 
 from drunter_notation import i18n
-from drunter_notation.bots import parse_bots
+from drunter_notation.bots import check_run_work, parse_bots
 from drunter_notation.bots.tournament import Match, Rate, lean_game, summarize
 from drunter_notation.cli.cluster import dask_option, on_cluster
 from drunter_notation.cli.common import SEED, DiagnosticError, pool_size
@@ -67,6 +67,7 @@ def tournament(bots: str | None, n_players: int | None, games: int, seed: int, j
                                         "--bots names {n} bots, but a game takes 2 to 4 players: give one per seat",
                                         n).format(n=n))
         names = parse_bots(bots, n)
+        check_run_work(names, games)
         deal_hands(load_board(board_ref), player_names(n), random.Random(0))  # D002 once, before any game is played
         load_ruleset(rules_id)
         if n_players is not None and "," in bots and len(names) != n_players:
