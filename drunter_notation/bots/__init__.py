@@ -54,7 +54,6 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
     return tuple(canonical_bot(n) for n in names)  # each checked, in its one spelling
 
 
-
 def check_run_work(names: tuple[str, ...], games: int) -> None:
     """Refuse (U002) a run of ``games`` games between the bots ``names`` (canonical
     spellings) whose games times the most simulations a decision runs exceeds
