@@ -134,3 +134,18 @@ def test_a_too_long_position_string_is_refused_before_it_is_split():
         tracemalloc.stop()
     assert e.value.diagnostic.code == "P002" and "longer than 100,000 characters" in e.value.diagnostic.message
     assert peak < 3 * len(text)  # the string stripped once, no list of its fields
+
+
+def test_no_push_makes_a_position_that_does_not_read_back():
+    """A position of turn 9,999 played on: the turn that would make the next one unwritable is refused."""
+    from drunter_notation import DnError, Game
+
+    game = Game.from_position("dn1 schilda hig-1991 base Anna,Ben 9999 S2b1-c1@a1:1,W1n1@o1:2 - - ./. -")
+    game.push(next(m for m in game.legal_moves() if not m.needs_vote))
+    assert Game.from_position(game.position()).position() == game.position()
+    before = game.position()
+    for move in (next(m for m in game.legal_moves() if not m.needs_vote), "pass"):
+        with pytest.raises(DnError) as refused:
+            game.push(move)
+        assert refused.value.diagnostic.code == "T001" and "9,999" in refused.value.diagnostic.message
+    assert game.position() == before
