@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from drunter_notation import i18n
 from drunter_notation.analysis.evaluate import Estimate, candidates, difference, estimate, mean_se, shares
 from drunter_notation.analysis.inference import Inference, Model, Posterior, favourite, hypotheses, key
-from drunter_notation.bots import IsmctsBot, canonical_bot, lean_move
-from drunter_notation.bots.ismcts import SIMS, spec
+from drunter_notation.bots import canonical_bot, lean_move, sims_per_decision
 from drunter_notation.errors import DnError, fail
 from drunter_notation.i18n import N_, _, format_number
 from drunter_notation.load import judge
@@ -72,8 +71,7 @@ class Settings:
             raise fail("U002", _(ONE_PLAYOUT))
         if self.policy == "inferred":
             return
-        name, params = spec(canonical_bot(self.policy))  # an unknown bot or setting: U002 here, not in a worker
-        sims = int(params.get("sims", SIMS)) if name == IsmctsBot.name else 1
+        sims = sims_per_decision(canonical_bot(self.policy))  # an unknown bot or setting: U002 here, not in a worker
         if self.playouts * sims > MAX_WORK:
             raise fail("U002", _("{playouts} playouts a position times sims={sims} for each decision in them is "
                                  "{work}, more than the {most} a position allows; give fewer playouts or fewer "

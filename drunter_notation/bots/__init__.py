@@ -18,7 +18,8 @@ from drunter_notation.rules.playout import play_out, play_turn
 BOTS: dict[str, type[Bot]] = {**STYLES, IsmctsBot.name: IsmctsBot}
 
 __all__ = ["BOTS", "STYLES", "Bot", "CautiousBot", "GreedyBot", "IsmctsBot", "Player", "RandomBot", "canonical_bot",
-           "check_run_work", "lean_move", "make_bot", "parse_bots", "play_game", "play_out", "play_turn"]
+           "check_run_work", "lean_move", "make_bot", "parse_bots", "play_game", "play_out", "play_turn",
+           "sims_per_decision"]
 
 # A run's search work: its games times the simulations its most searching bot runs per decision (a style runs 1,
 # ismcts:sims=N runs N), bounded in total so that neither cap alone lets both be asked at their most.
@@ -54,11 +55,17 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
     return tuple(canonical_bot(n) for n in names)  # each checked, in its one spelling
 
 
+def sims_per_decision(name: str) -> int:
+    """The simulations the bot ``name`` (a canonical spelling) runs per decision: a style 1, ismcts its ``sims``."""
+    base, params = spec(name)
+    return int(params.get("sims", SIMS)) if base == IsmctsBot.name else 1
+
+
 def check_run_work(names: tuple[str, ...], games: int) -> None:
     """Refuse (U002) a run of ``games`` games between the bots ``names`` (canonical
     spellings) whose games times the most simulations a decision runs exceeds
     :data:`MAX_RUN_WORK`, before any game is played."""
-    sims = max((int(spec(n)[1].get("sims", SIMS)) if spec(n)[0] == IsmctsBot.name else 1 for n in names), default=1)
+    sims = max(map(sims_per_decision, names), default=1)
     if games * sims > MAX_RUN_WORK:
         raise fail("U002", ngettext(
             "{games} game times sims={sims} for each decision in it is {work}, more than the {most} a run allows; "
