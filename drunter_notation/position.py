@@ -29,11 +29,11 @@ from drunter_notation.notation.values import MAX_TILE_COUNT, TILES
 from drunter_notation.rules.board import Board
 from drunter_notation.rules.options import Ruleset
 from drunter_notation.rules.state import LaidTile, State, Variant
-from drunter_notation.rules.turn import new_game
+from drunter_notation.rules.turn import LAST_TURN, new_game
 
 TAG = "dn1"
 FIELDS = ("tag", "board", "rules", "variant", "players", "next", "tiles", "removed", "hands", "cards", "choice")
-MAX_TURN = 10_000  # far beyond any real game: the box holds at most a few hundred tiles
+MAX_TURN = LAST_TURN + 1  # the next turn after a game's last
 MAX_COUNT = MAX_TILE_COUNT  # a tile count of a hand line, as the record reader takes it
 _SQ = r"[a-z](?:[1-9]\d?)"
 _TILE = re.compile(rf"([WSR])([123])({_SQ})(?:-({_SQ}))?@({_SQ}):(\d{{1,5}})")

@@ -149,3 +149,15 @@ def test_no_push_makes_a_position_that_does_not_read_back():
             game.push(move)
         assert refused.value.diagnostic.code == "T001" and "9,999" in refused.value.diagnostic.message
     assert game.position() == before
+
+
+def test_no_record_reaches_a_position_that_does_not_read_back():
+    """A record of 10,000 passes without hands: its last turn is refused where it stands, and the position before it
+    reads back."""
+    turns = [f"{i}. {('Anna', 'Ben')[(i - 1) % 2]} pass\n" for i in range(1, 10_001)]
+    with pytest.raises(DnError) as refused:
+        Game.from_dn('[Players "Anna, Ben"]\n\n' + "".join(turns))
+    error = refused.value.diagnostic
+    assert (error.code, error.line, error.turn) == ("T001", 10_002, 10_000) and "9,999" in error.message
+    game = Game.from_dn('[Players "Anna, Ben"]\n\n' + "".join(turns[:-1]))
+    assert Game.from_position(game.position()).position() == game.position() and game.position().split()[5] == "10000"

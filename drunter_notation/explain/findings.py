@@ -12,7 +12,7 @@ from typing import Any
 
 from drunter_notation.errors import quoted, shown
 from drunter_notation.explain.words import and_list, building_name, count_words, direction, kind_of, names, spell
-from drunter_notation.i18n import N_, _, ngettext
+from drunter_notation.i18n import N_, _, format_number, ngettext
 from drunter_notation.notation.model import BUILDINGS
 from drunter_notation.notation.model import square_name as sq
 from drunter_notation.rules.options import Ruleset
@@ -217,6 +217,8 @@ SENTENCES: dict[str, Callable[[Facts], str]] = {
     # turns (T1, T2, E1, X2)
     "number": lambda f: _("turn number {number} out of sequence; expected {expected}").format(
         number=f["number"], expected=f["expected"]),
+    "past-last": lambda f: _("turn {number} is past the last turn a game may have, {most}").format(
+        number=format_number(f["number"]), most=format_number(f["most"])),
     "not-a-player": lambda f: _("'{player}' is not a player: turn {number} belongs to {mover}").format(
         player=f["player"], number=f["number"], mover=f["mover"]),
     "not-your-turn": lambda f: _("it is not {player}'s turn: turn {number} belongs to {mover}").format(

@@ -13,10 +13,9 @@ from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.words import and_list
 from drunter_notation.game.inputs import card_sets, typed, wrong_type
 from drunter_notation.game.position import GamePosition, LogEntry
-from drunter_notation.i18n import _, format_number
+from drunter_notation.i18n import _
 from drunter_notation.notation.model import CARD_NAMES, Ballot, Card, Choose, Outcome, Placement, Turn, Vote, quick
 from drunter_notation.notation.parser import parse_move
-from drunter_notation.position import MAX_TURN
 from drunter_notation.rules import turn, votes
 from drunter_notation.rules.placement import Move
 from drunter_notation.rules.state import Violation
@@ -59,9 +58,6 @@ class GameHistory(GamePosition):
             typed(jein, Mapping, "B004", "jein=", "Mapping[str, str] | None")
         ballots = self._ballots(vote, jein) if vote is not None else None
         st = self.state
-        if st.number + 1 >= MAX_TURN:  # the position after it could not be written: its next turn past the strings' cap
-            raise fail("T001", _("turn {number} is past the last turn a game may have, {most}").format(
-                number=format_number(st.number + 1), most=format_number(MAX_TURN - 1)), path="move")
         due, chosen = st.due, st.chosen
         if isinstance(move, Move) and move in self.legal_moves():  # one of them, or one equal in every fact
             decision = turn.play_move(st, move, ballots)  # legal where it stands: only the vote is judged

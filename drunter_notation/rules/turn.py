@@ -23,6 +23,8 @@ from drunter_notation.rules.options import BallotOrder, Options, VoteOutcome
 from drunter_notation.rules.placement import ALL_TILES, Move, apply_move, check_placement, legal_moves
 from drunter_notation.rules.state import State, Variant, Violation, new_state
 
+LAST_TURN = 9_999  # far beyond any real game (the box holds a few hundred tiles); every position after it is writable
+
 
 class VoteDecision(NamedTuple):
     """A vote held on a placement: the tally card by card, the ruleset's options that
@@ -136,6 +138,10 @@ def _over(state: State, number: int) -> Violation:
     return Violation("T005", "E1", "game-over", {"number": number, "hands_known": state.hands is not None})
 
 
+def _past_last(number: int) -> Violation:
+    return Violation("T001", "", "past-last", {"number": number, "most": LAST_TURN})
+
+
 def judge_turn(state: State, number: int, player: str, placement: Placement | None
                ) -> tuple[Move | None, VoteDecision | Violation | None] | Violation:
     """Judge turn ``number`` by ``player`` (``placement`` None: a pass) at ``state``
@@ -147,6 +153,8 @@ def judge_turn(state: State, number: int, player: str, placement: Placement | No
     expected = state.number + 1
     if number != expected:
         return Violation("T001", "T1", "number", {"number": number, "expected": expected})
+    if number > LAST_TURN:
+        return _past_last(number)
     mover = state.players[state.seat]  # State.to_move without its property's call: every turn judged asks
     if player != mover:
         return Violation("T002", "T1", "not-a-player" if player not in state.players else "not-your-turn",
@@ -230,6 +238,8 @@ def play_move(state: State, move: Move, vote: Vote | None = None) -> Decision | 
     missing = None if state.due is None else choose_missing(state)
     if missing is not None:
         return missing
+    if state.number >= LAST_TURN:
+        return _past_last(state.number + 1)
     judged = judge_vote(state, state.to_move, move, vote)
     if type(judged) is Violation:  # as in play_turn
         return judged
