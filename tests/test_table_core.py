@@ -121,3 +121,20 @@ def test_a_deleted_games_seat_links_open_nothing_in_a_new_game_of_its_name():
         assert (await ask(core, "GET", "/api/seat/Friday", token=new[0]))[1]["me"]["name"] == "Anna"
         core.close()
     run_async(main())
+
+
+def test_what_no_page_sends_is_refused_in_one_line_not_raised():
+    """Bodies that are no JSON object, a method with a control character, players that are not names
+    beside bots: the core answers each as the server does (found by tests/fuzz/tablefuzz.py)."""
+    async def main():
+        core = TableCore(MemoryStorage(), Runtime(), InlineThinker(), delay_ms=0)
+        for body in ([1], "[1]", "{", 7, True, "null"):
+            status, problem = await ask(core, "POST", "/api/games", body)
+            assert status == 400 and problem["error"].startswith("the body is"), (body, problem)
+        status, problem = await ask(core, "\x00", "/api/games")
+        assert status == 405 and problem["error"] == "/api/games does not take \\x00"
+        status, problem = await ask(core, "POST", "/api/games", {"name": "t", "players": [{"a": 1}, "Ben"],
+                                                                 "deal": "random", "bots": {"Ben": "greedy"}})
+        assert status == 400 and problem["error"].startswith("players:")
+        assert (await ask(core, "POST", "/api/games", '{"name": "t", "players": ["Anna", "Ben"]}'))[0] == 201
+    run_async(main())

@@ -58,7 +58,7 @@ class WorkerTable:
         self.core = TableCore(self.storage, WorkerRuntime(tell), InlineThinker(), delay_ms=DELAY_MS)
         self.started = False
 
-    async def ask(self, method: str, path: str, body: dict[str, Any] | None, token: str | None) -> dict[str, Any]:
+    async def ask(self, method: str, path: str, body: str, token: str | None) -> dict[str, Any]:
         """The core's answer to one request: ``{"status", "body"}`` (404, 405 as the server's)."""
         if not self.started:  # on the loop the bots will play on
             self.core.start()
@@ -93,7 +93,7 @@ async def ask(method: str, path: str, body: str, token: str | None, lang: str | 
     """JSON in (the body), JSON out: what the worker passes on, in the page's language ``lang``
     (as the server's ``X-Drunter-Lang``): the views' words and the board's."""
     with using(lang) if lang else nullcontext():
-        reply = await TABLE[0].ask(method, path, json.loads(body or "{}"), token)
+        reply = await TABLE[0].ask(method, path, body, token)
     return json.dumps(reply, ensure_ascii=False)
 
 

@@ -6,6 +6,7 @@ diagnostics).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -44,9 +45,23 @@ def answer(work: Callable[[], Answer], name: str | None) -> Reply:
     return result if isinstance(result, Reply) else Reply(result)
 
 
+def json_object(raw: str | bytes | object) -> JSONObject:
+    """A request's body as every transport takes it: JSON text (none is ``{}``) or a value
+    already read, which must be a JSON object; anything else is refused (400)."""
+    data = raw
+    if isinstance(raw, (str, bytes)):
+        try:
+            data = json.loads(raw) if raw.strip() else {}
+        except (ValueError, RecursionError):
+            raise Refused(400, _("the body is not JSON")) from None
+    if not isinstance(data, dict):
+        raise Refused(400, _("the body is a JSON object, e.g. {example}").format(example='{"move": "S2 c3-c4"}'))
+    return data
+
+
 def no_route(path: str, method: str, *, other_methods: bool) -> Reply:
     """No route at ``path`` (404), or none that takes ``method`` (405): data and one translated line."""
-    shown = printable(path[:200])
+    shown, method = printable(path[:200]), printable(method[:20])
     if other_methods:
         return Reply({"error": _("{path} does not take {method}").format(path=shown, method=method),
                       "code": "method-not-allowed", "data": {"path": shown, "method": method}}, 405)

@@ -68,11 +68,11 @@ def new_game_tags(body: JSONObject) -> dict[str, str]:
         raise Refused(400, _("unknown field {field}: a new game takes {fields}").format(
             field=unknown[0], fields=", ".join(sorted(FIELDS))))
     players = body.get("players")
-    players = players if isinstance(players, list) else []
+    players = players if isinstance(players, list) and all(isinstance(p, str) for p in players) else []  # 400 later
     tags: dict[str, str] = {}
     bots = body.get("bots")
     spelled: dict[str, str] = {}
-    if bots is not None:
+    if bots is not None and players:  # without a list of names, the players are refused first (Tables.create)
         if not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values()):
             raise Refused(400, _("bots: an object of player names to bots, e.g. {\"Ben\": \"ismcts:sims=400\"}"))
         for player, spec in bots.items():

@@ -17,7 +17,7 @@ from functools import partial
 from drunter_notation.errors import DnError
 from drunter_notation.i18n import _
 from drunter_notation.table import games, mend
-from drunter_notation.table.answer import Answer, Reply, SeatWork, Work, answer, no_route
+from drunter_notation.table.answer import Answer, Reply, SeatWork, Work, answer, json_object, no_route
 from drunter_notation.table.bots import (
     DELAY_MS,
     HintJob,
@@ -86,11 +86,15 @@ class TableCore:
         self.hinting: set[tuple[str, ...]] = set()  # (game, seat) whose hint is being thought out
         self.coach = Coach(thinker, runtime.signal)  # whose question goes to the thinker next
 
-    async def request(self, method: str, path: str, body: JSONObject | None = None, token: str | None = None,
+    async def request(self, method: str, path: str, body: object = None, token: str | None = None,
                       base: str = "") -> Reply:
         """One request as a transport without a router of its own hands it over (a page's worker):
-        the route of ``path`` found and run; none is 404, a method it does not take 405, as the
-        server answers them (``code`` and ``data``)."""
+        the route of ``path`` found and run; none is 404, a method it does not take 405, a body
+        (JSON text or a value read) that is not a JSON object 400, as the server answers them."""
+        try:
+            body = json_object({} if body is None else body)
+        except Refused as e:
+            return Reply(e.as_json(), e.status)
         allowed: list[str] = []
         for entry, pattern in self._patterns:
             found = pattern.fullmatch(path)
@@ -99,7 +103,7 @@ class TableCore:
             if method not in entry.methods:
                 allowed.extend(entry.methods)
                 continue
-            return await entry.work(Call(found.groupdict().get("name"), method, body or {}, token, base))
+            return await entry.work(Call(found.groupdict().get("name"), method, body, token, base))
         return no_route(path, method, other_methods=bool(allowed))
 
     def start(self) -> None:

@@ -5,14 +5,13 @@ answered as a response.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from drunter_notation.i18n import _
-from drunter_notation.table.answer import Reply
+from drunter_notation.table.answer import Reply, json_object
 from drunter_notation.table.core import Call, Entry
 from drunter_notation.table.store import JSONObject, Refused
 
@@ -51,11 +50,4 @@ async def read_body(request: Request) -> JSONObject:
         if size > LIMIT:
             raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
         chunks.append(chunk)
-    raw = b"".join(chunks)
-    try:
-        data = json.loads(raw) if raw.strip() else {}
-    except (ValueError, RecursionError):
-        raise Refused(400, _("the body is not JSON")) from None
-    if not isinstance(data, dict):
-        raise Refused(400, _("the body is a JSON object, e.g. {example}").format(example='{"move": "S2 c3-c4"}'))
-    return data
+    return json_object(b"".join(chunks))

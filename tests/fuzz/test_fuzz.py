@@ -7,7 +7,7 @@ a developer can skip it with ``-m 'not fuzz'``, while the plain test command run
 that once escaped as a Python exception or printed an unsafe line; it goes through
 the same checks as a fuzzed input, and where the answer matters, its code and place
 are asserted too. The Game API's and position strings' slice (``apifuzz``) runs two
-fifths as many inputs.
+fifths as many inputs, the table core's (``tablefuzz``, runs of up to 200 requests) a sixtieth.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import os
 import apifuzz
 import dnfuzz
 import pytest
+import tablefuzz
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -54,6 +55,13 @@ def test_api_fuzz_slice_finds_nothing():
     # the Game API and position strings with odd values (apifuzz.py): two fifths of FUZZ_INPUTS (1,200; CI 40,000)
     inputs = int(os.environ.get("FUZZ_INPUTS", "3000")) * 2 // 5
     assert [str(f) for f in apifuzz.run(inputs, seed=1)] == []
+
+
+@pytest.mark.fuzz
+def test_table_fuzz_slice_finds_nothing():
+    # the table core's JSON API, in memory (tablefuzz.py): a sixtieth of FUZZ_INPUTS (50; CI 1,666), runs of requests
+    inputs = int(os.environ.get("FUZZ_INPUTS", "3000")) // 60
+    assert [str(f) for f in tablefuzz.run(inputs, seed=1)] == []
 
 
 def test_inputs_are_reproducible_from_seed_and_index():
