@@ -214,9 +214,10 @@ def run(inputs: int, seed: int = 1) -> list[dnfuzz.Finding]:
     return [f for f in map(lambda i: check(seed, i), range(inputs)) if f is not None]
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--inputs", type=int, default=10_000)
+def script(doc: str, check, run, inputs: int, argv: list[str] | None = None) -> int:
+    """A fuzzer's command line: ``--inputs N --seed S``, or ``--only I`` to check one input."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--inputs", type=int, default=inputs)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", type=int, help="check this one input and print what it gives")
     args = ap.parse_args(argv)
@@ -226,9 +227,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if finding else 0
     findings = run(args.inputs, args.seed)
     for f in findings:
-        print(f)
+        print(f, flush=True)
     print(f"{args.inputs:,} inputs (seed {args.seed}): {len(findings)} findings")
     return 1 if findings else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return script(__doc__, check, run, 10_000, argv)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ joker declared, an undo, a take-back, a repair, a reveal -- with now and then an
 value for one field of a body (``apifuzz``'s), an odd body, an odd game id or path, a
 token of another seat or of nobody, an odd method.
 
+The core runs as in the browser edition's worker (its runtime: one caller, no thread).
 A finding is: an exception out of the core; a status of 500 or more, or one no route
 answers with; an error that is not one printable line; a body JSON cannot carry
 (``NaN``, a value that is not JSON); a seat's answer that holds another seat's token;
@@ -21,7 +22,6 @@ in ``tests/fuzz/test_fuzz.py``; a long run and a replay::
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import random
@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script: its
 import apifuzz
 import dnfuzz
 
+from drunter_notation.cli.table_worker import WorkerRuntime
 from drunter_notation.errors import DnError
 from drunter_notation.game import Game
 from drunter_notation.table.bots import InlineThinker
@@ -52,35 +53,13 @@ FIELDS = ("move", "turn", "vote", "jein", "keep", "cards", "side", "text", "rev"
 NO_BREAK = str.maketrans("", "", "\u00a0\u202f")  # the languages write them in numbers
 
 
-class Runtime:
-    """One caller, no threads, as in a page's worker: blocking calls run at once."""
-
-    async def blocking(self, work, table=None):
-        return work()
-
-    async def sleep(self, seconds):
-        await asyncio.sleep(0)
-
-    def signal(self):
-        return asyncio.Event()
-
-    def spawn(self, coroutine):
-        return asyncio.get_running_loop().create_task(coroutine)
-
-    def notify(self, name):
-        pass
-
-    def present(self, name):
-        return set()
-
-
 class Table:
     """A fresh core and what the fuzzer knows of it: its games and their players."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
         self.storage = MemoryStorage()
-        self.core = TableCore(self.storage, Runtime(), InlineThinker(), delay_ms=0)
+        self.core = TableCore(self.storage, WorkerRuntime(lambda name: None), InlineThinker(), delay_ms=0)
         self.games: dict[str, list[str]] = {}
         self.broken: set[str] = set()  # records put in the folder that validate refuses: the table need not mend them
 
@@ -302,20 +281,7 @@ def run(inputs: int, seed: int = 1) -> list[dnfuzz.Finding]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--inputs", type=int, default=2_000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--only", type=int, help="check this one input and print what it gives")
-    args = ap.parse_args(argv)
-    if args.only is not None:
-        finding = check(args.seed, args.only)
-        print(finding or "no finding")
-        return 1 if finding else 0
-    findings = run(args.inputs, args.seed)
-    for f in findings:
-        print(f, flush=True)
-    print(f"{args.inputs:,} inputs (seed {args.seed}): {len(findings)} findings")
-    return 1 if findings else 0
+    return apifuzz.script(__doc__, check, run, 2_000, argv)
 
 
 if __name__ == "__main__":
