@@ -138,8 +138,44 @@ def read_record(path: str | Path) -> bytes:
 
 
 def _cannot_read(e: BaseException) -> str:
-    reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
-    return _("cannot be read: {reason}").format(reason=reason)
+    return _("cannot be read: {reason}").format(reason=os_reason(e))
+
+
+# The system's reasons a user meets, in the user's language (the C library words them in English only).
+_OS_REASONS = {
+    errno.ENOENT: N_("there is no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("the operation is not permitted"),
+    errno.EEXIST: N_("something of that name is there already"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.ENOSPC: N_("no space is left on the device"),
+    errno.EDQUOT: N_("the disk quota is used up"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.ELOOP: N_("too many symbolic links"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.EBADF: N_("the file descriptor is not open"),
+    errno.EMFILE: N_("too many files are open"),
+    errno.EIO: N_("an input/output error"),
+    errno.EBUSY: N_("the device or file is busy"),
+    errno.EXDEV: N_("it is on another file system"),
+    errno.EADDRINUSE: N_("the address is in use"),
+    errno.EADDRNOTAVAIL: N_("the address is not one of this machine's"),
+    errno.ECONNREFUSED: N_("the connection was refused"),
+    errno.ECONNRESET: N_("the connection was reset"),
+    errno.ETIMEDOUT: N_("the connection timed out"),
+    errno.EHOSTUNREACH: N_("the host cannot be reached"),
+    errno.ENETUNREACH: N_("the network cannot be reached"),
+}
+
+
+def os_reason(e: BaseException) -> str:
+    """Why the system refused ``e``'s call, in the user's language; a rare error in the C
+    library's own words, and a :class:`NotRegularFile` in the product's."""
+    number = getattr(e, "errno", None)
+    if number in _OS_REASONS and not isinstance(e, NotRegularFile):
+        return _(_OS_REASONS[number])
+    return getattr(e, "strerror", None) or str(e) or type(e).__name__
 
 
 def _size(n: int) -> str:

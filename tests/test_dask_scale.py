@@ -102,7 +102,7 @@ def test_no_scheduler_at_the_address_is_one_line_and_exit_2(tmp_path, command):
     assert time.monotonic() - began < 30
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     assert done.stderr.splitlines() == [f"drunter {command[0]}: error: cannot reach the Dask scheduler at {DEAD} "
-                                        f"within 5 s: Connection refused; see drunter {command[0]} --help"]
+                                        f"within 5 s: the connection was refused; see drunter {command[0]} --help"]
     assert not list(tmp_path.rglob("*.dn"))
 
 

@@ -62,7 +62,7 @@ def test_closed_standard_input_is_one_i001_line():
                           text=True, timeout=120, preexec_fn=lambda: os.close(0), cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 2 and done.stdout == ""
-    assert one_line(done.stderr, "I001") == "<stdin>: error[I001]: cannot be read: Bad file descriptor"
+    assert one_line(done.stderr, "I001") == "<stdin>: error[I001]: cannot be read: the file descriptor is not open"
 
 
 def test_standard_input_within_the_cap_is_judged(tmp_path):

@@ -237,3 +237,12 @@ def test_board_file_and_ruleset_errors_in_czech(tmp_path):
     result = invoke("validate", "--lang", "de", "--rules", "nope", str(RECORD))
     assert "Fehler[H004]: unbekanntes Regelwerk 'nope'" in result.output
     assert "bekannte Regelwerke: " in result.output and result.exit_code == 2
+
+
+@pytest.mark.parametrize("lang, reason", [("de", "ein Teil des Pfads ist kein Ordner"),
+                                          ("cs", "část cesty není složka")])
+def test_the_systems_reason_is_in_the_language(lang, reason):
+    """The OS's reason after the product's sentence is the language's too, not the C library's English."""
+    done = subprocess.run([sys.executable, "-m", "drunter_notation.cli", "simulate", "--players", "2", "--seed", "1",
+                           "--out", "/etc/passwd/x", "--lang", lang], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.strip().endswith(reason), done.stderr

@@ -20,7 +20,7 @@ from drunter_notation.data.boardfile import (
 )
 from drunter_notation.errors import DnError, fail, printable, printable_lines
 from drunter_notation.explain.boardtext import render_board
-from drunter_notation.files import write_atomic
+from drunter_notation.files import os_reason, write_atomic
 from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.notation.model import square_name
 from drunter_notation.rules.board import DEFAULT_BOX
@@ -107,7 +107,7 @@ def new(name: str, size: tuple[int, int], output: Path | None, force: bool) -> N
     try:
         write_atomic(path, board_template(name, *size))
     except OSError as e:
-        raise DiagnosticError(fail("I005", _("cannot write the file: {reason}").format(reason=e.strerror),
+        raise DiagnosticError(fail("I005", _("cannot write the file: {reason}").format(reason=os_reason(e)),
                                    path=str(path))) from None
     click.echo(_("wrote {path}: fill it in from your board, then run: drunter board check {path}").format(
         path=path), err=True)

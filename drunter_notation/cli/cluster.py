@@ -26,7 +26,7 @@ from drunter_notation import i18n
 from drunter_notation.cli import YOUNG_THRESHOLD
 from drunter_notation.cli.common import IN_WEBASSEMBLY, command_name
 from drunter_notation.errors import DnError, printable
-from drunter_notation.files import read_record
+from drunter_notation.files import os_reason, read_record
 from drunter_notation.i18n import N_, _
 
 T = TypeVar("T")
@@ -98,7 +98,7 @@ def knock(address: str) -> None:
         raise unreachable(address, _("something accepted the connection but did not answer as a Dask "
                                      "scheduler does")) from None
     except (OSError, ValueError, OverflowError) as e:
-        raise unreachable(address, getattr(e, "strerror", None) or str(e) or type(e).__name__) from None
+        raise unreachable(address, os_reason(e)) from None
 
 
 def connect(address: str, stack: contextlib.ExitStack) -> Any:

@@ -12,6 +12,7 @@ from typing import IO, Any, TextIO, cast
 import click
 
 from drunter_notation.errors import DnError, fail, printable
+from drunter_notation.files import os_reason
 from drunter_notation.i18n import _
 
 
@@ -59,7 +60,7 @@ class OutputFailed(Exception):
     OSError, so that click, which swallows a closed pipe without a word, lets it pass."""
 
     def __init__(self, error: OSError):
-        super().__init__(error.strerror or type(error).__name__)
+        super().__init__(os_reason(error))
         self.error = error
 
 
@@ -133,7 +134,7 @@ def _run(group: click.Group) -> int:
 def _output_failed(e: OSError) -> int:
     """Say once, on stderr, that the output could not be written; exit status 2. Both
     streams then point at /dev/null, so nothing fails again when Python exits."""
-    error = fail("I005", _("cannot write the output: {reason}").format(reason=e.strerror or type(e).__name__),
+    error = fail("I005", _("cannot write the output: {reason}").format(reason=os_reason(e)),
                  path="drunter", hint=_("check the disk or the program reading the output"))
     stdout, stderr = sys.__stdout__, sys.__stderr__
     assert stdout is not None and stderr is not None  # None only without a console (pythonw); output failed on them
@@ -204,7 +205,7 @@ def record_paths(args: tuple[str, ...]) -> tuple[list[str], int]:
             found += [Path(folder, f) for f in files if f.endswith(".dn")]
         for e in problems:
             report_error(fail("I001", _("cannot read this folder: {reason}; its records are not checked").format(
-                reason=e.strerror or e), path=str(e.filename or a)))
+                reason=os_reason(e)), path=str(e.filename or a)))
             status = 2
         if not found and not problems:
             click.echo(printable(_("{path}: warning: no *.dn files in this directory").format(path=a)), err=True)

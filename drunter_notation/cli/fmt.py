@@ -7,7 +7,7 @@ import click
 
 from drunter_notation.cli.common import record_paths, report_error
 from drunter_notation.errors import DnError, fail, printable
-from drunter_notation.files import FileChanged, read_snapshot, write_atomic
+from drunter_notation.files import FileChanged, os_reason, read_snapshot, write_atomic
 from drunter_notation.i18n import N_, _
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.notation.parser import parse_bytes
@@ -47,7 +47,7 @@ def fmt(files: tuple[str, ...], check: bool, write: bool) -> None:
                     continue
                 except OSError as e:
                     report_error(fail("I005", _("cannot rewrite the file ({reason}); it is unchanged").format(
-                        reason=e.strerror), path=path))
+                        reason=os_reason(e)), path=path))
                     status = max(status, 2)
                     continue
                 click.echo(printable(_("{path}: reformatted").format(path=path)), err=True)

@@ -13,6 +13,7 @@ from types import FrameType
 
 import click
 
+from drunter_notation.files import os_reason
 from drunter_notation.i18n import N_, _
 
 
@@ -70,13 +71,13 @@ def play(directory: Path, host: str, port: int, no_browser: bool) -> None:
         sock.listen(128)  # from here on connections wait in the backlog until the server takes them
     except OSError as e:  # before the folder is made: a port in use leaves nothing behind
         raise click.ClickException(_("cannot listen on {host}:{port}: {problem}").format(
-            host=host, port=port, problem=e.strerror or e)) from None
+            host=host, port=port, problem=os_reason(e))) from None
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         sock.close()
         raise click.ClickException(_("cannot make the games folder {folder}: {problem}").format(
-            folder=directory, problem=e.strerror or e)) from None
+            folder=directory, problem=os_reason(e))) from None
     token = None if _loopback(host) else secrets.token_urlsafe(18)
     bound = sock.getsockname()[1]
     bases = [_url(host, bound)] if token is None else [_url(a, bound) for a in _addresses(host)]

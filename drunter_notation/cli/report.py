@@ -25,7 +25,7 @@ from drunter_notation.cli.common import DiagnosticError, record_paths, report_er
 from drunter_notation.cli.validate import EXIT_2_CODES, summary_line
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import Diagnostic, DnError, fail, printable
-from drunter_notation.files import FILE, check_target, read_record, read_regular, write_atomic
+from drunter_notation.files import FILE, check_target, os_reason, read_record, read_regular, write_atomic
 from drunter_notation.i18n import N_, _, format_number, ngettext
 from drunter_notation.load import judge
 from drunter_notation.notation.model import Record
@@ -74,7 +74,7 @@ def check_outputs(paths: Sequence[Path]) -> None:
             check_target(path, links=False)
         except OSError as e:
             raise DiagnosticError(fail("I005", _("cannot write {name}: {reason}").format(
-                name=path.name, reason=e.strerror)), str(path)) from None
+                name=path.name, reason=os_reason(e))), str(path)) from None
 
 
 def _check_final(analysis: dict[str, Any]) -> None:
@@ -245,7 +245,7 @@ def report(ctx: click.Context, files: tuple[str, ...], output: Path | None, out_
         try:
             _write(out, html)
         except OSError as e:
-            report_error(fail("I005", _("cannot write the report: {reason}").format(reason=e.strerror)), str(out))
+            report_error(fail("I005", _("cannot write the report: {reason}").format(reason=os_reason(e))), str(out))
             status = 2
             continue
         entries.append(entry)
@@ -328,7 +328,7 @@ def _write_archive(folder: Path, archive: list[IndexEntry], entries: list[IndexE
             _write(target, text)
         except OSError as e:
             raise DiagnosticError(fail("I005", _("cannot write {name}: {reason}").format(
-                name=target.name, reason=e.strerror)), str(target)) from None
+                name=target.name, reason=os_reason(e))), str(target)) from None
     if with_index:
         click.echo(printable(_("wrote {path} ({records} in the archive)").format(
             path=folder / "index.html", records=record_count(len(archive)))))

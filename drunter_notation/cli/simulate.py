@@ -16,7 +16,7 @@ from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import DEFAULT_RULESET, load_ruleset
 from drunter_notation.deal import game_rng, player_names
 from drunter_notation.errors import DnError, fail, printable
-from drunter_notation.files import write_atomic
+from drunter_notation.files import os_reason, write_atomic
 from drunter_notation.i18n import N_, _, ngettext, pgettext
 from drunter_notation.notation.formatter import format_record
 from drunter_notation.rules.board import DEFAULT_BOARD
@@ -42,7 +42,8 @@ def _targets(out: str, seed: int, count: int, force: bool) -> list[Path]:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise fail("I005", _("cannot create the output folder: {reason}").format(reason=e.strerror), path=out) from None
+        raise fail("I005", _("cannot create the output folder: {reason}").format(reason=os_reason(e)),
+                   path=out) from None
     paths = [folder / f"game-{seed}-{i}.dn" for i in range(1, count + 1)]
     existing = [p for p in paths if os.path.exists(p)]
     if existing and not force:
@@ -112,7 +113,7 @@ def simulate(n_players: int, seed: int, count: int, out: str | None, board_ref: 
             try:
                 write_atomic(path, record)
             except OSError as e:
-                raise fail("I005", _("cannot write the file: {reason}").format(reason=e.strerror),
+                raise fail("I005", _("cannot write the file: {reason}").format(reason=os_reason(e)),
                            path=str(path)) from None
     except DnError as e:  # every error here is about what the options named
         raise DiagnosticError(e, e.path or "simulate", exit_code=Exit.CANNOT) from None

@@ -26,6 +26,7 @@ from markupsafe import Markup
 from drunter_notation.errors import printable_text
 from drunter_notation.explain.steps import track_ends
 from drunter_notation.explain.words import and_list
+from drunter_notation.files import os_reason
 from drunter_notation.i18n import N_, _, format_number
 from drunter_notation.notation.model import Choose
 from drunter_notation.replay import Timeline
@@ -145,7 +146,7 @@ def flow_diagram(t: Timeline) -> Markup:
             n=DOT_TIMEOUT))
     except OSError as e:
         return _notice(_("The game-flow diagram could not be drawn: Graphviz could not be run ({reason}).").format(
-            reason=e.strerror))
+            reason=os_reason(e)))
     if done.returncode != 0:
         return _notice(_("The game-flow diagram could not be drawn: Graphviz failed on it ({how}).").format(
             how=_how(done.returncode)))

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from drunter_notation.data.boardfile import builtin_boards
 from drunter_notation.errors import DnError, fail, printable
-from drunter_notation.files import NotRegularFile
+from drunter_notation.files import NotRegularFile, os_reason
 from drunter_notation.game import Game
 from drunter_notation.i18n import _, language
 from drunter_notation.notation.formatter import writable_name
@@ -535,7 +535,7 @@ def _unwritten(e: OSError, path: Path, outcome: str) -> Refused:
     """A write the OS refused: 409 when something that is not a file is in the way, else 503."""
     status = 409 if isinstance(e, NotRegularFile) else 503
     return Refused(status, _("could not write {file}: {problem}; {outcome}").format(
-        file=path.name, problem=e.strerror or e, outcome=outcome))
+        file=path.name, problem=os_reason(e), outcome=outcome))
 
 
 def _rev(text: str, game: Game | None) -> str:
