@@ -15,7 +15,8 @@ input in :data:`ADJUDICATE_EVERY`, through ``drunter adjudicate``'s text.
 A finding is: an exception other than the project's own ``DnError``; an output line
 that holds a line break or a non-printable character, or a diagnostic line not of
 the form ``path:line:col: severity[CODE]: message``; JSON that does not load; an
-input that takes more than :data:`MAX_SECONDS` of CPU time.
+input that takes more than :data:`MAX_SECONDS` of CPU time (one still running after
+:data:`HANG_SECONDS` of CPU is stopped and counted as a hang).
 
 The CI slice is ``tests/fuzz/test_fuzz.py``; a long run is one command::
 
@@ -50,7 +51,7 @@ from drunter_notation.notation.formatter import format_record  # noqa: E402
 from drunter_notation.simulate import simulate_game  # noqa: E402
 
 MAX_SECONDS = 2.0  # CPU seconds per input
-HANG_SECONDS = 20  # wall seconds after which an input is stopped and counted as a finding
+HANG_SECONDS = 20  # CPU seconds after which an input is stopped and counted as a finding (a busy or paused machine is none)
 ADJUDICATE_EVERY = 25
 JSON_EVERY = 4
 EXPECT_EVERY = 10
@@ -286,22 +287,22 @@ def check(seed: int, index: int) -> Finding | None:
     path, data = make_input(seed, index)
     rng = random.Random(f"{seed}-{index}-adjudicate")
     start = time.process_time()
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(HANG_SECONDS)
+    old = signal.signal(signal.SIGPROF, _alarm)
+    signal.setitimer(signal.ITIMER_PROF, HANG_SECONDS)
     try:
         lines = output_lines(data, path, index)
         if index % ADJUDICATE_EVERY == 0:
             lines += [(line, None) for line in adjudicate_lines(data, path, rng)]
         found = problems(lines)
     except _Hang:
-        return Finding(seed, index, "hang", f"stopped after {HANG_SECONDS} s", path, data)
+        return Finding(seed, index, "hang", f"stopped after {HANG_SECONDS} s of CPU", path, data)
     except DnError:
         found = []
     except Exception as e:
         return Finding(seed, index, "exception", f"{type(e).__name__}: {str(e)[:200]}", path, data)
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
     spent = time.process_time() - start
     if found:
         return Finding(seed, index, "unsafe line", found[0], path, data)

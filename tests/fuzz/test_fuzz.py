@@ -64,6 +64,17 @@ def test_table_fuzz_slice_finds_nothing():
     assert [str(f) for f in tablefuzz.run(inputs, seed=1)] == []
 
 
+def test_an_input_that_spins_is_stopped_by_its_cpu_time(monkeypatch):
+    monkeypatch.setattr(dnfuzz, "HANG_SECONDS", 0.2)
+
+    def spin(*args, **kwargs):
+        while True:
+            pass
+    monkeypatch.setattr(dnfuzz, "output_lines", spin)
+    finding = dnfuzz.check(1, 1)
+    assert finding is not None and finding.kind == "hang" and "of CPU" in finding.detail
+
+
 def test_inputs_are_reproducible_from_seed_and_index():
     assert dnfuzz.make_input(7, 123) == dnfuzz.make_input(7, 123)
     assert dnfuzz.make_input(7, 123) != dnfuzz.make_input(7, 124)
