@@ -169,6 +169,31 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_nothing_half_written(tmp_path)
                 p.wait()
 
 
+@pytest.mark.parametrize("address, words", [("tcp://127.0.0.1:-1", "give the scheduler's address as HOST:PORT"),
+                                             ("127.0.0.1", "give the scheduler's address as HOST:PORT"),
+                                             ("inproc://x", "Dask cannot read the address")])
+def test_an_address_that_cannot_be_reached_is_said_in_the_products_words(address, words):
+    done = drunter("validate", "replays/legal-2p.dn", "--dask", address)
+    assert done.returncode == 2 and done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert words in line and address in line, line
+
+
+def test_a_host_name_not_known_is_said_in_the_products_words(monkeypatch):
+    import socket
+
+    import click
+
+    from drunter_notation.cli import cluster
+
+    def unknown(*args, **kwargs):  # the resolver's answer, without asking one (no traffic beyond loopback)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    monkeypatch.setattr(socket, "create_connection", unknown)
+    with pytest.raises(click.UsageError) as refused:
+        cluster.knock("tcp://scheduler.example:8786")
+    assert refused.value.message.endswith("within 5 s: the host name is not known")
+
+
 def test_something_else_at_the_address_is_one_line_and_exit_2(tmp_path):
     """A port where a server answers, but not Dask's: one line too, within 30 s."""
     import socket

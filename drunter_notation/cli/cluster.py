@@ -86,8 +86,9 @@ def knock(address: str) -> None:
     if scheme not in ("", "tcp", "tls"):
         return  # another transport: Dask's own timeout applies
     host, _sep, port = rest.rpartition(":")
-    if not port.isdigit() or not host:
-        return
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536) or not host.strip("[]"):
+        raise click.UsageError(_("--dask {address}: give the scheduler's address as HOST:PORT (tcp:// or tls:// "
+                                 "before it, if you like), the port 1 to 65535").format(address=address))
     import socket  # here, as logging and concurrent.futures below: a run without --dask does not load them
 
     try:
@@ -97,6 +98,8 @@ def knock(address: str) -> None:
     except TimeoutError:
         raise unreachable(address, _("something accepted the connection but did not answer as a Dask "
                                      "scheduler does")) from None
+    except socket.gaierror:  # the resolver's own words are English
+        raise unreachable(address, _("the host name is not known")) from None
     except (OSError, ValueError, OverflowError) as e:
         raise unreachable(address, os_reason(e)) from None
 
@@ -121,8 +124,10 @@ def connect(address: str, stack: contextlib.ExitStack) -> Any:
             logger.handlers, logger.propagate = [logging.NullHandler()], False
     try:
         return stack.enter_context(Client(address, timeout=DASK_TIMEOUT))  # type: ignore[no-untyped-call]  # not annotated
-    except Exception as e:
-        raise unreachable(address, str(e).splitlines()[0] if str(e) else type(e).__name__) from None
+    except Exception as e:  # Dask's own words are English and name its internals: said here instead
+        reason = (_("it did not answer in time") if isinstance(e, TimeoutError | OSError) else
+                  _("Dask cannot read the address"))
+        raise unreachable(address, reason) from None
 
 
 def run_batch(fn: Callable[[T], R], batch: list[T | Ready[R]], lang: str) -> tuple[list[R], float]:
