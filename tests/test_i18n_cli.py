@@ -246,3 +246,30 @@ def test_the_systems_reason_is_in_the_language(lang, reason):
     done = subprocess.run([sys.executable, "-m", "drunter_notation.cli", "simulate", "--players", "2", "--seed", "1",
                            "--out", "/etc/passwd/x", "--lang", lang], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.strip().endswith(reason), done.stderr
+
+
+def test_a_broken_manifest_and_analysis_are_said_in_the_language_not_in_pythons_words(tmp_path):
+    (tmp_path / "manifest.json").write_text("{bad", encoding="utf-8")
+    (tmp_path / "bad.jsonl").write_bytes(b"\xff\xfe")
+    run = [sys.executable, "-m", "drunter_notation.cli", "report", "replays/legal-2p.dn", "--lang", "de"]
+    root = Path(__file__).resolve().parent.parent
+    manifest = subprocess.run([*run, "--out-dir", str(tmp_path), "--index"], cwd=root, capture_output=True,
+                              text=True, timeout=60)
+    assert manifest.returncode == 2 and "es ist nicht das JSON, das dieser Befehl schreibt" in manifest.stderr
+    analysis = subprocess.run([*run, "--analysis", str(tmp_path / "bad.jsonl"), "-o", str(tmp_path / "x.html")],
+                              cwd=root, capture_output=True, text=True, timeout=60)
+    assert analysis.returncode == 2 and "Byte 1 ist kein UTF-8" in analysis.stderr
+    assert "Expecting" not in manifest.stderr + analysis.stderr and "codec" not in analysis.stderr
+
+
+@pytest.mark.parametrize("text, words", [('width = 15 16\n', "auf einen Wert darf in seiner Zeile nur ein Kommentar"),
+                                         ('[a]\n[a]\n', "die Tabelle a ist zweimal angelegt"),
+                                         ('width = @\n', "das ist kein Wert")])
+def test_a_board_files_toml_error_is_said_in_the_language(tmp_path, text, words):
+    from drunter_notation.data.boardfile import load_board
+    from drunter_notation.errors import DnError
+
+    (tmp_path / "b.toml").write_text(text, encoding="utf-8")
+    with i18n.using("de"), pytest.raises(DnError) as refused:
+        load_board(str(tmp_path / "b.toml"))
+    assert words in refused.value.diagnostic.message and "(in Zeile" in refused.value.diagnostic.message

@@ -61,9 +61,9 @@ def load_archive(folder: Path) -> list[IndexEntry]:
         return entries_from_manifest(json.loads(data.decode("utf-8")))
     except DnError as e:
         raise DiagnosticError(e, str(path)) from None
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as e:
-        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise DiagnosticError(fail("I005", _("cannot read the report manifest ({reason})").format(reason=reason),
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):  # Python's words are English
+        raise DiagnosticError(fail("I005", _("cannot read the report manifest: it is not the JSON this command "
+                                             "writes"),
                                    hint=_("move it away to start a new archive in this folder")), str(path)) from None
 
 
@@ -102,7 +102,8 @@ def load_analyses(path: str) -> dict[str, tuple[int, dict[str, Any]]]:
     except DnError as e:
         raise DiagnosticError(e, path) from None
     except UnicodeDecodeError as e:
-        raise DiagnosticError(fail("I001", _("cannot read the analysis: {reason}").format(reason=e)), path) from None
+        raise DiagnosticError(fail("I001", _("cannot read the analysis: byte {offset} is not UTF-8").format(
+            offset=e.start + 1)), path) from None
     out = {}
     for n, line in enumerate(lines, 1):
         if not line.strip():

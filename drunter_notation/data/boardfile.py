@@ -19,7 +19,7 @@ from typing import Any, NoReturn, Protocol, TypeGuard
 
 from drunter_notation.errors import did_you_mean, fail, quoted
 from drunter_notation.files import BOARD, read_regular
-from drunter_notation.i18n import _, ngettext
+from drunter_notation.i18n import N_, _, ngettext
 from drunter_notation.notation.model import BUILDING_ALIASES, BUILDINGS, Square, parse_square, square_name
 from drunter_notation.notation.values import MAX_TILE_COUNT
 from drunter_notation.rules.board import TRACK_KINDS, Board
@@ -298,12 +298,55 @@ def _bad(label: str, path: str | None, key: str | None, problem: str, hint: str 
     raise fail("H003", message, path=path, hint=hint)
 
 
+# tomllib's reasons (Python 3.11 to 3.13) in the user's language; one it words otherwise stays in its English.
+_TOML_REASONS = {
+    "Invalid statement": N_("this line is no key = value and no [table]"),
+    "Expected newline or end of document after a statement": N_("nothing but a comment may follow a value on its "
+                                                                "line"),
+    "Cannot overwrite a value": N_("a value is given twice"),
+    "Expected ']' at the end of a table declaration": N_("a table's name ends with ]"),
+    "Expected ']]' at the end of an array declaration": N_("the name of an array of tables ends with ]]"),
+    "Expected '=' after a key in a key/value pair": N_("a key is followed by ="),
+    "Invalid initial character for a key part": N_("a key cannot start with this character"),
+    "Unclosed array": N_("a list [...] is not closed"),
+    "Unclosed inline table": N_("a table {...} is not closed"),
+    "Unescaped '\\' in a string": N_("a backslash in a string is written as two"),
+    "Invalid hex value": N_("an escape \\u or \\U is not followed by a hexadecimal number"),
+    "Escaped character is not a Unicode scalar value": N_("an escape names no Unicode character"),
+    "Unterminated string": N_("a string is not closed"),
+    "Invalid date or datetime": N_("a date or time is not valid"),
+    "Invalid value": N_("this is no value: a number, a string in quotes, true, false, a list or a table"),
+}
+_TOML_PARTS = (  # (tomllib's words around a part of the file, ours)
+    (re.compile(r"Expected (.+)"), N_("{part} is expected here")),
+    (re.compile(r"(?:Found invalid|Illegal) character (.+)"), N_("the character {part} is not allowed here")),
+    (re.compile(r"Cannot declare (.+) twice"), N_("the table {part} is declared twice")),
+    (re.compile(r"Cannot mutate immutable namespace (.+)"), N_("{part} is given in full already: nothing can be "
+                                                               "added to it")),
+    (re.compile(r"Cannot redefine namespace (.+)"), N_("{part} is defined already")),
+    (re.compile(r"Duplicate inline table key (.+)"), N_("the key {part} is given twice")),
+)
+
+
+def _toml_words(reason: str) -> str:
+    if reason in _TOML_REASONS:
+        return _(_TOML_REASONS[reason])
+    for pattern, words in _TOML_PARTS:
+        m = pattern.fullmatch(reason)
+        if m:
+            part = m.group(1)
+            if re.fullmatch(r"\('[^']*',(?: '[^']*',?)*\)", part):  # a key's parts, as a Python tuple: a.b
+                part = ".".join(re.findall(r"'([^']*)'", part))
+            return _(words).format(part=part)
+    return reason
+
+
 def _toml_reason(text: str) -> str:
-    """tomllib's message with its position in our words (it never quotes the file)."""
+    """tomllib's message in our words, with its position (it never quotes the file)."""
     m = _TOML_POS_RE.search(text)
     if m is None:
-        return text
-    reason = text[: m.start()].rstrip()
+        return _toml_words(text)
+    reason = _toml_words(text[: m.start()].rstrip())
     if m.group(1):
         return _("{reason} (at line {line}, column {column})").format(reason=reason, line=m.group(1),
                                                                       column=m.group(2))
