@@ -125,7 +125,7 @@ def connect(address: str, stack: contextlib.ExitStack) -> Any:
     try:
         return stack.enter_context(Client(address, timeout=DASK_TIMEOUT))  # type: ignore[no-untyped-call]  # not annotated
     except Exception as e:  # Dask's own words are English and name its internals: said here instead
-        reason = (_("it did not answer in time") if isinstance(e, TimeoutError | OSError) else
+        reason = (_("it did not answer in time") if isinstance(e, OSError) else  # a TimeoutError is one too
                   _("Dask cannot read the address"))
         raise unreachable(address, reason) from None
 

@@ -56,8 +56,7 @@ NO_BREAK = str.maketrans("", "", "\u00a0\u202f")  # the languages write them in 
 class Table:
     """A fresh core and what the fuzzer knows of it: its games and their players."""
 
-    def __init__(self, rng: random.Random):
-        self.rng = rng
+    def __init__(self) -> None:
         self.storage = MemoryStorage()
         self.core = TableCore(self.storage, WorkerRuntime(lambda name: None), InlineThinker(), delay_ms=0)
         self.games: dict[str, list[str]] = {}
@@ -235,7 +234,7 @@ async def _request(rng: random.Random, table: Table) -> None:
 
 async def _play(seed: int, index: int) -> None:
     rng = random.Random(f"table-{seed}-{index}")
-    table = Table(rng)
+    table = Table()
     for k in range(rng.choice((0, 0, 1, 3))):  # records already in the folder, as a club's are: dnfuzz's, changed
         _, data = dnfuzz.make_input(seed, index * 3 + k)
         text = data.decode("utf-8", "replace")
