@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import drunter_notation.data.rulesets as rs
+from drunter_notation import i18n
 from drunter_notation.cli.rules import rules
 from drunter_notation.data.rulesets import (
     DEFAULT_RULESET,
@@ -216,6 +217,53 @@ def test_broken_ruleset_file_is_h004_naming_file_and_key(fake_files, change, key
     e = info.value
     assert e.diagnostic.code == "H004" and e.exit_code == 2
     assert "broken.toml" in e.format() and f": error[H004]: {key}" in e.format()
+
+
+BROKEN = [  # one change per message the loader has for a shipped file that is wrong
+    lambda d: d["options"].update(vote_outcome="majority"),
+    lambda d: d["options"].update(bridge_runs="yes"),
+    lambda d: d["options"].update(expert_deal=True),
+    lambda d: d["options"].update(tie_rule="x"),
+    lambda d: d["sections"].pop("A3"),
+    lambda d: (d["sections"].pop("A3"), d["sections"].pop("B1")),
+    lambda d: d["sections"].update(Z9="x"),
+    lambda d: d["wording"].update(nope="x"),
+    lambda d: d["wording"].update(revote=""),
+    lambda d: d.update(colour="red"),
+    lambda d: d.pop("label"),
+    lambda d: d.update(id="other"),
+    lambda d: d.update(extends="broken"),
+    lambda d: d.update(extends="nowhere"),
+    lambda d: d.update(sections="A3"),
+]
+
+
+@pytest.mark.parametrize("lang", ["de", "cs"])
+@pytest.mark.parametrize("change", BROKEN)
+def test_a_broken_ruleset_file_is_worded_in_the_language(fake_files, change, lang):
+    """The packaging bug's one line in the user's language: only the file's keys and values stay as written."""
+    data = _base()
+    change(data)
+    fake_files["broken.toml"] = data
+    said = {}
+    for shown in ("en", lang):
+        with i18n.using(shown), pytest.raises(DnError) as info:
+            load_ruleset("broken")
+        said[shown] = info.value.diagnostic.message
+    key = said["en"].split(":", 1)[0]
+    assert said[lang].startswith(key + ":") and said[lang] != said["en"], said
+
+
+def test_a_shipped_file_that_is_not_toml_or_not_utf8_is_worded_in_the_language(monkeypatch, tmp_path):
+    monkeypatch.setattr(rs, "_FILES", tmp_path)
+    (tmp_path / "bad.toml").write_text("id = \n", encoding="utf-8")
+    (tmp_path / "latin.toml").write_bytes(b"name = '\xe9'\n")
+    with i18n.using("de"):
+        for name, words in (("bad.toml", "ungültiges TOML: "), ("latin.toml", "Byte 8 ist kein UTF-8"),
+                            ("none.toml", "die Datei ist nicht lesbar: ")):
+            with pytest.raises(DnError) as info:
+                rs._read_toml(name)
+            assert words in info.value.format() and f"rulesets/{name}" in info.value.format()
 
 
 def test_topic_sections_are_optional(fake_files):

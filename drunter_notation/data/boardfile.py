@@ -114,7 +114,7 @@ def parse_board(data: bytes, label: str = "board file", path: str | None = None)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        _bad(label, path, None, _("invalid TOML: {reason}").format(reason=_toml_reason(str(e))))
+        _bad(label, path, None, _("invalid TOML: {reason}").format(reason=toml_reason(str(e))))
     except ValueError:  # tomllib's int() of a number beyond Python's 4,300-digit limit
         _bad(label, path, None, _("invalid TOML: a number with thousands of digits"))
     except RecursionError:
@@ -341,7 +341,7 @@ def _toml_words(reason: str) -> str:
     return reason
 
 
-def _toml_reason(text: str) -> str:
+def toml_reason(text: str) -> str:
     """tomllib's message in our words, with its position (it never quotes the file)."""
     m = _TOML_POS_RE.search(text)
     if m is None:

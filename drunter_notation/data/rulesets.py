@@ -25,8 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from drunter_notation.data.boardfile import toml_reason
 from drunter_notation.errors import DnError, did_you_mean, fail, quoted, said_citation
-from drunter_notation.i18n import _
+from drunter_notation.files import os_reason
+from drunter_notation.i18n import _, ngettext
 from drunter_notation.rules.options import BallotOrder, ExpertDeal, Options, Ruleset, VoteOutcome
 
 DEFAULT_RULESET = "hig-1991"
@@ -87,9 +89,8 @@ _EXTENDS_REQUIRED = ("id", "name", "extends")
 _TABLES = ("options", "sections", "topic_sections", "wording")
 
 
-def _broken(filename: str, key: str | None, what: str) -> DnError:
+def _broken(filename: str, message: str) -> DnError:
     """H004 for a shipped file that is wrong: a bug of the package, never of the user."""
-    message = f"{key}: {what}" if key else what
     return fail("H004", message, path=f"rulesets/{filename}",
                 hint=_("the ruleset files ship with the package; this is a packaging bug"))
 
@@ -99,21 +100,25 @@ def _read_toml(filename: str) -> dict[str, Any]:
     try:
         data = _FILES.joinpath(filename).read_bytes()
         return tomllib.loads(data.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise _broken(filename, None, f"cannot read: {e}") from None
+    except OSError as e:
+        raise _broken(filename, _("cannot read the file: {reason}").format(reason=os_reason(e))) from None
+    except UnicodeDecodeError as e:
+        raise _broken(filename, _("cannot read the file: byte {offset} is not UTF-8").format(offset=e.start)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise _broken(filename, _("invalid TOML: {reason}").format(reason=toml_reason(str(e)))) from None
 
 
 def _text(value: Any, filename: str, key: str) -> str:
     """A non-empty string with runs of whitespace collapsed (TOML texts are wrapped)."""
     if not isinstance(value, str) or not value.strip():
-        raise _broken(filename, key, "must be a non-empty string")
+        raise _broken(filename, _("{key}: give it as text, not empty").format(key=key))
     return " ".join(value.split())
 
 
 def _table(data: dict[str, Any], name: str, filename: str) -> dict[str, Any]:
     value = data.get(name, {})
     if not isinstance(value, dict):
-        raise _broken(filename, name, "must be a table")
+        raise _broken(filename, _("{key}: give it as a table").format(key=name))
     return value
 
 
@@ -123,27 +128,31 @@ def _catalogue_data() -> tuple[tuple[Rule, ...], tuple[Topic, ...]]:
     data = _read_toml(_CATALOGUE_FILE)
     for key in data:
         if key not in ("rules", "topics"):
-            raise _broken(_CATALOGUE_FILE, key, "unknown key (expected [rules] and [topics])")
+            raise _broken(_CATALOGUE_FILE, _("{key}: unknown key; the file has [rules] and [topics]").format(key=key))
     rules = []
     for rid, entry in _table(data, "rules", _CATALOGUE_FILE).items():
         where = f"rules.{rid}"
         if not isinstance(entry, dict) or set(entry) != {"title", "wording"}:
-            raise _broken(_CATALOGUE_FILE, where, "must be a table with exactly title and wording")
+            raise _broken(_CATALOGUE_FILE, _("{key}: give it as a table of title and wording, nothing else").format(
+                key=where))
         rules.append(Rule(rid, _text(entry["title"], _CATALOGUE_FILE, f"{where}.title"),
                           _text(entry["wording"], _CATALOGUE_FILE, f"{where}.wording")))
     rule_ids = {r.id for r in rules}
     if not rules:
-        raise _broken(_CATALOGUE_FILE, "rules", "no rules")
+        raise _broken(_CATALOGUE_FILE, _("{key}: the file gives no rules").format(key="rules"))
     topics = []
     for tid, entry in _table(data, "topics", _CATALOGUE_FILE).items():
         where = f"topics.{tid}"
         if not isinstance(entry, dict) or not {"title", "rule"} <= set(entry) <= {"title", "rule", "option"}:
-            raise _broken(_CATALOGUE_FILE, where, "must be a table of title, rule and optionally option")
+            raise _broken(_CATALOGUE_FILE, _("{key}: give it as a table of title, rule and, if it has one, option")
+                          .format(key=where))
         if entry["rule"] not in rule_ids:
-            raise _broken(_CATALOGUE_FILE, f"{where}.rule", f"unknown rule ID {entry['rule']!r}")
+            raise _broken(_CATALOGUE_FILE, _("{key}: there is no rule ID {rule}").format(
+                key=f"{where}.rule", rule=quoted(entry["rule"], 40)))
         option = entry.get("option")
         if option is not None and option not in _OPTION_FIELDS:
-            raise _broken(_CATALOGUE_FILE, f"{where}.option", f"{option!r} is not a field of Options")
+            raise _broken(_CATALOGUE_FILE, _("{key}: the engine has no option {option}").format(
+                key=f"{where}.option", option=quoted(option, 40)))
         topics.append(Topic(tid, _text(entry["title"], _CATALOGUE_FILE, f"{where}.title"),
                             entry["rule"], option))
     return tuple(rules), tuple(topics)
@@ -170,15 +179,19 @@ def _check_option(name: str, value: Any, filename: str) -> None:
     """Raise H004 unless ``value`` is a valid value for the Options field ``name``."""
     key = f"options.{name}"
     if name not in _OPTION_FIELDS:
-        raise _broken(filename, key, f"unknown option (known: {', '.join(_OPTION_FIELDS)})")
+        raise _broken(filename, _("{key}: the engine has no such option; it has {known}").format(
+            key=key, known=", ".join(_OPTION_FIELDS)))
     enum = _OPTION_ENUMS.get(name)
     expected = str if enum else type(_OPTION_FIELDS[name].default)
     if type(value) is not expected:  # bool is an int in Python; compare exact types
-        raise _broken(filename, key, f"must be {'true or false' if expected is bool else 'a string'}, "
-                                     f"got {value!r}")
+        words = _("{key}: give true or false, not {value}") if expected is bool else _(
+            "{key}: give it as text, not {value}")
+        shown = option_text(value) if isinstance(value, bool) else quoted(value, 40)  # as TOML writes it
+        raise _broken(filename, words.format(key=key, value=shown))
     choices = [e.value for e in enum] if enum else None
     if choices and value not in choices:
-        raise _broken(filename, key, f"{value!r} is not one of {', '.join(choices)}")
+        raise _broken(filename, _("{key}: {value} is none of {choices}").format(
+            key=key, value=quoted(value, 40), choices=", ".join(choices)))
 
 
 def _checked_file(rid: str, filename: str) -> dict[str, Any]:
@@ -186,24 +199,27 @@ def _checked_file(rid: str, filename: str) -> dict[str, Any]:
     data = _read_toml(filename)
     for key in data:
         if key not in _RULESET_KEYS:
-            raise _broken(filename, key, f"unknown key (known: {', '.join(_RULESET_KEYS)})")
+            raise _broken(filename, _("{key}: unknown key; a ruleset file has {known}").format(
+                key=key, known=", ".join(_RULESET_KEYS)))
     for key in _EXTENDS_REQUIRED if "extends" in data else _BASE_REQUIRED:
         if key not in data:
-            raise _broken(filename, key, "missing")
+            raise _broken(filename, _("{key}: missing").format(key=key))
     for key in ("id", "name", "source", "label", "extends"):
         if key in data:
             data[key] = _text(data[key], filename, key)
     if data["id"] != rid:
-        raise _broken(filename, "id", f"must be {rid!r}, the file's name, got {data['id']!r}")
+        raise _broken(filename, _("{key}: give {expected}, the file's name, not {value}").format(
+            key="id", expected=quoted(rid, 40), value=quoted(data["id"], 40)))
     rule_ids, topic_ids = catalogue(), topics()
     for name, value in _table(data, "options", filename).items():
         _check_option(name, value, filename)
-    for table, known, what in (("sections", rule_ids, "rule ID"), ("topic_sections", topic_ids, "topic"),
-                               ("wording", topic_ids, "topic")):
+    unknown_rule, unknown_topic = _("{key}: there is no such rule ID"), _("{key}: there is no such topic")
+    for table, known, words in (("sections", rule_ids, unknown_rule), ("topic_sections", topic_ids, unknown_topic),
+                                ("wording", topic_ids, unknown_topic)):
         entries = _table(data, table, filename)
         for key, value in entries.items():
             if key not in known:
-                raise _broken(filename, f"{table}.{key}", f"unknown {what}")
+                raise _broken(filename, words.format(key=f"{table}.{key}"))
             entries[key] = _text(value, filename, f"{table}.{key}")
     return data
 
@@ -216,10 +232,12 @@ def _merged(rid: str, chain: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]
     if parent_id is None:
         return data, filename
     if parent_id in (*chain, rid):
-        raise _broken(filename, "extends", f"circular: {' -> '.join((*chain, rid, parent_id))}")
+        raise _broken(filename, _("{key}: the rulesets extend each other in a circle: {chain}").format(
+            key="extends", chain=" -> ".join((*chain, rid, parent_id))))
     if parent_id not in ruleset_ids():
-        raise _broken(filename, "extends", f"unknown ruleset {parent_id!r}")
-    parent, _ = _merged(parent_id, (*chain, rid))
+        raise _broken(filename, _("{key}: there is no ruleset {ruleset}").format(
+            key="extends", ruleset=quoted(parent_id, 40)))
+    parent = _merged(parent_id, (*chain, rid))[0]
     merged = {**parent, **{k: v for k, v in data.items() if k not in _TABLES}}
     for table in _TABLES:  # tables merge key by key: the child lists only what differs
         merged[table] = {**_table(parent, table, filename), **_table(data, table, filename)}
@@ -244,7 +262,8 @@ def load_ruleset(id: str) -> Ruleset:
         wanted = catalogue() if key == "sections" else topics()
         missing = [k for k in wanted if k not in table]
         if missing:
-            raise _broken(filename, key, f"missing {', '.join(missing)}")
+            raise _broken(filename, ngettext("{key}: {missing} is missing", "{key}: {missing} are missing",
+                                             len(missing)).format(key=key, missing=", ".join(missing)))
     own = data.get("topic_sections", {})
     topic_sections = {t.id: own.get(t.id, sections[t.rule]) for t in topics().values()}
     return Ruleset(id=data["id"], name=data["name"], source=data["source"], label=data["label"],
