@@ -593,6 +593,29 @@ def test_differential_hypothesis(start):
     check()
 
 
+def lark_reads_as_bare_name(lark: Lark, text: str) -> bool:
+    """Lark's own answer: its lexer reads ``text`` as exactly one NAME token."""
+    from lark import LarkError
+
+    try:
+        tokens = list(lark.lex(text))
+    except LarkError:
+        return False
+    return len(tokens) == 1 and tokens[0].type == "NAME" and str(tokens[0]) == text
+
+
+WORDS = ["pass", "vote", "choose", "hand", "JA", "JEIN", "W1", "a1", "museum", "accepted", "Anna", "x-y", "é",
+         "Ǆ", "٣", "_", "-", "1", "#", '"', " ", "\t", "\f", "\n", "\u0301", "Σ", "ß", "İ"]
+
+
+@settings(max_examples=400, derandomize=True, database=None, deadline=None)
+@given(st.lists(st.sampled_from(WORDS) | st.text(max_size=3), max_size=4).map("".join))
+def test_a_bare_name_is_what_lark_s_lexer_reads_as_one_name(text):
+    """The formatter quotes a player name unless the grammar reads it bare: asked of the line reader's
+    NAME slot (no Lark at start-up), answered as Lark's lexer answers."""
+    assert parser.reads_as_bare_name(text) == lark_reads_as_bare_name(parser._parser().lark, text), repr(text)
+
+
 # --- the lists' bounds: the grammar's many{...} and separated{...} -----------------------
 
 HEAD = '[Players "A, B"]\n'
