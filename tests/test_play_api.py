@@ -233,6 +233,27 @@ def test_bodies_over_64_kb_and_not_json(client):
     assert client.post("/api/games/t/moves", content=b"[" * 50_000, headers=json_).status_code == 400
 
 
+def test_a_device_gone_before_its_body_ended_is_a_4xx_not_a_traceback():
+    """The body's stream ends in a disconnect (a phone that lost its network mid-request): refused, no error."""
+    from conftest import run_async
+    from starlette.requests import Request
+
+    from drunter_notation.table.store import Refused
+    from drunter_notation.web.endpoint import read_body
+
+    messages = iter([{"type": "http.request", "body": b"{", "more_body": True}, {"type": "http.disconnect"}])
+
+    async def receive():
+        return next(messages)
+
+    async def read():
+        request = Request({"type": "http", "method": "POST", "headers": [(b"content-length", b"100")]}, receive)
+        with pytest.raises(Refused) as refused:
+            await read_body(request)
+        return refused.value.status
+    assert run_async(read()) == 400
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
                          lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids,

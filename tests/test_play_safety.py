@@ -209,6 +209,37 @@ def test_a_link_out_of_the_folder_is_neither_read_nor_written(client, folder, tm
     assert client.post("/api/games", json=NEW | {"name": "lb", "board": "linked.toml"}).status_code == 400
 
 
+def test_a_record_s_board_outside_the_folder_is_never_read(client, folder, tmp_path):
+    """A record (placed by hand, or repaired through the page) naming a board file by a path out of the
+    games folder is refused without reading it; a board file of the folder is played."""
+    secret = tmp_path / "secret.toml"
+    secret.write_text("TOPSECRET = 1\n", encoding="utf-8")
+    (folder / "tiny.toml").write_bytes((ROOT / "replays" / "boards" / "tiny.toml").read_bytes())
+    for ref in ("../secret.toml", str(secret), "../games/../secret.toml"):
+        (folder / "b.dn").write_text(f'[Players "Anna, Ben"]\n[Board "{ref}"]\n', encoding="utf-8")
+        listed = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+        assert "H003" in listed["b"]["error"] and "TOPSECRET" not in listed["b"]["error"], ref
+        r = client.get("/api/games/b/source").json()
+        assert not r["valid"] and "TOPSECRET" not in r["verdict"] and "not in the games folder" in r["verdict"]
+    (folder / "b.dn").write_text('[Players "Anna, Ben"]\n[Board "tiny.toml"]\n', encoding="utf-8")
+    assert client.get("/api/games/b").status_code == 200
+
+
+def test_half_a_utf16_pair_in_a_body_is_refused_and_changes_nothing(client):
+    """JSON may spell a lone surrogate ("\\ud800"), which no record, journal or answer can hold: 400 at the door."""
+    assert client.post("/api/games", json=NEW).status_code == 201
+    before = client.get("/api/games/t").json()
+    legal = before["legal"][0]["move"]
+    for path, body in (("/api/games/t/moves", json.dumps({"move": legal})[:-1] + ', "jein": {"Anna": "\\ud800"}}'),
+                       ("/api/games/t/adjudicate", '{"move": "\\udfff"}'),
+                       ("/api/games", '{"name": "u", "players": ["Anna", "Ben"], "rules": "\\ud83d"}'),
+                       ("/api/games", '{"name": "u", "players": ["Anna", "Ben"], "deal": {"hands": {"A": {"\\ud800": 1}}}}')):
+        r = client.post(path, content=body, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400 and "UTF-16" in one_line(r), (path, r.text)
+    assert client.get("/api/games/t").json() == before
+    assert client.post("/api/games/t/moves", json={"move": legal}).status_code == 200
+
+
 def test_a_link_inside_the_folder_is_followed(client, folder):
     assert client.post("/api/games", json=NEW).status_code == 201
     (folder / "alias.dn").symlink_to("t.dn")

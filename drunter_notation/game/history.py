@@ -8,7 +8,7 @@ from itertools import repeat
 from types import NoneType
 from typing import NoReturn
 
-from drunter_notation.errors import Diagnostic, DnError, fail
+from drunter_notation.errors import Diagnostic, DnError, fail, quoted
 from drunter_notation.explain.findings import citation, hint, sentence
 from drunter_notation.explain.words import and_list
 from drunter_notation.game.inputs import card_sets, typed, wrong_type
@@ -76,7 +76,8 @@ class GameHistory(GamePosition):
         self._legal = None
         return decision
 
-    def _choose(self, keep: Mapping[str, str] | None) -> None:
+    def _kept(self, keep: Mapping[str, str] | None) -> dict[str, str]:
+        """The goal card each player keeps (default their first), each one of their two; X003 else."""
         typed(keep, (Mapping, NoneType), "X003", "keep=", "Mapping[str, str] | None")
         kept = {}
         if self.cards is not None and self.variant == "expert":
@@ -84,7 +85,18 @@ class GameHistory(GamePosition):
                 kept[p] = (keep or {}).get(p, self.cards[p][0])
                 if kept[p] not in self.cards[p]:
                     raise fail("X003", _("{player} cannot keep {card}: they hold {cards}").format(
-                        player=p, card=kept[p], cards=and_list(self.cards[p])))
+                        player=p, card=quoted(kept[p], 40), cards=and_list(self.cards[p])))
+        return kept
+
+    def set_kept(self, keep: Mapping[str, str]) -> None:
+        """The goal card each player kept at ``choose``, for a game read from a record made before
+        the reveal (it does not say: the choice is secret till then). Raises DnError X003."""
+        if not self.state.chosen:
+            raise fail("X003", _("the goal cards are kept at choose, which this game has not reached"))
+        self.kept = self._kept(keep)
+
+    def _choose(self, keep: Mapping[str, str] | None) -> None:
+        kept = self._kept(keep)
         due = self.state.due
         problem = turn.play_choose(self.state)
         if problem is not None:

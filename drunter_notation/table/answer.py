@@ -56,6 +56,13 @@ def json_object(raw: str | bytes | object) -> JSONObject:
             raise Refused(400, _("the body is not JSON")) from None
     if not isinstance(data, dict):
         raise Refused(400, _("the body is a JSON object, e.g. {example}").format(example='{"move": "S2 c3-c4"}'))
+    try:  # JSON may spell half of a UTF-16 pair ("\ud800"), which no file, journal or answer can hold
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise Refused(400, _("the body's text holds {escape}, half of a UTF-16 pair: no character").format(
+            escape=f"\\u{ord(e.object[e.start]):04x}")) from None
+    except (TypeError, ValueError, RecursionError):  # a value a transport gave that JSON has no word for
+        raise Refused(400, _("the body is not JSON")) from None
     return data
 
 

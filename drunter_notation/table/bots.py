@@ -549,10 +549,9 @@ def room_for_bots(store: Tables, but: str | None = None) -> None:
 def hint_job(store: Tables, keys: seats.Keys, name: str, token: str | None) -> tuple[HintJob, tuple[str, ...]]:
     """What the coach needs for the seat ``token`` opens, and what names its question (the
     game, the seat, the turn, the position): 403 in a game without a coach, 409 off its turn."""
-    table = store.table(name)
+    table = seats.seat_table(store, name)
     with table.lock:
-        g = store.playable(table)
-        player = keys.seat(g, name, token)
+        g, player = seats.seat_game(store, table, keys, token)
         if hints_of(g) is None or player in bots_of(g):
             raise Refused(403, _("this game has no coach: it is asked for when the game is made"))
         if g.is_over() or g.choice_due or g.to_move != player or seats.open_vote(table) is not None:

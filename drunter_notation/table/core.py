@@ -30,7 +30,7 @@ from drunter_notation.table.bots import (
 )
 from drunter_notation.table.coach import Coach
 from drunter_notation.table.seat_acts import Seats
-from drunter_notation.table.seats import Keys
+from drunter_notation.table.seats import Keys, unread
 from drunter_notation.table.store import JSONObject, Lock, Refused, Storage, Tables
 from drunter_notation.table.views import game_json
 
@@ -213,8 +213,9 @@ class TableCore:
                 self.runtime.notify(name)
         except Refused as e:
             return await self._busy(e) if e.code == "coach-busy" else Reply(e.as_json(), e.status)
-        except DnError as e:
-            return Reply({"error": e.format(f"{name}.dn")}, 422)
+        except DnError:
+            refused = unread()
+            return Reply(refused.as_json(), refused.status)
         return Reply({"moves": moves})
 
     async def _busy(self, refused: Refused) -> Reply:

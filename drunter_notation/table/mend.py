@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from hashlib import sha1
-from pathlib import Path
 
 from drunter_notation.errors import DnError, printable
 from drunter_notation.game import Game
@@ -72,12 +71,13 @@ def _turn(body: JSONObject) -> int | None:
 
 # -- a record that is no valid record --------------------------------------------------
 
-def verdict(text: str, path: Path) -> JSONObject:
-    """What ``drunter play`` (and validate) says of a record's text, to be at ``path``:
-    valid, or its first error (named by the file's name alone)."""
-    filename = path.name
+def verdict(store: Tables, table: Table, text: str) -> JSONObject:
+    """What ``drunter play`` says of ``text`` as the table's record (validate's verdict, and
+    the table's own checks: its boards, the cards kept beside it): valid, or its first error
+    (named by the file's name alone)."""
+    filename = table.path.name
     try:
-        game = Game.from_dn(text, str(path))
+        game = store.reading(table, text)
     except DnError as e:
         d = e.diagnostic
         return {"valid": False, "verdict": e.format(filename), "line": d.line, "column": d.column, "code": d.code}
@@ -95,7 +95,7 @@ def source(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
     """The record's text as on disk, with its verdict, the offending line and where a cut would go."""
     table = _readable(store, name)
     with table.lock:
-        return _source(table)
+        return _source(store, table)
 
 
 def _shown(table: Table) -> tuple[str, str]:
@@ -104,22 +104,27 @@ def _shown(table: Table) -> tuple[str, str]:
     return text, sha1(text.encode()).hexdigest()[:16]
 
 
-def _source(table: Table) -> JSONObject:
+def _source(store: Tables, table: Table) -> JSONObject:
     text, rev = _shown(table)
-    out: JSONObject = {"name": table.name, "rev": rev, "text": text} | verdict(table.text, table.path)
-    lines = table.text.split("\n")
-    out["offending"] = lines[out["line"] - 1] if 0 < out["line"] <= len(lines) else None
-    cut = _cut(table.text, out["line"], table.path) if not out["valid"] else None
-    out["cut"] = None if cut is None else {"lines": cut.count("\n"), **verdict(cut, table.path)}
+    out: JSONObject = {"name": table.name, "rev": rev, "text": text} | verdict(store, table, table.text)
+    lines, shown = table.text.split("\n"), text.split("\n")  # line by line: masking keeps the lines
+    offending, masked = ((lines[out["line"] - 1], shown[out["line"] - 1]) if 0 < out["line"] <= len(lines)
+                         else (None, None))
+    if masked != offending:  # the error is in a goals line: what it says may name the secret cards
+        out["verdict"] = _("{file}, line {line}: a goals line that does not read; its cards are secret until the "
+                           "reveal, so mend it in the file itself").format(file=table.path.name, line=out["line"])
+    out["offending"] = masked
+    cut = _cut(store, table, table.text, out["line"]) if not out["valid"] else None
+    out["cut"] = None if cut is None else {"lines": cut.count("\n"), **verdict(store, table, cut)}
     return out
 
 
-def _cut(text: str, line: int, path: Path) -> str | None:
+def _cut(store: Tables, table: Table, text: str, line: int) -> str | None:
     """The text up to (without) ``line``, when that is a valid record; else None."""
     if line <= 1:
         return None
     cut = "\n".join(text.split("\n")[:line - 1]).rstrip("\n") + "\n"
-    return cut if verdict(cut, path)["valid"] else None
+    return cut if verdict(store, table, cut)["valid"] else None
 
 
 def repair(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
@@ -133,7 +138,7 @@ def repair(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
             raise Refused(409, _("the file changed since the page showed it; look at it again"))
         text = table.text
         if body.get("cut") is True:
-            new = _cut(text, verdict(text, table.path)["line"], table.path)
+            new = _cut(store, table, text, verdict(store, table, text)["line"])
             if new is None:
                 raise Refused(409, _("cutting before the first error leaves no valid record; fix the line instead"))
         else:
@@ -146,10 +151,10 @@ def repair(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
                                                           limit=LINE_LIMIT))
             new = "\n".join([*lines[:line - 1], fix, *lines[line:]])
             # a fix mends: a valid record may be edited, not broken by one request
-            if table.game is not None and not verdict(new, table.path)["valid"]:
+            if table.game is not None and not verdict(store, table, new)["valid"]:
                 raise Refused(409, _("this change would make a valid record invalid; nothing was written"))
         store.rewrite(table, new)
-        return _source(table)
+        return _source(store, table)
 
 
 def _readable(store: Tables, name: str | None) -> Table:

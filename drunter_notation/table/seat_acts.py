@@ -42,23 +42,13 @@ class Seats:
     def _me(self, table: Table, token: str | None, body: JSONObject | None = None) -> str:
         """The seat ``token`` opens, checked against the table's game (with its lock held);
         with ``body``, its ``turn`` too (if given): an action meant for another turn is 409."""
-        try:
-            game = self.store.playable(table)
-        except DnError:  # what is wrong with the record is the host's to read, not any link's
-            raise Refused(409, _("this game's record cannot be read now: the host page can mend it")) from None
-        player = self.keys.seat(game, table.name, token)
+        player = seats.seat_game(self.store, table, self.keys, token)[1]
         if body is not None:
             on_turn(table, body)
         return player
 
     def _table(self, name: str | None) -> Table:
-        """The game of a seat's link; no such game is answered as a link that opens no seat."""
-        try:
-            return self.store.table(name)
-        except Refused as e:
-            if e.status == 404:
-                raise seats.no_seat() from None
-            raise
+        return seats.seat_table(self.store, name)
 
     def _seat_view(self, table: Table, player: str) -> JSONObject:
         return seats.seat_json(table, self.view(table), player)
@@ -84,13 +74,13 @@ class Seats:
             raise Refused(400, _("a seat lays only its own cards: a vote goes through /ballot and /lay"))
         table = self._table(name)
         with table.lock:
-            player = self._me(table, token)
-            to_move = table.played.to_move
-            if player != to_move:
-                raise Refused(403, _("it is {player}'s turn, not {other}'s").format(player=to_move, other=player))
-        with self.store.actions:
-            self.store.change(table, body.get("turn") if isinstance(body.get("turn"), int) else None,
-                              lambda g: g.push(text), _nothing)
+            player = self._me(table, token, body)
+            game = table.played
+            if player != game.to_move:
+                raise Refused(403, _("it is {player}'s turn, not {other}'s").format(player=game.to_move, other=player))
+            turn = game.turn
+        with self.store.actions:  # made at the turn checked: had another move come first, it is refused (409)
+            self.store.change(table, turn, lambda g: g.push(text), _nothing)
         with table.lock:
             return self._seat_view(table, player)
 
@@ -185,14 +175,11 @@ class Seats:
             return self.view(table)
 
     def seat_of(self, name: str, token: str | None) -> str:
-        """The player whose seat ``token`` opens in game ``name`` (403 for none; 422 when the
+        """The player whose seat ``token`` opens in game ``name`` (403 for none; 409 when the
         record is no valid record any more): a seat's event stream opens only then."""
         table = self._table(name)
         with table.lock:
-            try:
-                return self._me(table, token)
-            except DnError as e:
-                raise Refused(422, e.format(f"{name}.dn")) from None
+            return self._me(table, token)
 
 
 def _nothing(table: Table) -> None:

@@ -34,7 +34,7 @@ from drunter_notation.notation.model import CARD_NAMES, Goals
 from drunter_notation.report.view import VOTE_RULES
 from drunter_notation.rules import votes
 from drunter_notation.table.ballots import Choice, Refusal, Vote
-from drunter_notation.table.store import JSONObject, Refused, Table
+from drunter_notation.table.store import JSONObject, Refused, Table, Tables
 
 KEY_FILE = ".drunter-seats.key"  # where a folder's storage keeps the seat key
 TOKEN_CHARS = 22  # 132 bits of the HMAC, base64url
@@ -78,6 +78,32 @@ def no_seat() -> Refused:
     return Refused(403, _("this is no seat of this game: open the seat's link from the host page again"))
 
 
+def seat_table(store: Tables, name: str | None) -> Table:
+    """The game of a seat's link; no such game is answered as a link that opens no seat."""
+    try:
+        return store.table(name)
+    except Refused as e:
+        if e.status == 404:
+            raise no_seat() from None
+        raise
+
+
+def seat_game(store: Tables, table: Table, keys: Keys, token: str | None) -> tuple[Game, str]:
+    """The table's game and the seat ``token`` opens in it (its lock held); a record that does not
+    read is the host's to mend, not any link's to read."""
+    try:
+        game = store.playable(table)
+    except DnError:
+        raise unread() from None
+    return game, keys.seat(game, table.name, token)
+
+
+def unread() -> Refused:
+    """A seat's answer when the record does not read: what is wrong is the host's to read (it may quote a
+    secret line), not any link's."""
+    return Refused(409, _("this game's record cannot be read now: the host page can mend it"))
+
+
 def public_dn(game: Game, text: str) -> str:
     """The record as anyone may read it: ``text``, except that an expert game's goal
     cards (dealt secretly, X1) are left out until the result is known."""
@@ -87,14 +113,20 @@ def public_dn(game: Game, text: str) -> str:
     return format_record(replace(record, setup=tuple(s for s in record.setup if not isinstance(s, Goals))))
 
 
-GOALS_LINE = re.compile(r"^([ \t]*goals[ \t]+[^:\n]*:)[^\n#]*", re.M)
+GOALS_LINE = re.compile(r"^([ \t]*goals\b)([^\n]*)", re.M)
+# The player a goals line names, kept when it reads as one (a bare name or a whole quoted one, then ':').
+GOALS_PLAYER = re.compile(r'[ \t]+(?:"(?:[^"\\\n]|\\["\\])*"|[^\W\d_][\w-]*)[ \t]*:')
 REVEAL_LINE = re.compile(r"^[ \t]*reveal\b", re.M)
 
 
 def public_text(text: str) -> str:
-    """A record's text as on disk (valid or not), as anyone may read it: the goal
-    cards of its ``goals`` lines masked while it has no ``reveal``."""
-    return text if REVEAL_LINE.search(text) else GOALS_LINE.sub(r"\1 (secret until the reveal)", text)
+    """A record's text as on disk (valid or not), as anyone may read it: all but the player
+    of its ``goals`` lines masked, comments too, while it has no ``reveal``."""
+    def masked(line: re.Match[str]) -> str:
+        player = GOALS_PLAYER.match(line[2])
+        return line[1] + (player[0] if player else "") + " (secret until the reveal)"
+
+    return text if REVEAL_LINE.search(text) else GOALS_LINE.sub(masked, text)
 
 
 def open_vote(table: Table) -> Vote | None:

@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from drunter_notation.data.boardfile import builtin_boards
-from drunter_notation.errors import DnError, fail, printable
+from drunter_notation.errors import DnError, fail, printable, quoted
 from drunter_notation.files import NotRegularFile, os_reason
 from drunter_notation.game import Game
 from drunter_notation.i18n import _, language
 from drunter_notation.notation.formatter import writable_name
+from drunter_notation.notation.parser import parse_text
 
 if TYPE_CHECKING:  # a table only holds these values
     from drunter_notation.notation.model import Choose, Turn
@@ -260,18 +261,11 @@ class Tables:
         ops: list[JSONObject] = []
         try:
             text = self.storage.read(table.name)
-            game = Game.from_dn(text, str(table.path))
-            if game.cards is None:
-                cards = self.storage.cards(table.name)
-                if cards is not None:
-                    game.set_cards(cards)  # type: ignore[arg-type]  # checked by set_cards (hand-edited: caught below)
+            game = self.reading(table, text)
             ops = self.storage.journaled(table.name, base_of(text))
             table.game, table.error = game, None
         except DnError as e:
             table.game, table.error = None, e
-        except (ValueError, TypeError, AttributeError):  # a hand-edited cards file
-            table.game, table.error = None, fail("D001", _("{file} does not give each player a card").format(
-                file=f"{table.name}.cards.json"))
         table.stamp, table.rev, table.text, table.base = stamp, _rev(text, table.game), text, base_of(text)
         table.error_lang = language()
         table.pending = 0
@@ -284,6 +278,36 @@ class Tables:
             except (OSError, Refused):  # written later; till then the journal holds them, and goes on from them
                 table.pending = len(ops)
         return table
+
+    def reading(self, table: Table, text: str) -> Game:
+        """The game ``text`` is as the table's record: on a board of the table's (:meth:`_own_board`), with
+        what the record keeps secret read from beside it (base: the building cards; expert: the goal cards
+        kept at choose). Raises DnError as :meth:`Game.from_dn` does, D001 for a hand-edited cards file."""
+        path = str(table.path)
+        self._own_board(text, path)
+        game = Game.from_dn(text, path)
+        if game.cards is not None and not (game.state.chosen and not game.kept):
+            return game
+        try:
+            cards = self.storage.cards(table.name)
+            if cards is not None and game.cards is None:
+                game.set_cards(cards)  # type: ignore[arg-type]  # checked by set_cards (hand-edited: caught below)
+            elif cards is not None:
+                game.set_kept(cards)  # type: ignore[arg-type]  # checked by set_kept, as above
+        except (ValueError, TypeError, AttributeError):
+            raise fail("D001", _("{file} does not give each player a card").format(
+                file=f"{table.name}.cards.json")) from None
+        return game
+
+    def _own_board(self, text: str, path: str) -> None:
+        """H003 unless the record plays a built-in board or a board file of the games folder: a
+        record's path to a board elsewhere (``../x.toml``, ``/etc/x.toml``) is never read."""
+        tag = parse_text(text, path).tag("Board")
+        if tag is not None and tag.value.endswith(".toml") and tag.value not in self.storage.boards():
+            raise fail("H003", _("the board file {board} is not in the games folder; a game here plays a built-in "
+                                 "board or one of {boards}").format(board=quoted(tag.value, 60),
+                                                                    boards=", ".join(self.boards())),
+                       path=path, line=tag.line, column=tag.column)
 
     # -- changing games ----------------------------------------------------------------
     def create(self, spec: JSONObject, tags: dict[str, str] | None = None) -> Table:
@@ -365,13 +389,13 @@ class Tables:
             except BaseException:
                 table.game = before  # the engine leaves a game as it was; this keeps any other slip out too
                 raise
-            try:
-                self.record(table, op, cards=cards)
-            except (OSError, Refused) as e:
-                table.game = before
-                if isinstance(e, Refused):
-                    raise
-                raise _unwritten(e, table.path, _("nothing was changed")) from None
+            try:  # the goal cards kept at choose are secret till the reveal: not in the record, so beside it
+                self.record(table, op, cards=cards or game.kept != before.kept)
+            except BaseException as e:
+                table.game = before  # not recorded, so not made, whatever stopped it
+                if isinstance(e, OSError):
+                    raise _unwritten(e, table.path, _("nothing was changed")) from None
+                raise
             table.taken_back = taken_back or []
             # a ballot or choice in progress is void once the game has moved: back at its turn, it is not reopened
             table.vote = table.choice = None
@@ -433,8 +457,9 @@ class Tables:
         early-known base cards (they change only at the start or the reveal); ``new``:
         a game just made, given its seat salt. Call with the lock held."""
         game = table.played
-        known = {p: c[0] for p, c in game.cards.items()} if cards and game.cards is not None \
-            and game.variant == "base" else None
+        known: JSONObject | None = None
+        if cards and game.cards is not None:  # base: the building cards; expert: the goal card each kept
+            known = {p: c[0] for p, c in game.cards.items()} if game.variant == "base" else dict(game.kept) or None
         text = game.to_dn()
         # A new salt for every game made: the seat links of a game deleted before it open nothing here.
         table.stamp = self.storage.write(table.name, text, known, secrets.token_hex(16) if new else None)

@@ -86,8 +86,8 @@ _move_json = KeptByIdentity(_make_move_json)
 def public_rev(table: Table) -> str:
     """Changes whenever what a page shows of the game changes; made from the public record
     only, so it says nothing of a secret card."""
-    if table.game is None:
-        return table.rev
+    if table.game is None:  # a record that does not read: its text as anyone may read it
+        return sha1(f"unread\n{seats.public_text(table.text)}".encode()).hexdigest()[:16]
     known = table.game.cards is not None
     return sha1(f"{known}\n{seats.public_dn(table.game, table.text)}".encode()).hexdigest()[:16]
 

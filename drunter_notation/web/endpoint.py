@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from drunter_notation.i18n import _
@@ -45,9 +45,12 @@ async def read_body(request: Request) -> JSONObject:
     if length is not None and (not length.isdigit() or int(length) > LIMIT):
         raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > LIMIT:
-            raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > LIMIT:
+                raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
+            chunks.append(chunk)
+    except ClientDisconnect:  # gone before its body ended: nothing is done, and nobody is there to be told
+        raise Refused(400, _("the body ended before it was whole: the device went away")) from None
     return json_object(b"".join(chunks))
