@@ -157,6 +157,7 @@ _OS_REASONS = {
     errno.EBADF: N_("the file descriptor is not open"),
     errno.EMFILE: N_("too many files are open"),
     errno.EIO: N_("an input/output error"),
+    errno.EPIPE: N_("the program reading it has stopped reading"),
     errno.EBUSY: N_("the device or file is busy"),
     errno.EXDEV: N_("it is on another file system"),
     errno.EADDRINUSE: N_("the address is in use"),

@@ -65,6 +65,43 @@ def test_closed_standard_input_is_one_i001_line():
     assert one_line(done.stderr, "I001") == "<stdin>: error[I001]: cannot be read: the file descriptor is not open"
 
 
+@pytest.mark.parametrize("closed, command", [(1, ["rules", "list"]), (1, ["--help"]), (1, ["validate", "replays/"]),
+                                             (2, ["validate", "nosuch.dn"]), (2, ["rules", "show", "nope"])])
+def test_closed_standard_output_or_error_is_one_line_or_none_and_status_2(closed, command):
+    """`drunter ... >&-` or `2>&-`: Python starts with sys.stdout or sys.stderr None."""
+    done = subprocess.run([sys.executable, "-m", "drunter_notation.cli", "--lang", "de", *command],
+                          capture_output=True, text=True, timeout=120, preexec_fn=lambda: os.close(closed), cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2 and "Traceback" not in done.stderr + done.stdout
+    if closed == 1:
+        assert done.stderr.splitlines() == ["drunter: Fehler[I005]: die Ausgabe lässt sich nicht schreiben: der "
+                                            "Dateideskriptor ist nicht geöffnet; prüfe den Datenträger oder das "
+                                            "Programm, das die Ausgabe liest"]
+    else:
+        assert done.stderr == ""
+
+
+def test_a_closed_pipe_is_said_in_the_language():
+    reader = subprocess.Popen(["head", "-c", "1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, "-m", "drunter_notation.cli", "--lang", "cs", "validate", "replays/"],
+                          stdout=reader.stdin, stderr=subprocess.PIPE, text=True, timeout=120, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    reader.stdin.close()
+    reader.wait()
+    assert done.returncode == 2 and "Broken pipe" not in done.stderr
+    assert done.stderr.splitlines() == ["drunter: chyba[I005]: výstup nelze zapsat: program, který ho čte, přestal "
+                                        "číst; zkontrolujte disk nebo program, který výstup čte"]
+
+
+@pytest.mark.parametrize("command", [["adjudicate", "{}", "--turn", "1"], ["analyze", "{}", "--playouts", "0"]])
+def test_a_line_feed_in_a_file_name_is_escaped_in_the_text(tmp_path, command):
+    record = tmp_path / "a\nb.dn"
+    record.write_bytes((ROOT / "replays" / "legal-2p.dn").read_bytes())
+    status, out, err = drunter(*[str(record) if a == "{}" else a for a in command])
+    assert status == 0, err
+    assert "a\\x0ab.dn" in out.splitlines()[0] and not any(line == str(tmp_path / "a") for line in out.splitlines())
+
+
 def test_standard_input_within_the_cap_is_judged(tmp_path):
     record = tmp_path / "r.dn"
     record.write_bytes((ROOT / "replays" / "legal-2p.dn").read_bytes())

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 from drunter_notation.adjudication.verdict import Verdict
-from drunter_notation.errors import said_citation
+from drunter_notation.errors import printable, said_citation
 from drunter_notation.explain.words import and_list
 from drunter_notation.i18n import _, ngettext
 
@@ -85,7 +85,8 @@ def as_json(path: str, turn: int, move_text: str | None, verdicts: list[Verdict]
 def as_text(path: str, turn: int, move_text: str | None, verdicts: list[Verdict], all_rulesets: bool) -> str:
     out = []
     kind = _("what-if, not played") if move_text is not None else _("as recorded")
-    out.append(_("{path}, turn {turn} ({kind})").format(path=path, turn=turn, kind=kind))
+    # a file's name may hold a line feed, which the text's line-by-line escape cannot see
+    out.append(_("{path}, turn {turn} ({kind})").format(path=printable(path), turn=turn, kind=kind))
     positions = {v.position for v in verdicts if v.position is not None}
     shared = len(positions) == 1 and len({(v.player, v.hand) for v in verdicts if v.position}) == 1
     if shared:

@@ -35,7 +35,7 @@ def _head(r: dict[str, Any]) -> str:
                     "stands out (model: docs/analysis.md)",
                     "{file}: {n} turns, {game} ({rules}, {board}); after every turn, each player's card if one "
                     "stands out (model: docs/analysis.md)", n).format(
-        file=r["file"], n=n, game=game, rules=r["rules"], board=r["board"])
+        file=printable(r["file"]), n=n, game=game, rules=r["rules"], board=r["board"])  # a name may hold a line feed
 
 
 def _win_legend(r: dict[str, Any]) -> str:

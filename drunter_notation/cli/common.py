@@ -1,6 +1,7 @@
 """What every command shares: running, finding record files, printing errors."""
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sys
@@ -90,6 +91,10 @@ def run_group(group: click.Group) -> None:
     """Run the CLI. Whatever goes wrong ends in one line on stderr and an exit status,
     never a traceback: a DnError that escapes a command, and -- handled here once for
     every command -- output that cannot be written (a full device, a closed pipe)."""
+    if sys.stderr is None:  # started with standard error closed (2>&-): errors go nowhere, the status tells
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    if sys.stdout is None:  # started with standard output closed (>&-): nothing could be written
+        sys.exit(_output_failed(OSError(errno.EBADF, os.strerror(errno.EBADF))))
     for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character gets its escape
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
@@ -137,14 +142,17 @@ def _output_failed(e: OSError) -> int:
     error = fail("I005", _("cannot write the output: {reason}").format(reason=os_reason(e)),
                  path="drunter", hint=_("check the disk or the program reading the output"))
     stdout, stderr = sys.__stdout__, sys.__stderr__
-    assert stdout is not None and stderr is not None  # None only without a console (pythonw); output failed on them
+    if stderr is None:  # closed when the process started: nowhere to say it, the status tells
+        return error.exit_code
     devnull = os.open(os.devnull, os.O_WRONLY)
     for stream in (stdout, stderr):
         try:
-            stream.flush()
+            if stream is not None:
+                stream.flush()
         except (OSError, ValueError):
             pass  # what could not be written is dropped: the device is full or the reader gone
-    os.dup2(devnull, stdout.fileno())
+    if stdout is not None:
+        os.dup2(devnull, stdout.fileno())
     try:
         stderr.write(error.format() + "\n")
         stderr.flush()
