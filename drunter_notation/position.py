@@ -21,7 +21,7 @@ from drunter_notation.data.boardfile import load_board
 from drunter_notation.data.rulesets import load_ruleset
 from drunter_notation.errors import DnError, fail
 from drunter_notation.explain.words import kind_of
-from drunter_notation.i18n import _, ngettext, pgettext
+from drunter_notation.i18n import _, format_number, ngettext, pgettext
 from drunter_notation.kept import KeptByIdentity
 from drunter_notation.notation.formatter import writable_name
 from drunter_notation.notation.model import CARD_NAMES, KINDS, Square, Tile, square_name
@@ -35,12 +35,16 @@ TAG = "dn1"
 FIELDS = ("tag", "board", "rules", "variant", "players", "next", "tiles", "removed", "hands", "cards", "choice")
 MAX_TURN = LAST_TURN + 1  # the next turn after a game's last
 MAX_COUNT = MAX_TILE_COUNT  # a tile count of a hand line, as the record reader takes it
+# re.ASCII: a number is ASCII digits (not "１" or "٣"), so one position has one spelling
 _SQ = r"[a-z](?:[1-9]\d?)"
-_TILE = re.compile(rf"([WSR])([123])({_SQ})(?:-({_SQ}))?@({_SQ}):(\d{{1,5}})")
-_HAND = re.compile(r"([WSR][123])(?:x(\d{1,3}))?")
-_SPENT = re.compile(r"(JA|JAA|JAAA|NE|NEE|NEEE|JEIN):(\d{1,5})")
-_REMOVED = re.compile(rf"({_SQ}):(\d{{1,5}})")
+_TILE = re.compile(rf"([WSR])([123])({_SQ})(?:-({_SQ}))?@({_SQ}):(\d{{1,5}})", re.ASCII)
+_HAND = re.compile(r"([WSR][123])(?:x(\d{1,3}))?", re.ASCII)
+_SPENT = re.compile(r"(JA|JAA|JAAA|NE|NEE|NEEE|JEIN):(\d{1,5})", re.ASCII)
+_REMOVED = re.compile(rf"({_SQ}):(\d{{1,5}})", re.ASCII)
 _NAME_SAFE = "-_.'~"  # kept as they are in a name; everything else is %-encoded
+# The longest string a valid game writes: its names (a record's line of them, each character %-encoded
+# in up to 12), tiles, hands and cards besides.
+MAX_POSITION_CHARS = 2_000_000
 
 
 def _square(text: str) -> Square:
@@ -128,8 +132,10 @@ def parse_position(text: str, base_dir: Path | None = None) -> tuple[State, str,
     """The position a position string describes, the board reference it names and the
     ruleset. Raises DnError: P002 for a malformed string or an impossible position,
     H003 for an unknown board, H004 for an unknown ruleset."""
-    if len(text) > 100_000:  # before the split: a long string of spaces would be millions of fields
-        raise _Reader(text[:200]).bad(0, _("longer than 100,000 characters"))
+    if len(text) > MAX_POSITION_CHARS or text.count(" ") > 2 * len(FIELDS):  # before the split into fields
+        raise fail("P002", _("a position string is at most {most} characters in {fields} fields, separated by "
+                             "single spaces").format(most=format_number(MAX_POSITION_CHARS), fields=len(FIELDS)),
+                   path="--position", line=1, column=1, context=text[:200])
     r = _Reader(text.strip())
     parts = r.parts
     if not parts or parts[0] != TAG:

@@ -40,7 +40,7 @@ from drunter_notation.rules.placement import Move
 from drunter_notation.rules.state import State, Variant, Violation, check_deal
 from drunter_notation.rules.votes import Tally
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _ONCE = ("Players", "Board", "Rules", "Variant", "Result", "Date")  # tags that may stand only once
 
 

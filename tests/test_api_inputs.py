@@ -3,6 +3,8 @@ a value of the wrong type, a pop with nothing to undo -- each a DnError with its
 (docs/api.md, "Errors"), never a TypeError from deep inside or a record that cannot be read."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -107,6 +109,7 @@ def field(index: int, value: str) -> str:
 
 @pytest.mark.parametrize("text", [
     field(5, "\u0663"), field(5, "\uff13"),  # digits of other scripts: the reader takes ASCII digits only
+    field(6, "S2b1-c1@a1:\uff11,W1n1@o1:2"), field(7, "a1:\u0661"), field(8, "W3x\uff13/W3"),
     field(8, "W3x100/W3"), field(8, "W3x0/W3"), field(8, "W3W3/W3"),
     field(7, "a1:1,a1:1"), field(6, "."), field(7, "."),
     field(4, "A%FF,Ben"), field(4, "A%2CB,Ben"), field(4, "%20A,Ben"),
@@ -132,8 +135,31 @@ def test_a_too_long_position_string_is_refused_before_it_is_split():
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert e.value.diagnostic.code == "P002" and "longer than 100,000 characters" in e.value.diagnostic.message
+    assert e.value.diagnostic.code == "P002" and "at most 2,000,000 characters in 11 fields" in e.value.diagnostic.message
     assert peak < 3 * len(text)  # the string stripped once, no list of its fields
+
+
+def test_the_longest_names_a_record_holds_make_a_position_that_reads_back():
+    """The names' line of a record at its limit, in characters %-encoded in the most: the position string
+    holds them; one character more and the game is refused at the start, as the record would be."""
+    from drunter_notation.notation.values import MAX_LINE_CHARS
+
+    each = (MAX_LINE_CHARS - len('[Players ""]') - 2 * 3) // 4
+    g = Game.new(["\U0001f600" * each, "\U0001f601" * each, "\U0001f602" * each, "\U0001f603" * each], seed=1)
+    g.push(g.legal_moves()[0])
+    assert Game.from_position(g.position()) == g and Game.from_dn(g.to_dn()) == g
+    with pytest.raises(DnError) as e:
+        Game.new(["\U0001f600" * each, "\U0001f601" * each, "\U0001f602" * each,
+                  "\U0001f603" * (each + 3)])  # a line of 100,001 characters
+    assert e.value.diagnostic.code == "H001"
+
+
+def test_a_board_path_a_tag_cannot_hold_is_refused(tmp_path):
+    board = tmp_path / "new\nline.toml"
+    board.write_bytes((Path(__file__).parents[1] / "replays" / "boards" / "tiny.toml").read_bytes())
+    with pytest.raises(DnError) as e:
+        Game.new(["A", "B"], board=str(board))
+    assert e.value.diagnostic.code == "H003" and "line break" in e.value.diagnostic.message
 
 
 def test_no_push_makes_a_position_that_does_not_read_back():

@@ -44,6 +44,12 @@ def test_plain_ascii_integers_still_pass(monkeypatch):
     assert result.exit_code == 0 and result.output == invoke("simulate", "--players", "2", "--seed", "12").output
 
 
+@pytest.mark.parametrize("size", ["\uff16x6", "\u0666x\u0666", "6x\u00b2"])
+def test_a_board_size_takes_ascii_digits_only(tmp_path, size):
+    result = invoke("board", "new", "x", "--size", size, "-o", str(tmp_path / "b.toml"))
+    assert result.exit_code == 2 and "is not WIDTHxHEIGHT" in result.output and not (tmp_path / "b.toml").exists()
+
+
 SEEDED = [("simulate", "--players", "2"), ("tournament", "--games", "1", "--bots", "random,random"),
           ("analyze", SAMPLE, "--playouts", "0")]
 

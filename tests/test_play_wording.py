@@ -77,6 +77,21 @@ def test_a_setting_that_is_a_number_in_another_form_is_told_which_form(setting, 
     assert "ASCII digits, without a sign or an exponent" in out.output and out.output.rstrip().endswith(example)
 
 
+@pytest.mark.parametrize("setting, said", [
+    ("sims=10000001", "sims must be 1 to 100,000, not 10000001"), ("time=100000", "at most 60 seconds, not 100000"),
+    ("c=12", "c must be 0 to 10, not 12"), ("c=1.000000001", "has more than 6 digits after the point")])
+def test_a_setting_in_ascii_digits_out_of_its_range_is_told_its_range(setting, said):
+    out = CliRunner().invoke(cli, ["tournament", "--bots", f"ismcts:{setting},greedy", "--games", "1"])
+    assert out.exit_code == 2 and said in out.output and "ASCII digits" not in out.output, out.output
+
+
+@pytest.mark.parametrize("setting, spelled", [("time=0.00001", "time=0.00001"), ("time=60", "time=60"),
+                                              ("c=0.000001", "c=0.000001"), ("sims=0004", "sims=4")])
+def test_a_setting_in_range_is_read_and_spelled_as_typed(setting, spelled):
+    from drunter_notation.bots import canonical_bot
+    assert canonical_bot(f"ismcts:{setting}") == f"ismcts:{spelled}"
+
+
 def test_tournament_names_a_bot_in_its_one_spelling():
     out = CliRunner().invoke(cli, ["tournament", "--bots", "ismcts:c=0.50:sims=03,greedy", "--games", "2"])
     assert out.exit_code == 0 and "ismcts:sims=3:c=0.5" in out.output, out.output

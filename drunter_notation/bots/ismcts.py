@@ -179,9 +179,9 @@ class IsmctsBot(Bot):
                                                                                          sims=sims))
         if time is not None and not 0 < time <= MAX_TIME:
             raise fail("U002", _("ismcts: time must be above 0 and at most {most} seconds, not {time}").format(
-                most=f"{MAX_TIME:g}", time=time))
+                most=f"{MAX_TIME:g}", time=number(time)))
         if not 0 <= c <= 10:
-            raise fail("U002", _("ismcts: c must be 0 to 10, not {c}").format(c=c))
+            raise fail("U002", _("ismcts: c must be 0 to 10, not {c}").format(c=number(c)))
         if policy not in STYLES:
             raise fail("U002", _("ismcts: no rollout policy named {name}; the policies are {policies}").format(
                 name=repr(policy), policies=", ".join(STYLES)))
@@ -263,9 +263,11 @@ class IsmctsBot(Bot):
 
 
 SPEC_LIMIT = 80  # characters in a bot's name with its settings
-# The settings' values: ASCII digits only (no "２００", "1_000", "1e3", "inf"), so one spec has one spelling.
-VALUES = {"sims": re.compile(r"[0-9]{1,7}"), "time": re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,6})?"),
-          "c": re.compile(r"[0-9]{1,2}(?:\.[0-9]{1,6})?"), "policy": re.compile(r"[a-z]{1,20}")}
+# The settings' values: ASCII digits only (no "２００", "1_000", "1e3", "inf"), so one spec has one spelling;
+# their ranges are the bot's (IsmctsBot), at most DECIMALS digits after the point.
+VALUES = {"sims": re.compile(r"[0-9]+"), "time": re.compile(r"[0-9]+(?:\.[0-9]+)?"),
+          "c": re.compile(r"[0-9]+(?:\.[0-9]+)?"), "policy": re.compile(r"[a-z]{1,20}")}
+DECIMALS = 6
 EXAMPLES = {"sims": "sims=400", "time": "time=0.5", "c": "c=1.4"}
 
 
@@ -294,6 +296,9 @@ def spec(text: str) -> tuple[str, dict[str, int | float | str]]:
             raise fail("U002", _("ismcts: {key}={value} must be a number in ASCII digits, without a sign or an "
                                  "exponent, like {example}").format(
                 key=key, value=repr(value[:20]), example=EXAMPLES[key]))
+        if len(value.partition(".")[2]) > DECIMALS:
+            raise fail("U002", _("ismcts: {key}={value} has more than {most} digits after the point").format(
+                key=key, value=repr(value[:20]), most=DECIMALS))
         params[key] = int(value) if key == "sims" else value if key == "policy" else float(value)
     return name, params
 
@@ -301,6 +306,9 @@ def spec(text: str) -> tuple[str, dict[str, int | float | str]]:
 def canonical(name: str, params: dict[str, int | float | str]) -> str:
     """The one spelling of a bot and its settings (as :func:`spec` read them): the settings
     in a fixed order, numbers without a needless ``.0``."""
-    def word(v: int | float | str) -> str:
-        return repr(v).removesuffix(".0") if isinstance(v, float) else str(v)
-    return ":".join([name, *(f"{k}={word(params[k])}" for k in VALUES if k in params)])
+    return ":".join([name, *(f"{k}={number(params[k])}" for k in VALUES if k in params)])
+
+
+def number(v: int | float | str) -> str:
+    """A setting as it is typed: a float without a needless ``.0`` and never with an exponent (``1e-05``)."""
+    return f"{v:.{DECIMALS}f}".rstrip("0").removesuffix(".") if isinstance(v, float) else str(v)

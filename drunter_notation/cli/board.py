@@ -26,7 +26,7 @@ from drunter_notation.notation.model import square_name
 from drunter_notation.rules.board import DEFAULT_BOX
 
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}\Z")
-_SIZE_RE = re.compile(r"(\d{1,3})x(\d{1,3})\Z")
+_SIZE_RE = re.compile(r"([0-9]{1,3})x([0-9]{1,3})\Z")  # ASCII digits, as every number option (docs/cli.md)
 
 
 @click.group("board", help=N_("Show and check boards (built-in ids or board files ending in .toml), or start a"

@@ -18,7 +18,7 @@ from drunter_notation.deal import game_rng, player_names
 from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.files import os_reason, write_atomic
 from drunter_notation.i18n import N_, _, ngettext, pgettext
-from drunter_notation.notation.formatter import format_record
+from drunter_notation.notation.formatter import format_record, writable_text
 from drunter_notation.rules.board import DEFAULT_BOARD
 from drunter_notation.rules.state import Variant  # click.Choice gives one of the two
 from drunter_notation.simulate import simulate_game
@@ -94,6 +94,10 @@ def simulate(n_players: int, seed: int, count: int, out: str | None, board_ref: 
             raise fail("I005", ngettext("--count {n} writes {n} game: give --out DIR",
                                         "--count {n} writes {n} games: give --out DIR", count).format(n=count))
         tag = _board_tag(board_ref, out)
+        if not writable_text(tag):  # the record names the board in a tag: one line of UTF-8 text
+            raise click.BadParameter(_("{path}: a record names its board file in a tag, which cannot hold a line "
+                                       "break or a NUL; rename the file").format(path=printable(tag)),
+                                     param_hint="'--board'")
 
         def text(i: int) -> str:
             if names is None:

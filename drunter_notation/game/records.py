@@ -17,9 +17,9 @@ from drunter_notation.game.history import GameHistory
 from drunter_notation.game.inputs import card_sets, hand, typed, wrong_type
 from drunter_notation.game.inputs import game_tags as tags_of
 from drunter_notation.game.position import LogEntry
-from drunter_notation.i18n import _
+from drunter_notation.i18n import _, format_number
 from drunter_notation.load import judge
-from drunter_notation.notation.formatter import format_record, writable_name
+from drunter_notation.notation.formatter import format_record, quote, writable_name, writable_text
 from drunter_notation.notation.model import (
     Choose,
     Goals,
@@ -36,6 +36,7 @@ from drunter_notation.notation.model import (
     Turn,
 )
 from drunter_notation.notation.parser import parse_text
+from drunter_notation.notation.values import MAX_LINE_CHARS
 from drunter_notation.position import board_ref, parse_position
 from drunter_notation.rules import turn
 from drunter_notation.rules.board import DEFAULT_BOARD, Board
@@ -80,11 +81,17 @@ class Game(GameHistory):
             if not writable_name(p):
                 raise fail("H001", _("a player's name cannot hold a comma, a line break or NUL, which a record "
                                      "cannot keep in a name: {name}").format(name=repr(p)[:100]))
+        if len(quote(", ".join(players))) + len('[Players ]') > MAX_LINE_CHARS:  # the record's line of them
+            raise fail("H001", _("the players' names are too long together: a record writes them on one line of "
+                                 "at most {most} characters").format(most=format_number(MAX_LINE_CHARS)))
         if variant not in ("base", "expert"):
             raise fail("H002", _("Variant must be \"base\" or \"expert\", not {variant}").format(
                 variant=repr(variant))[:200])
         board = os.fspath(board)
         typed(board, str, "H003", "board=", "str")  # a path of bytes
+        if not writable_text(board):  # the record names it in its Board tag: one line of UTF-8 text
+            raise fail("H003", _("a record names its board file in a tag, which cannot hold a line break or a NUL: "
+                                 "{path}").format(path=repr(board)[:200]))
         loaded_board, ruleset = load_board(board), load_ruleset(rules)
         rng = None if seed is None else game_rng(seed)
         if hands is not None and set(hands) != set(players):
