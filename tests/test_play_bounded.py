@@ -380,3 +380,63 @@ def contextlib_suppress(call, *args):
         call(*args)
     except OSError:
         pass
+
+
+# -- a connection's budget: a head and a body that come a byte now and then ------------------
+
+def test_a_request_head_sent_too_slowly_loses_its_connection_and_others_are_served(monkeypatch):
+    """slowloris: a head that is not whole in time is closed (its file descriptor freed); a whole request on
+    another connection is answered as ever."""
+    import socket
+    import threading
+
+    import uvicorn
+    from starlette.responses import PlainTextResponse
+
+    from drunter_notation.web.connection import Connection
+
+    monkeypatch.setattr(Connection, "head_seconds", 0.3)
+
+    async def app(scope, receive, send):
+        if scope["type"] == "http":
+            await PlainTextResponse("ok")(scope, receive, send)
+
+    sock = socket.create_server(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, http=Connection, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        wait(lambda: server.started, "the server to start")
+        slow = socket.create_connection(sock.getsockname(), timeout=10)
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the blank line that ends the head
+        for _ in range(4):  # a byte now and then keeps no deadline away
+            slow.sendall(b"X")
+            time.sleep(0.05)
+        assert slow.recv(100) == b""  # closed by the server, without an answer
+        fine = socket.create_connection(sock.getsockname(), timeout=10)
+        fine.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert fine.recv(1000).startswith(b"HTTP/1.1 200")
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_a_body_sent_too_slowly_is_408(monkeypatch):
+    from starlette.requests import Request
+
+    from drunter_notation.table.store import Refused
+    from drunter_notation.web import endpoint
+
+    monkeypatch.setattr(endpoint, "BODY_SECONDS", 0.2)
+
+    async def receive():  # the first byte, then nothing more
+        if not hasattr(receive, "sent"):
+            receive.sent = True
+            return {"type": "http.request", "body": b"{", "more_body": True}
+        await asyncio.sleep(60)
+
+    async def read():
+        with pytest.raises(Refused) as refused:
+            await endpoint.read_body(Request({"type": "http", "method": "POST", "headers": []}, receive))
+        return refused.value.status
+    assert run_async(read()) == 408

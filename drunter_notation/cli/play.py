@@ -61,6 +61,7 @@ def play(directory: Path, host: str, port: int, no_browser: bool) -> None:
     import uvicorn  # the server stack loads only for this command
 
     from drunter_notation.web.app import create_app
+    from drunter_notation.web.connection import Connection
 
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -110,7 +111,7 @@ def play(directory: Path, host: str, port: int, no_browser: bool) -> None:
 
     # no proxy in front: X-Forwarded-* headers are not taken for the client's address
     config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3,
-                            proxy_headers=False)
+                            proxy_headers=False, http=Connection)  # a deadline for each request's head
     # uvicorn raises the signal that stopped it again once it has: Ctrl+C and SIGTERM are the ways to stop
     # this command, which then ends with its one line (no traceback, no "Aborted!")
     signal.signal(signal.SIGTERM, lambda *_: None)

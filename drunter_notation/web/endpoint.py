@@ -5,17 +5,19 @@ answered as a response.
 """
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from drunter_notation.i18n import _
+from drunter_notation.i18n import _, ngettext
 from drunter_notation.table.answer import Reply, json_object
 from drunter_notation.table.core import Call, Entry
 from drunter_notation.table.store import JSONObject, Refused
 
 LIMIT = 64 * 1024  # bytes in a request body
+BODY_SECONDS = 10  # for them to arrive, from the end of the request's head
 SEAT_HEADER = "x-drunter-seat"
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -46,11 +48,16 @@ async def read_body(request: Request) -> JSONObject:
         raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
     chunks, size = [], 0
     try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > LIMIT:
-                raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
-            chunks.append(chunk)
+        async with asyncio.timeout(BODY_SECONDS):  # a body sent a byte now and then holds nothing for long
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > LIMIT:
+                    raise Refused(413, _("the body is over {size} KB").format(size=LIMIT // 1024))
+                chunks.append(chunk)
     except ClientDisconnect:  # gone before its body ended: nothing is done, and nobody is there to be told
         raise Refused(400, _("the body ended before it was whole: the device went away")) from None
+    except TimeoutError:
+        raise Refused(408, ngettext("the body was not whole after {seconds} second; send it again",
+                                    "the body was not whole after {seconds} seconds; send it again",
+                                    BODY_SECONDS).format(seconds=BODY_SECONDS)) from None
     return json_object(b"".join(chunks))
