@@ -143,3 +143,21 @@ def test_a_valid_record_may_be_edited_but_not_broken(client, folder):
     r = client.post("/api/games/t/repair", json={"line": 1, "text": first + "  # kept at the club"})
     assert r.status_code == 200 and r.json()["valid"]
     assert client.get("/api/games/t").json()["turn"] == len(MOVES) + 1
+
+
+def test_a_record_made_by_hand_is_kept_before_the_table_first_writes_it(tmp_path):
+    """Comments and a layout of one's own are the user's: the table writes its canonical record, so the
+    file as it was is kept beside it (NAME.dn.orig) first; a record the table wrote is not copied again."""
+    by_hand = '[Players "Anna, Ben"]  # Friday\n\n# the first move, as agreed\n1. Anna   S1 a2\n'
+    (tmp_path / "h.dn").write_text(by_hand, encoding="utf-8")
+    store = Store(tmp_path)
+    table = store.table("h")
+    with table.lock:
+        store.playable(table)
+    store.change(table, None, lambda g: g.push(g.legal_moves()[0]), lambda t: None)
+    assert (tmp_path / "h.dn.orig").read_text(encoding="utf-8") == by_hand
+    assert "# the first move" not in (tmp_path / "h.dn").read_text(encoding="utf-8")
+    (tmp_path / "h.dn.orig").unlink()
+    store.change(table, None, lambda g: g.push(g.legal_moves()[0]), lambda t: None)
+    assert not (tmp_path / "h.dn.orig").exists()
+    assert store.delete(table) and (tmp_path / "archive" / "h.dn").exists()

@@ -229,6 +229,14 @@ def test_a_goals_line_never_shows_its_cards_whatever_the_name(tmp_path):
     (tmp_path / "x.dn").write_text(broken, encoding="utf-8")
     shown = c.get("/api/games/x/source").json()
     assert not shown["valid"] and not any(g in json.dumps(shown) for g in cards[:2])
+    for path in ("/api/games", "/api/games/x", "/api/games/x/board.svg"):  # the lobby's and the game's error too
+        r = c.get(path)
+        assert "goals line" in r.text and not any(g in r.text for g in cards[:2]), (path, r.text)
+    twice = text.replace(cards[1], cards[0], 1)  # a line that reads, but deals one card twice (X001)
+    (tmp_path / "x.dn").write_text(twice, encoding="utf-8")
+    r = c.get("/api/games/x")
+    assert r.status_code == 422 and "X001" in r.text and cards[0] not in r.text
+    (tmp_path / "x.dn").write_text(broken, encoding="utf-8")
     twin = broken.replace(cards[0], cards[1] if cards[1] != cards[0] else cards[2])
     rev = c.get("/api/games/x/rev").json()["rev"]
     (tmp_path / "x.dn").write_text(twin, encoding="utf-8")

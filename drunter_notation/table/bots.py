@@ -518,10 +518,11 @@ def autoplay(store: Tables, pilot: Pilot, name: str | None, body: JSONObject) ->
         g = store.playable(table)
         was = paused_of(g)
     if paused is not None and paused != was:
-        if not paused and bots_of(g) and not g.is_over():
-            room_for_bots(store, but=table.name)
-        # a pause keeps the turns taken back, ready to replay
-        store.change(table, None, lambda g: set_paused(g, paused), lambda t: None, taken_back=table.taken_back)
+        with store.admitting:  # two games resumed at once: the second counts the first
+            if not paused and bots_of(g) and not g.is_over():
+                room_for_bots(store, but=table.name)
+            # a pause keeps the turns taken back, ready to replay
+            store.change(table, None, lambda g: set_paused(g, paused), lambda t: None, taken_back=table.taken_back)
     s = pilot.settings(table.name)
     s.paused = was if paused is None else paused
     if delay is not None:

@@ -54,13 +54,14 @@ def list_games(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
 
 def create_game(store: Tables, name: str | None, body: JSONObject) -> Reply:
     tags = new_game_tags(body)
-    if len(store.names()) >= MAX_GAMES:
-        raise Refused(409, _("the folder holds {most} games, the most a table keeps: delete games that are over "
-                             "(they go to the archive folder) or start drunter play in another folder").format(
-                                 most=MAX_GAMES), "too-many-games", {"most": MAX_GAMES})
-    if "Bots" in tags:
-        room_for_bots(store)
-    table = store.create(body, tags)
+    with store.admitting:  # two made at once: the second counts the first
+        if len(store.names()) >= MAX_GAMES:
+            raise Refused(409, _("the folder holds {most} games, the most a table keeps: delete games that are "
+                                 "over (they go to the archive folder) or start drunter play in another folder").format(
+                                     most=MAX_GAMES), "too-many-games", {"most": MAX_GAMES})
+        if "Bots" in tags:
+            room_for_bots(store)
+        table = store.create(body, tags)
     with table.lock:
         return Reply(game_json(table), 201)
 

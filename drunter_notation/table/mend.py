@@ -15,7 +15,7 @@ from drunter_notation.game import Game
 from drunter_notation.i18n import _, ngettext
 from drunter_notation.notation.formatter import format_placement
 from drunter_notation.notation.model import Choose, Turn
-from drunter_notation.table import seats
+from drunter_notation.table.hidden import masked_error, public_text
 from drunter_notation.table.store import JSONObject, Refused, Table, Tables, apply
 
 View = Callable[[Table], JSONObject]  # the game's view a change answers with (views.game_json)
@@ -23,10 +23,10 @@ View = Callable[[Table], JSONObject]  # the game's view a change answers with (v
 LINE_LIMIT = 1000  # characters in one line typed as a fix
 
 
-def redo_op(game: Game, event: Turn | Choose) -> JSONObject:
-    """The journal op that plays ``event`` (the game's last) again."""
+def redo_op(kept: dict[str, str], event: Turn | Choose) -> JSONObject:
+    """The journal op that plays ``event`` again (``kept``: the goal cards kept at it, for a choose)."""
     if isinstance(event, Choose):
-        return {"op": "push", "move": "choose", "keep": dict(game.kept) or None}
+        return {"op": "push", "move": "choose", "keep": kept or None}
     return {"op": "push", "move": "pass" if event.placement is None else format_placement(event.placement)}
 
 
@@ -45,10 +45,11 @@ def take_back(store: Tables, name: str | None, body: JSONObject, view: View) -> 
             raise Refused(409, _("keep: the number of turns to keep, 0 to {last}").format(last=len(game.events) - 1)
                           if game.events else _("nothing to take back: no turn has been played"))
         # taken back again before anything else was played: replaying restores both
-        taken.extend(table.taken_back)
-        while len(game.events) > keep:
-            taken.insert(0, redo_op(game, game.events[-1]))
-            game.pop()
+        undone = []
+        for _step in range(len(game.events) - keep):  # counted once: a long game is taken back in linear time
+            kept = dict(game.kept)
+            undone.append(redo_op(kept, game.pop()))
+        taken.extend([*reversed(undone), *table.taken_back])
     return store.change(table, _turn(body), act, view, op=op, taken_back=taken)
 
 
@@ -78,7 +79,8 @@ def verdict(store: Tables, table: Table, text: str) -> JSONObject:
     filename = table.path.name
     try:
         game = store.reading(table, text)
-    except DnError as e:
+    except DnError as error:
+        e = masked_error(error, text)  # an error in a goals line is said without its secret cards
         d = e.diagnostic
         return {"valid": False, "verdict": e.format(filename), "line": d.line, "column": d.column, "code": d.code}
     n = len(game.events)
@@ -100,20 +102,15 @@ def source(store: Tables, name: str | None, body: JSONObject) -> JSONObject:
 
 def _shown(table: Table) -> tuple[str, str]:
     """The text the page shows (an expert game's goal cards masked: they are secret) and its rev."""
-    text = seats.public_text(table.text)
+    text = public_text(table.text)
     return text, sha1(text.encode()).hexdigest()[:16]
 
 
 def _source(store: Tables, table: Table) -> JSONObject:
     text, rev = _shown(table)
     out: JSONObject = {"name": table.name, "rev": rev, "text": text} | verdict(store, table, table.text)
-    lines, shown = table.text.split("\n"), text.split("\n")  # line by line: masking keeps the lines
-    offending, masked = ((lines[out["line"] - 1], shown[out["line"] - 1]) if 0 < out["line"] <= len(lines)
-                         else (None, None))
-    if masked != offending:  # the error is in a goals line: what it says may name the secret cards
-        out["verdict"] = _("{file}, line {line}: a goals line that does not read; its cards are secret until the "
-                           "reveal, so mend it in the file itself").format(file=table.path.name, line=out["line"])
-    out["offending"] = masked
+    shown = text.split("\n")  # masked line by line: the lines keep their numbers
+    out["offending"] = shown[out["line"] - 1] if 0 < out["line"] <= len(shown) else None
     cut = _cut(store, table, table.text, out["line"]) if not out["valid"] else None
     out["cut"] = None if cut is None else {"lines": cut.count("\n"), **verdict(store, table, cut)}
     return out

@@ -79,21 +79,21 @@ class Seats:
             if player != game.to_move:
                 raise Refused(403, _("it is {player}'s turn, not {other}'s").format(player=game.to_move, other=player))
             turn = game.turn
-        with self.store.actions:  # made at the turn checked: had another move come first, it is refused (409)
+        with table.actions:  # made at the turn checked: had another move come first, it is refused (409)
             self.store.change(table, turn, lambda g: g.push(text), _nothing)
         with table.lock:
             return self._seat_view(table, player)
 
     def ballot(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
         table = self._table(name)
-        with self.store.actions, table.lock:
+        with table.actions, table.lock:
             player = self._me(table, token, body)
             seats.call_vote(table, _text(body), player)
             return self._seat_view(table, player)
 
     def call_off(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
         table = self._table(name)
-        with self.store.actions, table.lock:
+        with table.actions, table.lock:
             player = self._me(table, token, body)
             seats.call_off(table, player)
             return self._seat_view(table, player)
@@ -108,7 +108,7 @@ class Seats:
     def _on_ballot(self, name: str | None, body: JSONObject, token: str | None, change: BallotChange) -> JSONObject:
         """A seat's act on the ballot (``change``), then the turn-over once it completes it."""
         table = self._table(name)
-        with self.store.actions:
+        with table.actions:
             with table.lock:
                 player = self._me(table, token, body)
                 vote = change(table, player, body)
@@ -118,7 +118,7 @@ class Seats:
 
     def choose(self, _store: Tables, name: str | None, body: JSONObject, *, token: str | None) -> JSONObject:
         table = self._table(name)
-        with self.store.actions:
+        with table.actions:
             with table.lock:
                 player = self._me(table, token, body)
                 choice = seats.choose(table, player, body.get("keep"))
@@ -160,7 +160,7 @@ class Seats:
 
     def host_ballot(self, _store: Tables, name: str | None, body: JSONObject) -> JSONObject:
         table = self._table(name)
-        with self.store.actions, table.lock:
+        with table.actions, table.lock:
             self.store.playable(table)
             on_turn(table, body)
             seats.call_vote(table, _text(body), None)
@@ -168,7 +168,7 @@ class Seats:
 
     def host_call_off(self, _store: Tables, name: str | None, body: JSONObject) -> JSONObject:
         table = self._table(name)
-        with self.store.actions, table.lock:
+        with table.actions, table.lock:
             self.store.playable(table)
             on_turn(table, body)
             seats.call_off(table, None)

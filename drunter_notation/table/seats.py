@@ -20,7 +20,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -111,22 +110,6 @@ def public_dn(game: Game, text: str) -> str:
         return text
     record = game.to_record()
     return format_record(replace(record, setup=tuple(s for s in record.setup if not isinstance(s, Goals))))
-
-
-GOALS_LINE = re.compile(r"^([ \t]*goals\b)([^\n]*)", re.M)
-# The player a goals line names, kept when it reads as one (a bare name or a whole quoted one, then ':').
-GOALS_PLAYER = re.compile(r'[ \t]+(?:"(?:[^"\\\n]|\\["\\])*"|[^\W\d_][\w-]*)[ \t]*:')
-REVEAL_LINE = re.compile(r"^[ \t]*reveal\b", re.M)
-
-
-def public_text(text: str) -> str:
-    """A record's text as on disk (valid or not), as anyone may read it: all but the player
-    of its ``goals`` lines masked, comments too, while it has no ``reveal``."""
-    def masked(line: re.Match[str]) -> str:
-        player = GOALS_PLAYER.match(line[2])
-        return line[1] + (player[0] if player else "") + " (secret until the reveal)"
-
-    return text if REVEAL_LINE.search(text) else GOALS_LINE.sub(masked, text)
 
 
 def open_vote(table: Table) -> Vote | None:

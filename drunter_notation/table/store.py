@@ -30,6 +30,7 @@ from drunter_notation.game import Game
 from drunter_notation.i18n import _, language
 from drunter_notation.notation.formatter import writable_name
 from drunter_notation.notation.parser import parse_text
+from drunter_notation.table.hidden import masked_error
 
 if TYPE_CHECKING:  # a table only holds these values
     from drunter_notation.notation.model import Choose, Turn
@@ -91,6 +92,7 @@ class Storage(Protocol):
     def append(self, name: str, base: str, op: JSONObject, *, first: bool) -> None: ...  # one change journaled
     def clear(self, name: str) -> None: ...  # the journal emptied: the record holds every change
     def replace(self, name: str, text: str) -> None: ...  # a repair: the record as it was kept as a backup
+    def keep_original(self, name: str) -> None: ...  # the record as it is, kept before the table first writes it
     def close(self, name: str, *, remove: bool) -> None: ...  # at the end: its journal closed (removed if empty)
     def archive(self, name: str) -> str: ...  # a game ended and deleted: its record (and cards) kept apart, its
     # salt dropped; where
@@ -155,6 +157,9 @@ class MemoryStorage:
         self.files[f"{name}.bak"] = self.files[name]
         self.write(name, text)
 
+    def keep_original(self, name: str) -> None:
+        self.files[f"{name}.orig"] = self.files[name]
+
     def close(self, name: str, *, remove: bool) -> None:
         """Nothing to close in memory."""
 
@@ -194,7 +199,11 @@ class Table:
     pending: int = 0  # changes in the journal, not yet in the file
     last_change: float = 0.0  # time.monotonic() of the last change journaled
     taken_back: list[JSONObject] = field(default_factory=list)  # ops of the turns last taken back, to replay them
+    by_hand: bool = False  # the record is not as the table writes it (comments, a layout): kept before it is
     lock: contextlib.AbstractContextManager[Any] = field(default_factory=contextlib.nullcontext)
+    # its seats' actions that end in a move (the last ballot laid, ...) one at a time, taken before ``lock``;
+    # a game's own: a long one at one table holds up no other
+    actions: contextlib.AbstractContextManager[Any] = field(default_factory=contextlib.nullcontext)
     vote: Vote | None = None  # table.seats: the secret ballot in progress (in memory only)
     choice: Choice | None = None  # table.seats: the expert choice in progress (in memory only)
     # table.views: the last public views (by language) and what they were made from
@@ -218,7 +227,8 @@ class Tables:
         self.new_lock = lock
         self._tables: dict[str, Table] = {}
         self._lock = lock()  # guards _tables; each table has its own lock for its game
-        self.actions = lock()  # seats' actions that end in a move (the last ballot laid, ...) run one at a time
+        # a game made, or bots set going: the limit counted and the act done as one, taken before any table's lock
+        self.admitting = lock()
 
     # -- finding games -----------------------------------------------------------------
     def names(self) -> list[str]:
@@ -239,7 +249,8 @@ class Tables:
             if table is None:
                 if not self.storage.exists(name):
                     raise self._missing(name)
-                table = self._tables[name] = Table(name, self.root / f"{name}.dn", lock=self.new_lock())
+                table = self._tables[name] = Table(name, self.root / f"{name}.dn", lock=self.new_lock(),
+                                                   actions=self.new_lock())
         return table
 
     def _missing(self, name: str) -> Refused:
@@ -264,8 +275,9 @@ class Tables:
             game = self.reading(table, text)
             ops = self.storage.journaled(table.name, base_of(text))
             table.game, table.error = game, None
-        except DnError as e:
-            table.game, table.error = None, e
+            table.by_hand = text != game.to_dn()
+        except DnError as e:  # kept as anyone may read it: it is shown on the host page
+            table.game, table.error = None, masked_error(e, text)
         table.stamp, table.rev, table.text, table.base = stamp, _rev(text, table.game), text, base_of(text)
         table.error_lang = language()
         table.pending = 0
@@ -357,7 +369,8 @@ class Tables:
             if name in self._tables or self.storage.exists(name):
                 raise Refused(409, _("a game '{title}' exists already ({file}); choose another name or open "
                                      "it").format(title=printable(title), file=path.name))
-            table = self._tables[name] = Table(name, path, game, lock=self.new_lock())  # the name is taken from here on
+            table = self._tables[name] = Table(name, path, game, lock=self.new_lock(),
+                                                 actions=self.new_lock())  # the name is taken from here on
         try:
             with table.lock:
                 self.save(table, cards=True, new=True)
@@ -461,6 +474,9 @@ class Tables:
         if cards and game.cards is not None:  # base: the building cards; expert: the goal card each kept
             known = {p: c[0] for p, c in game.cards.items()} if game.variant == "base" else dict(game.kept) or None
         text = game.to_dn()
+        if table.by_hand:  # its comments and layout are the user's: kept (NAME.dn.orig) before the table's text
+            self.storage.keep_original(table.name)
+            table.by_hand = False
         # A new salt for every game made: the seat links of a game deleted before it open nothing here.
         table.stamp = self.storage.write(table.name, text, known, secrets.token_hex(16) if new else None)
         table.rev, table.text, table.base = _rev(text, game), text, base_of(text)
@@ -521,7 +537,7 @@ def apply(game: Game, op: JSONObject) -> None:
     if op.get("op") == "pop":
         game.pop()
     elif op.get("op") == "takeback" and isinstance(op.get("keep"), int):
-        while len(game.events) > max(op["keep"], 0):
+        for _step in range(len(game.events) - max(op["keep"], 0)):  # counted once: linear in the turns taken back
             game.pop()
     elif op.get("op") == "batch" and isinstance(op.get("ops"), list):
         for each in op["ops"]:

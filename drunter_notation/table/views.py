@@ -21,6 +21,7 @@ from drunter_notation.rules.state import Violation
 from drunter_notation.rules.turn import Decision, judge_turn
 from drunter_notation.table import seats
 from drunter_notation.table.bots import bots_of, hints_of, level_of, paused_of
+from drunter_notation.table.hidden import public_text
 from drunter_notation.table.store import JSONObject, Table, title
 
 
@@ -87,7 +88,7 @@ def public_rev(table: Table) -> str:
     """Changes whenever what a page shows of the game changes; made from the public record
     only, so it says nothing of a secret card."""
     if table.game is None:  # a record that does not read: its text as anyone may read it
-        return sha1(f"unread\n{seats.public_text(table.text)}".encode()).hexdigest()[:16]
+        return sha1(f"unread\n{public_text(table.text)}".encode()).hexdigest()[:16]
     known = table.game.cards is not None
     return sha1(f"{known}\n{seats.public_dn(table.game, table.text)}".encode()).hexdigest()[:16]
 

@@ -128,11 +128,18 @@ class FileStorage:
         (self._journals.get(name) or Journal(self.root / f"{name}.dn{SUFFIX}")).clear()
 
     def replace(self, name: str, text: str) -> None:
-        path = self._guard(self._record(name))
-        backup = self._guard(path.with_name(path.name + ".bak"))
-        write_atomic(backup, read_record(path).decode("utf-8", errors="replace"), durable=True)
-        write_atomic(path, text, durable=True)
+        self._copy(name, ".bak")
+        write_atomic(self._guard(self._record(name)), text, durable=True)
         self.clear(name)
+
+    def keep_original(self, name: str) -> None:
+        self._copy(name, ".orig")
+
+    def _copy(self, name: str, suffix: str) -> None:
+        """The record as it is now, beside it as NAME.dn + ``suffix`` (atomically, durably)."""
+        path = self._guard(self._record(name))
+        copy = self._guard(path.with_name(path.name + suffix))
+        write_atomic(copy, read_record(path).decode("utf-8", errors="replace"), durable=True)
 
     def close(self, name: str, *, remove: bool) -> None:
         journal = self._journals.pop(name, None)
@@ -149,7 +156,7 @@ class FileStorage:
             n += 1
             stem = f"{name}-{n}"
         record = self._guard(self._record(name))
-        for suffix in (".cards.json", ".dn.bak"):
+        for suffix in (".cards.json", ".dn.bak", ".dn.orig"):
             each = self.root / f"{name}{suffix}"
             if os.path.lexists(each) and self.inside(each):
                 os.replace(each, folder / f"{stem}{suffix}")
