@@ -385,3 +385,28 @@ def test_a_port_in_use_is_one_line_and_makes_no_folder(tmp_path):
     assert out.returncode == 1
     assert out.stderr.strip() == f"Error: cannot listen on 127.0.0.1:{port}: the address is in use"
     assert not (tmp_path / "new").exists()
+
+
+def test_the_games_limit_holds_for_requests_sent_at_once(folder, monkeypatch):
+    """Counted and kept as one step: twenty games made at once where three are allowed make three."""
+    import threading
+
+    from drunter_notation.table import games
+    from drunter_notation.table.store import Refused
+
+    monkeypatch.setattr(games, "MAX_GAMES", 3)
+    store = store_module.Store(folder)
+    made, refused, start = [], [], threading.Barrier(20)
+
+    def make(i):
+        start.wait()
+        try:
+            made.append(games.create_game(store, None, {"name": f"g{i}", "players": ["Anna", "Ben"]}))
+        except Refused as e:
+            refused.append(e.code)
+    threads = [threading.Thread(target=make, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(made) == 3 and refused == ["too-many-games"] * 17 and len(store.names()) == 3
