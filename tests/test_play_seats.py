@@ -216,6 +216,25 @@ def test_the_expert_choice_is_made_on_each_seat_and_kept_secret(tmp_path):
     assert not any(g in again.get("/api/games/x/source").text for gs in goals.values() for g in gs)
 
 
+def test_a_game_s_seat_actions_never_wait_for_another_game_s(tmp_path):
+    """One game busy in a seat's action (a long take-back, a record read again): another game's seats go on."""
+    import threading
+
+    app = create_app(folder(tmp_path))
+    c = TestClient(app, base_url=BASE)
+    for name in ("a", "b"):
+        c.post("/api/games", json={"name": name, "players": ["Anna", "Ben"], "deal": "random"})
+    seat = {p: {"X-Drunter-Seat": t} for p, t in tokens(c, "b").items()}
+    move = c.get("/api/games/b").json()["legal"][0]["move"]
+    busy, done = app.core.store.table("a").actions, []
+    with busy:  # held as a long action at game a holds it
+        other = threading.Thread(target=lambda: done.append(
+            c.post("/api/seat/b/moves", json={"move": move}, headers=seat["Anna"]).status_code), daemon=True)
+        other.start()
+        other.join(30)
+        assert done == [200]
+
+
 def test_a_goals_line_never_shows_its_cards_whatever_the_name(tmp_path):
     """A name with ':' and '#' in it (quoted in the record) does not end the masking of its goals line early,
     nor does a line the grammar cannot read; the version of a broken record is made of what may be read."""
