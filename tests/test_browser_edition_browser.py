@@ -124,6 +124,31 @@ def test_check_shows_each_finding_as_validate_says_it_and_marks_its_line(browser
     assert not page.errors
 
 
+def test_check_judges_a_file_s_bytes_as_validate_does_and_lists_its_lines_safely(browser, base, tmp_path):
+    """A file that is no UTF-8 text is the engine's to refuse (I002), as on a disk; a record's lines are listed
+    as the engine makes them safe (a bidi override as its escape), up to 5,000, the rest counted."""
+    page = new_page(browser, 390, 844)
+    page.goto(f"{base}en/check.html")
+    ready(page)
+    latin = (ROOT / "replays" / "legal-2p.dn").read_bytes().replace(b"[Players", b"# caf\xe9\n[Players", 1)
+    (tmp_path / "latin.dn").write_bytes(latin)
+    page.set_input_files("#files", str(tmp_path / "latin.dn"))
+    page.click("#check")
+    page.wait_for_selector("#result:not([hidden])")
+    said = cpython(["validate", "latin.dn"], tmp_path)
+    assert said.returncode == 2 and "I002" in said.stdout
+    assert page.locator("#findings li").all_inner_texts() == [x for x in said.stdout.splitlines() if x.strip()]
+    page.goto(f"{base}en/check.html")
+    ready(page)
+    page.evaluate("text => { document.getElementById('record').value = text; }",
+                  '[Players "Anna, Ben"]\n# evil \u202eRTL \x1b[31m\n' + "# c\n" * 6_000)
+    page.click("#check")
+    until(page, "document.querySelectorAll('#source li').length > 5000")
+    assert page.locator("#source li").nth(1).inner_text() == "# evil \\u202eRTL \\x1b[31m"
+    assert "\u202e" not in page.inner_text("#source") and "1,003 more lines" in page.inner_text("#source li.more")
+    assert not page.errors
+
+
 def test_replay_steps_through_the_report(browser, base):
     page = new_page(browser, 1280, 800)
     page.goto(f"{base}de/replay.html")
@@ -232,6 +257,8 @@ def test_pass_and_play_hides_the_last_persons_cards(browser, base):
     page.click("#play-move")
     page.wait_for_selector("#cover:not([hidden])", timeout=READY)  # Ben's turn (or ballot): Anna's card is gone
     assert page.locator("#mine:not([hidden])").count() == 0 and "אבי" in page.inner_text("#cover-text")
+    assert page.evaluate("document.getElementById('card').textContent") == ""  # emptied, not only hidden
+    assert page.locator("#vote-cards input").count() == 0
     assert page.locator("#cover-text bdi").inner_text() == "אבי" and page.locator("#status bdi").count() == 1
     page.click("#cover-go")
     page.wait_for_selector("#mine:not([hidden])")

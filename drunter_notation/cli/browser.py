@@ -9,6 +9,7 @@ a bot's or the coach's move. Nothing here decides a rule: the engine does.
 """
 from __future__ import annotations
 
+import base64
 import io
 import json
 import os
@@ -22,7 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from drunter_notation import i18n
-from drunter_notation.errors import DnError, fail
+from drunter_notation.errors import DnError, fail, printable
 from drunter_notation.i18n import _, using
 
 if TYPE_CHECKING:  # imported where used: the page's engine is ready before it needs them
@@ -63,8 +64,9 @@ def call(name: str, payload: str) -> str:
 
 # -- drunter itself ------------------------------------------------------------------------------
 
-def cli(args: list[str], files: dict[str, str] | None = None) -> JSON:
-    """``drunter ARGS`` run in a new folder holding ``files`` (relative path: text):
+def cli(args: list[str], files: dict[str, object] | None = None) -> JSON:
+    """``drunter ARGS`` run in a new folder holding ``files`` (relative path: text, or
+    ``{"base64": ...}`` for bytes that are no UTF-8 text):
     ``{"status", "stdout", "stderr", "files"}``, the last the files the command wrote
     or changed there. The same bytes as the command run in such a folder, its standard
     input empty, with the language in force as its environment's (``LANGUAGE``): the
@@ -74,8 +76,8 @@ def cli(args: list[str], files: dict[str, str] | None = None) -> JSON:
 
     given = files if files is not None else {}
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args) or not isinstance(given, dict) \
-            or not all(isinstance(n, str) and isinstance(t, str) for n, t in given.items()) \
-            or len(given) > MAX_FILES or sum(map(len, given.values())) > MAX_TOTAL_CHARS:
+            or not all(isinstance(n, str) and _content(t) is not None for n, t in given.items()) \
+            or len(given) > MAX_FILES or sum(len(_content(t) or b"") for t in given.values()) > MAX_TOTAL_CHARS:
         raise fail("U002", _("cli() takes a list of texts as its arguments, and at most {n} files, "
                              "{mb} MB in all").format(n=MAX_FILES, mb=MAX_TOTAL_CHARS // 1_000_000))
     default = i18n.language()  # the page's language, as a LANGUAGE the command finds set
@@ -116,21 +118,35 @@ def cli(args: list[str], files: dict[str, str] | None = None) -> JSON:
             "files": {p: t for p, t in written.items() if before.get(p) != t}}
 
 
-def _lay_out(folder: Path, given: dict[str, str]) -> dict[str, str]:
+def _content(given: object) -> bytes | None:
+    """A file's bytes as cli() is given them: its text, or ``{"base64": ...}`` for bytes that are
+    no UTF-8 text (a page hands a file over as it is, for the command to judge); None for neither."""
+    if isinstance(given, str):
+        return given.encode("utf-8", "surrogatepass")
+    if isinstance(given, dict) and set(given) == {"base64"} and isinstance(given["base64"], str):
+        try:
+            return base64.b64decode(given["base64"], validate=True)
+        except ValueError:
+            return None
+    return None
+
+
+def _lay_out(folder: Path, given: dict[str, object]) -> dict[str, str]:
     """The files written into ``folder``: each one's text by its relative path."""
     before: dict[str, str] = {}
-    for name, text in given.items():
+    for name, content in given.items():
+        data = _content(content) or b""
         path = PurePosixPath(name)
         if path.is_absolute() or ".." in path.parts or not path.parts:
             raise fail("U002", _("{name}: a file is given by a relative path inside the folder").format(
                 name=repr(name)[:200]))
         try:
             (folder / path).parent.mkdir(parents=True, exist_ok=True)
-            (folder / path).write_bytes(text.encode("utf-8"))
+            (folder / path).write_bytes(data)
         except (OSError, ValueError):  # a file where a folder must be, a NUL in the name ...
             raise fail("U002", _("{name}: the file cannot be laid out in the folder beside the other files "
                                  "given").format(name=repr(name)[:200])) from None
-        before[path.as_posix()] = text
+        before[path.as_posix()] = data.decode("utf-8", "replace")  # as the files written are read back
     return before
 
 
@@ -298,8 +314,21 @@ def _bot(t: Table, seat: str, spec: str | None) -> Bot:
     return bot
 
 
+SHOWN_LINES = 5_000  # lines of a record a page lists, line by line: more would hold up the page for seconds
+
+
+def shown_lines(text: str) -> JSON:
+    """The first SHOWN_LINES lines of ``text`` as a page lists them, each made safe to show as
+    the terminal shows it (a control or bidi character as its escape), and how many more there are."""
+    if not isinstance(text, str) or len(text) > MAX_TOTAL_CHARS:
+        raise fail("U002", _("shown_lines() takes a text of at most {mb} MB").format(mb=MAX_TOTAL_CHARS // 1_000_000))
+    lines = text.split("\n", SHOWN_LINES)
+    more = lines.pop().count("\n") + 1 if len(lines) > SHOWN_LINES else 0
+    return {"lines": [printable(line) for line in lines], "more": more}
+
+
 CALLS: dict[str, Callable[..., object]] = {
     "cli": cli, "new_game": new_game, "close_game": close_game, "state": state, "legal_moves": legal_moves,
     "push": push, "undo": undo, "position": position, "record": record, "verdict": verdict, "decide": decide,
-    "rulesets": rulesets,
+    "rulesets": rulesets, "shown_lines": shown_lines,
 }

@@ -59,8 +59,18 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 // A file the user gave, as text (records and board files are UTF-8).
-export function readText(file) {
-  return file.text();
+// A file as the engine is given it: its text, or its bytes (base64) when they are no UTF-8 text, so that
+// the engine judges them as drunter does (I002); ``shown``: what the page can show of it.
+export async function readFile(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    return { shown: text, given: text };
+  } catch (e) {
+    let binary = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { shown: new TextDecoder("utf-8").decode(bytes), given: { base64: btoa(binary) } };
+  }
 }
 
 export function download(name, text) {
@@ -74,14 +84,14 @@ export function download(name, text) {
 
 // A record and its board file laid out as drunter would find them: the board file where the
 // record's Board tag points (a path relative to the record), the record deep enough for it.
-export function layout(name, record, boards) {
+export function layout(name, record, boards, content = record) {
   const files = {};
   const tag = /^\[Board "([^"]*)"\]/m.exec(record);
   const target = tag ? tag[1] : "";
   const up = target.split("/").filter((p) => p === "..").length;
   const folder = Array.from({ length: up }, (_x, i) => `r${i}`).join("/");
   const path = folder ? `${folder}/${name}` : name;
-  files[path] = record;
+  files[path] = content;
   for (const board of boards) {
     const rel = target.endsWith(board.name) ? target : board.name;
     const parts = [...folder.split("/").filter(Boolean), ...rel.split("/")];
@@ -99,25 +109,28 @@ export function layout(name, record, boards) {
 export function recordInput(area, input, onName) {
   const boards = [];
   let name = "game.dn";
+  let read = null;  // the record as read from its file, while the text shown is left as it was
   async function take(fileList) {
     for (const file of fileList) {
-      const text = await readText(file);
+      const { shown, given } = await readFile(file);
       if (/\.toml$/i.test(file.name)) {
-        boards.push({ name: file.name, text });
+        boards.push({ name: file.name, text: given });
       } else {
-        area.value = text;
+        area.value = shown;
+        read = { shown: area.value, given };
         name = file.name.replace(/[^\w.-]/g, "_").slice(0, 80) || "game.dn";
         if (onName) onName(name);
       }
     }
   }
+  const content = () => (read && read.shown === area.value ? read.given : area.value);
   input.addEventListener("change", () => take(input.files));
   area.addEventListener("dragover", (e) => e.preventDefault());
   area.addEventListener("drop", (e) => {
     e.preventDefault();
     take(e.dataTransfer.files);
   });
-  return { get name() { return name; }, boards, files: () => layout(name, area.value, boards) };
+  return { get name() { return name; }, boards, files: () => layout(name, area.value, boards, content()) };
 }
 
 function languageMenu() {

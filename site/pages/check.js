@@ -1,6 +1,6 @@
 // Check: drunter validate on the record given, each finding as validate says it, its line
 // marked in the record; Format: drunter fmt.
-import { $, _, el, drunter, recordInput } from "./app.js";
+import { $, _, el, drunter, fmt, ngettext, recordInput } from "./app.js";
 import { DrunterError } from "./drunter.js";
 
 const area = $("record");
@@ -33,17 +33,39 @@ async function check() {
   const lines = (out.stdout + out.stderr).split("\n").filter((l) => l.trim());
   const marked = new Set();
   const list = $("findings");
-  list.replaceChildren(...lines.map((text) => {
+  const items = document.createDocumentFragment();  // appended one by one: a long list is no call's arguments
+  for (const text of lines) {
     const n = lineOf(text, path);
     if (n !== null) marked.add(n);
-    const item = el("li", { class: n === null ? "" : "at-line" }, n === null ? text : el("a", { href: `#line-${n}`, text }));
-    return item;
-  }));
+    items.append(el("li", { class: n === null ? "" : "at-line" }, n === null ? text : el("a", { href: `#line-${n}`, text })));
+  }
+  list.replaceChildren(items);
   $("summary").textContent = out.status === 0 ? _("The record is valid.") : _("The record is not valid.");
   $("summary").className = out.status === 0 ? "valid" : "invalid";
-  $("source").replaceChildren(...area.value.split("\n").map((text, i) =>
-    el("li", { id: `line-${i + 1}`, class: marked.has(i + 1) ? "marked" : "" }, el("code", { text: text || " " }))));
+  await listRecord(marked);
   $("result").hidden = false;
+}
+
+// The record's lines, as the engine makes them safe to show, up to its limit (a long record would hold
+// up the page), the lines with findings marked.
+async function listRecord(marked) {
+  const source = $("source");
+  source.replaceChildren();
+  let shown;
+  try {
+    shown = await drunter.shownLines(area.value);
+  } catch (e) {
+    return;
+  }
+  const items = document.createDocumentFragment();
+  shown.lines.forEach((text, i) => items.append(
+    el("li", { id: `line-${i + 1}`, class: marked.has(i + 1) ? "marked" : "" }, el("code", { text: text || " " }))));
+  if (shown.more) {
+    items.append(el("li", { class: "more" }, fmt(ngettext("… and {n} more line, not listed here",
+                                                          "… and {n} more lines, not listed here", shown.more),
+                                                 { n: shown.more.toLocaleString(drunter.lang) })));
+  }
+  source.append(items);
 }
 
 $("check-form").addEventListener("submit", (e) => {
@@ -61,7 +83,9 @@ $("format").addEventListener("click", async () => {
   }
   if (out.status === 0) area.value = out.stdout;
   else {
-    $("findings").replaceChildren(...out.stderr.split("\n").filter(Boolean).map((t) => el("li", { text: t })));
+    const items = document.createDocumentFragment();
+    for (const t of out.stderr.split("\n").filter(Boolean)) items.append(el("li", { text: t }));
+    $("findings").replaceChildren(items);
     $("summary").textContent = _("The record is not valid.");
     $("summary").className = "invalid";
     $("source").replaceChildren();

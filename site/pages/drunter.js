@@ -75,6 +75,8 @@ export const drunter = {
   decide: (game, options = {}) => typed("decide", { game, ...options }),
   closeGame: (game) => typed("close_game", { game }),
   rulesets: () => typed("rulesets", {}),
+  // A text's first lines as a page lists them (each safe to show), and how many more: {lines, more}.
+  shownLines: (text) => typed("shown_lines", { text }),
   // The table core of drunter play (docs/play.md's JSON API), in the worker: ask() answers
   // {status, body} in drunter.lang (the server's X-Drunter-Lang); onChange(f) calls f(game) after
   // every change of a game (a bot's move too).

@@ -114,6 +114,8 @@ function handTo(who) {
     return Promise.resolve();
   }
   hideForms();
+  // what the last person saw is emptied, not only hidden: nothing of it stays in the page for the next
+  for (const id of ["card", "tiles", "votes", "vote-cards", "mine-title"]) $(id).replaceChildren();
   $("cover-text").replaceChildren(...parts(_("Pass the phone to {name}"), { name: bdi(who) }));
   $("cover-go").replaceChildren(...parts(_("I am {name}: show my cards"), { name: bdi(who) }));
   $("cover").hidden = false;
