@@ -188,3 +188,22 @@ def test_a_command_this_python_cannot_run_is_one_usage_line_not_a_traceback(monk
         assert out["stderr"].count("\n") == 1 and "Traceback" not in out["stderr"], out
         assert "play" in out["stderr"] and "webbrowser" in out["stderr"], out
     assert browser.cli(["validate", "--help"])["status"] == 0  # the others run as before
+
+
+def test_calls_of_the_wrong_shape_are_one_coded_refusal_not_a_traceback():
+    """What a page's script may pass wrongly (null, a number, a game kept by another version) is answered
+    {"error": {"code": "U002"}}, as the game calls answer it."""
+    from drunter_notation.cli import table_worker
+    from drunter_notation.cli.browser import call
+
+    def refused(answer: str) -> str:
+        return json.loads(answer)["error"]["code"]
+
+    table_worker.start(lambda name: None)
+    assert refused(run_async(table_worker.ask(5, "/api/games", "{}", None))) == "U002"
+    assert refused(run_async(table_worker.ask("GET", None, "{}", None))) == "U002"
+    assert refused(table_worker.tokens("g", "null")) == refused(table_worker.tokens(None, '["A"]')) == "U002"
+    assert refused(table_worker.restore("g", "null")) == refused(table_worker.restore("g", '{"text": 3}')) == "U002"
+    assert refused(call("new_game", json.dumps({"players": ["A", "B"], "bots": "x"}))) == "U002"
+    game = json.loads(call("new_game", json.dumps({"players": ["A", "B"], "seed": 1})))["game"]
+    assert refused(call("decide", json.dumps({"game": game, "kind": "choose"}))) == "U002"

@@ -57,7 +57,7 @@ def call(name: str, payload: str) -> str:
             value = handler(**args)
         except DnError as e:
             value = {"error": {"code": e.diagnostic.code, "message": e.format()}}
-        except (TypeError, ValueError, KeyError) as e:  # arguments of the wrong shape
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:  # arguments of the wrong shape
             value = {"error": {"code": "U002", "message": f"{name}: {type(e).__name__}: {e}"[:300]}}
     return json.dumps(value, ensure_ascii=False)
 
@@ -290,6 +290,8 @@ def decide(game: int, player: str | None = None, kind: str = "move", move: str |
     bot = _bot(t, seat, spec)
     if kind == "choose":
         cards = tuple((g.cards or {}).get(seat, ()))
+        if len(cards) != 2:  # a base game, or goal cards not known
+            raise fail("U002", _("decide(kind: choose) is for a player who holds two goal cards (the expert game)"))
         return {"keep": bot.choose_goal(g, (cards[0], cards[1]))}
     moves = g.legal_moves()
     if kind == "move":

@@ -16,7 +16,7 @@ from collections.abc import Callable, Coroutine
 from contextlib import nullcontext
 from typing import Any, TypeVar
 
-from drunter_notation.i18n import using
+from drunter_notation.i18n import _, using
 from drunter_notation.table.bots import InlineThinker, Task
 from drunter_notation.table.core import TableCore
 from drunter_notation.table.store import MemoryStorage
@@ -89,21 +89,38 @@ def start(tell: Callable[[str], object]) -> None:
     TABLE[:] = [WorkerTable(tell)]
 
 
-async def ask(method: str, path: str, body: str, token: str | None, lang: str | None = None) -> str:
+async def ask(method: object, path: object, body: str, token: object, lang: object = None) -> str:
     """JSON in (the body), JSON out: what the worker passes on, in the page's language ``lang``
     (as the server's ``X-Drunter-Lang``): the views' words and the board's."""
-    with using(lang) if lang else nullcontext():
+    with using(lang) if isinstance(lang, str) and lang else nullcontext():
+        if not (isinstance(method, str) and isinstance(path, str) and isinstance(token, (str, type(None)))):
+            return _refused(_("table.ask(method, path, body, token): the method and the path are texts, the token "
+                              "a text or null"))
         reply = await TABLE[0].ask(method, path, body, token)
     return json.dumps(reply, ensure_ascii=False)
 
 
-def tokens(name: str, players: str) -> str:
-    return json.dumps(TABLE[0].tokens(name, json.loads(players)))
+def tokens(name: object, players: str) -> str:
+    listed = json.loads(players)
+    if not isinstance(name, str) or not isinstance(listed, list) or not all(isinstance(p, str) for p in listed):
+        return _refused(_("table.tokens(game, players): the game's id and a list of its players' names"))
+    return json.dumps(TABLE[0].tokens(name, listed))
 
 
 def export(name: str) -> str:
     return json.dumps(TABLE[0].export(name), ensure_ascii=False)
 
 
-def restore(name: str, kept: str) -> None:
-    TABLE[0].restore(name, json.loads(kept))
+def restore(name: object, kept: str) -> str:
+    """A game kept by the browser put back, or ``{"error"}`` for what is not such a game (a storage changed)."""
+    game = json.loads(kept)
+    if not isinstance(name, str) or not isinstance(game, dict) or not isinstance(game.get("text"), str) \
+            or not isinstance(game.get("journal", []), (list, type(None))):
+        return _refused(_("table.restore(game, kept): what table.export(game) gave"))
+    TABLE[0].restore(name, game)
+    return "null"
+
+
+def _refused(message: str) -> str:
+    """A call's arguments of the wrong shape, answered as the game calls answer them (U002)."""
+    return json.dumps({"error": {"code": "U002", "message": message}}, ensure_ascii=False)

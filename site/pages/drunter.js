@@ -47,7 +47,12 @@ function send(name, args) {
 }
 
 async function typed(name, args) {
-  const value = await send(name, { lang: drunter.lang, ...args });
+  return refusedOr(send(name, { lang: drunter.lang, ...args }));
+}
+
+// The answer, or the engine's refusal ({error: {code, message}}) as a DrunterError.
+async function refusedOr(answer) {
+  const value = await answer;
   if (value && typeof value === "object" && value.error) throw new DrunterError(value.error);
   return value;
 }
@@ -81,10 +86,10 @@ export const drunter = {
   // {status, body} in drunter.lang (the server's X-Drunter-Lang); onChange(f) calls f(game) after
   // every change of a game (a bot's move too).
   table: {
-    ask: (method, path, body = null, token = null) => send("table.ask", { method, path, body, token, lang: drunter.lang }),
-    tokens: (name, players) => send("table.tokens", { name, players }),
+    ask: (method, path, body = null, token = null) => refusedOr(send("table.ask", { method, path, body, token, lang: drunter.lang })),
+    tokens: (name, players) => refusedOr(send("table.tokens", { name, players })),
     export: (name) => send("table.export", { name }),
-    restore: (name, kept) => send("table.restore", { name, kept }),
+    restore: (name, kept) => refusedOr(send("table.restore", { name, kept })),
     onChange: (f) => listeners.add(f),
   },
   // Stop whatever the engine is doing: a new engine starts; open games are gone.

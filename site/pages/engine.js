@@ -21,9 +21,9 @@ export async function boot(loadPyodide, bundle, options, tell = () => {}) {
   call.table = {
     ask: async ({ method, path, body, token, lang }) =>
       JSON.parse(await table().ask(method, path, JSON.stringify(body || {}), token || null, lang || null)),
-    tokens: ({ name, players }) => JSON.parse(table().tokens(name, JSON.stringify(players))),
+    tokens: ({ name, players }) => JSON.parse(table().tokens(name, JSON.stringify(players ?? null))),
     export: ({ name }) => JSON.parse(table().export(name)),
-    restore: ({ name, kept }) => { table().restore(name, JSON.stringify(kept)); return null; },
+    restore: ({ name, kept }) => JSON.parse(table().restore(name, JSON.stringify(kept ?? null))),
   };
   call.pyodide = py;
   return call;

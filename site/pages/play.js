@@ -69,9 +69,13 @@ async function start(watch) {
 async function resume(saved) {
   meta = saved;
   name = saved.id;
-  const here = await drunter.table.ask("GET", game());
-  if (here.status === 404) await drunter.table.restore(name, saved.kept);
-  await open();
+  try {
+    const here = await drunter.table.ask("GET", game());
+    if (here.status === 404) await drunter.table.restore(name, saved.kept);
+    await open();
+  } catch (e) {  // a game the browser kept that is no game now (its storage changed): said, not thrown
+    $("setup-message").textContent = e.message;
+  }
 }
 
 async function open() {
