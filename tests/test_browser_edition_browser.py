@@ -149,6 +149,19 @@ def test_check_judges_a_file_s_bytes_as_validate_does_and_lists_its_lines_safely
     assert not page.errors
 
 
+def test_a_cancel_before_the_engine_is_ready_refuses_the_calls_made_and_the_page_starts(browser, base):
+    page = new_page(browser, 1280, 800)
+    page.goto(f"{base}en/check.html")
+    page.evaluate("""() => {
+        window.asked = drunter.cli(["--version"]).then(() => "answered", (e) => e.message);
+        drunter.cancel();
+    }""")
+    ready(page)  # the page's engine status waited on the first promise: the new engine settles it
+    assert page.evaluate("window.asked") == "cancelled"
+    assert page.is_enabled("#check") and page.evaluate("drunter.cli(['--version']).then(o => o.status)") == 0
+    assert not page.errors
+
+
 def test_replay_steps_through_the_report(browser, base):
     page = new_page(browser, 1280, 800)
     page.goto(f"{base}de/replay.html")

@@ -16,33 +16,43 @@ export class DrunterError extends Error {
   }
 }
 
+let generation = 0;  // one more with every cancel(): a call made before it is refused, not sent on
+let starting = null;  // {resolve, reject} of the ready promise while no engine has answered it
+
+// The ready promise settled once: by the first engine to start, a cancel() before that included.
+function settle(how, value) {
+  const s = starting;
+  starting = null;
+  if (s) s[how](value);
+}
+
 function start() {
   worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
   kept = new Promise((resolve) => { keep = resolve; });
-  ready = new Promise((resolve, reject) => {
-    worker.onmessage = ({ data }) => {
-      if (data.kept) return keep();
-      if (data.ready) {
-        compiled = data.compiled;
-        if (compiled) keep();
-        return resolve();
-      }
-      if (data.event !== undefined) return listeners.forEach((f) => f(data.event));
-      if (data.id === undefined) return reject(new Error(data.failed));
-      const answer = pending.get(data.id);
-      pending.delete(data.id);
-      if (answer) data.failed === undefined ? answer.resolve(data.value) : answer.reject(new Error(data.failed));
-    };
-    worker.onerror = (e) => reject(new Error(e.message || "worker"));
-  });
+  if (!starting) ready = new Promise((resolve, reject) => { starting = { resolve, reject }; });
+  worker.onmessage = ({ data }) => {
+    if (data.kept) return keep();
+    if (data.ready) {
+      compiled = data.compiled;
+      if (compiled) keep();
+      return settle("resolve");
+    }
+    if (data.event !== undefined) return listeners.forEach((f) => f(data.event));
+    if (data.id === undefined) return settle("reject", new Error(data.failed));
+    const answer = pending.get(data.id);
+    pending.delete(data.id);
+    if (answer) data.failed === undefined ? answer.resolve(data.value) : answer.reject(new Error(data.failed));
+  };
+  worker.onerror = (e) => settle("reject", new Error(e.message || "worker"));
 }
 
 function send(name, args) {
-  const w = worker;
+  const made = generation;
   return ready.then(() => new Promise((resolve, reject) => {
+    if (made !== generation) return reject(new Error("cancelled"));  // asked of an engine cancelled since
     const id = nextId++;
-    pending.set(id, { resolve, reject, worker: w });
-    w.postMessage({ id, name, args });
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, name, args });
   }));
 }
 
@@ -94,6 +104,7 @@ export const drunter = {
   },
   // Stop whatever the engine is doing: a new engine starts; open games are gone.
   cancel() {
+    generation += 1;
     worker.terminate();
     for (const [id, answer] of pending) {
       pending.delete(id);
