@@ -272,6 +272,9 @@ def test_pass_and_play_hides_the_last_persons_cards(browser, base):
     assert page.locator("#mine:not([hidden])").count() == 0 and "אבי" in page.inner_text("#cover-text")
     assert page.evaluate("document.getElementById('card').textContent") == ""  # emptied, not only hidden
     assert page.locator("#vote-cards input").count() == 0
+    # the cover is modal: the keyboard is on its button, and nothing behind it can be reached
+    assert page.evaluate("document.activeElement.id") == "cover-go"
+    assert page.evaluate("document.querySelector('header.top').inert && document.getElementById('table').inert")
     assert page.locator("#cover-text bdi").inner_text() == "אבי" and page.locator("#status bdi").count() == 1
     page.click("#cover-go")
     page.wait_for_selector("#mine:not([hidden])")

@@ -111,6 +111,15 @@ function hideForms() {
   for (const id of ["move-form", "vote-form", "jein-form", "mine"]) $(id).hidden = true;
 }
 
+// While the phone is passed, the cover alone can be reached (by a tap, Tab or a screen reader): the rest is inert.
+function covered(on) {
+  for (const part of [document.querySelector("header.top"), ...$("main").children]) {
+    if (part && part.id !== "cover") part.inert = on;
+  }
+  $("cover").hidden = !on;
+  if (on) $("cover-go").focus();
+}
+
 // The phone passes to WHO: everything of the last person is hidden until WHO says it is them.
 function handTo(who) {
   if (shown === who || people().length < 2) {
@@ -122,10 +131,10 @@ function handTo(who) {
   for (const id of ["card", "tiles", "votes", "vote-cards", "mine-title"]) $(id).replaceChildren();
   $("cover-text").replaceChildren(...parts(_("Pass the phone to {name}"), { name: bdi(who) }));
   $("cover-go").replaceChildren(...parts(_("I am {name}: show my cards"), { name: bdi(who) }));
-  $("cover").hidden = false;
+  covered(true);
   return new Promise((resolve) => {
     $("cover-go").onclick = () => {
-      $("cover").hidden = true;
+      covered(false);
       shown = who;
       resolve();
     };
@@ -297,7 +306,7 @@ $("leave").addEventListener("click", () => {
   name = null;
   $("table").hidden = true;
   $("setup").hidden = false;
-  $("cover").hidden = true;
+  covered(false);
   listSaved();
 });
 $("new-game").addEventListener("submit", (e) => {
