@@ -104,3 +104,19 @@ def test_the_index_on_a_phone_starts_with_the_games_and_needs_no_sideways_scroll
     assert page.locator("#games").bounding_box()["y"] < LAPTOP[1] / 2
     shot(page, f"index-laptop-{LAPTOP[0]}x{LAPTOP[1]}.png")
     assert trouble == []
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_axe_finds_no_violation_in_a_report_the_index_or_an_unreadable_record_s_page(browser, archive, size):
+    """The reports are pages too: landmarks, headings in order, a long record's lines reachable by keyboard."""
+    axe = ROOT / "site" / "node_modules" / "axe-core" / "axe.min.js"
+    unreadable = next(p for p in sorted(archive.rglob("*.html")) if "P001" in p.name)
+    found = {}
+    for path in (archive / "index.html", archive / f"club/{CLUB}.html", unreadable):
+        page = browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True).new_page()
+        page.goto(path.as_uri())
+        page.add_script_tag(path=str(axe))
+        violations = page.evaluate("axe.run(document).then(r => r.violations.map(v => [v.id, v.nodes.length]))")
+        if violations:
+            found[path.name] = violations
+    assert not found, found
