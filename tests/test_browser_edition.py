@@ -173,3 +173,13 @@ for name, text in json.loads({json.dumps(json.dumps(files))}).items():
 json.dumps(run_examples(json.loads({json.dumps(json.dumps(sources))}), "/repo"))
 ''')
     assert got == want
+
+
+def test_the_table_core_answers_a_call_without_a_token_or_a_language_as_the_play_page_makes_it(engine):
+    made = engine.call("table.ask", method="POST", path="/api/games", token=None, lang=None,
+                       body={"name": "node-1", "players": ["Ann", "Bob"], "deal": "random", "bots": {"Bob": "easy"}})
+    assert isinstance(made, dict) and made["status"] == 201, made
+    seen = engine.call("table.ask", method="GET", path=f"/api/games/{made['body']['name']}", body=None, token=None)
+    assert isinstance(seen, dict) and seen["status"] == 200 and seen["body"]["players"][0]["name"] == "Ann", seen
+    refused = engine.call("table.ask", method="GET", path="/api/games", body=None, token=5)
+    assert isinstance(refused, dict) and refused["error"]["code"] == "U002", refused

@@ -19,8 +19,9 @@ export async function boot(loadPyodide, bundle, options, tell = () => {}) {
     return core;
   };
   call.table = {
+    // a JS null reaches Python as pyodide.ffi.jsnull, not None: an absent token or language goes as undefined
     ask: async ({ method, path, body, token, lang }) =>
-      JSON.parse(await table().ask(method, path, JSON.stringify(body || {}), token || null, lang || null)),
+      JSON.parse(await table().ask(method, path, JSON.stringify(body || {}), token ?? undefined, lang ?? undefined)),
     tokens: ({ name, players }) => JSON.parse(table().tokens(name, JSON.stringify(players ?? null))),
     export: ({ name }) => JSON.parse(table().export(name)),
     restore: ({ name, kept }) => JSON.parse(table().restore(name, JSON.stringify(kept ?? null))),
