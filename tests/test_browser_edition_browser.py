@@ -279,6 +279,7 @@ def test_pass_and_play_hides_the_last_persons_cards(browser, base):
     page.click("#cover-go")
     page.wait_for_selector("#mine:not([hidden])")
     assert page.locator("#mine-title bdi").inner_text() == "אבי" and page.inner_text("#card") != "" and card != ""
+    until(page, "document.activeElement.closest('#table form:not([hidden])') !== null")  # the keyboard at the question
     page.screenshot(path=str(ARTIFACTS / "site-play-pass-the-phone.png"), full_page=True)
     assert not page.errors
 

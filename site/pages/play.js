@@ -120,11 +120,12 @@ function covered(on) {
   if (on) $("cover-go").focus();
 }
 
-// The phone passes to WHO: everything of the last person is hidden until WHO says it is them.
+// The phone passes to WHO: everything of the last person is hidden until WHO says it is them
+// (true once they did: the cover was shown and gone).
 function handTo(who) {
   if (shown === who || people().length < 2) {
     shown = who;
-    return Promise.resolve();
+    return Promise.resolve(false);
   }
   hideForms();
   // what the last person saw is emptied, not only hidden: nothing of it stays in the page for the next
@@ -136,7 +137,7 @@ function handTo(who) {
     $("cover-go").onclick = () => {
       covered(false);
       shown = who;
-      resolve();
+      resolve(true);
     };
   });
 }
@@ -266,10 +267,12 @@ async function drawn() {
   if (asked === key) return;
   asked = key;
   hideForms();
-  await handTo(q.who);
+  const handed = await handTo(q.who);
   if (q.kind === "move") await askMove(q.who);
   else if (q.kind === "lay") await askBallot(q.who);
   else askJoker(q.who);
+  // the cover's button is gone: the keyboard goes on at the question asked, not at the page's start
+  if (handed) document.querySelector("#table form:not([hidden]) :is(select, input, button)")?.focus();
 }
 
 drunter.table.onChange((changed) => { if (changed === name) refresh(); });
