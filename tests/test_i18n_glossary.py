@@ -42,6 +42,7 @@ def misused(catalog: Catalog, rules: list[tuple[str, str | None, str]]) -> list[
         if not m.id:
             continue
         english = " ".join(m.id) if isinstance(m.id, (list, tuple)) else m.id
+        english = f"{m.context}: {english}" if m.context else english  # a context is another concept's word
         for text in m.string if isinstance(m.string, (list, tuple)) else (m.string,):
             for concept, when, pattern in rules:
                 if (when is None or re.search(when, english)) and re.search(pattern, text, re.M):
@@ -76,6 +77,7 @@ def test_the_catalog_uses_one_word_per_concept_and_one_form_of_address(lang):
     ("cs", "seat {n}", "{n}. místo", "seat"),
     ("cs", "a hint is for your own turn", "nápověda je jen pro tvůj tah", "form of address"),
     ("cs", "expert game", "rozšířená hra", "expert variant"),
+    ("de", "Replay", "Wiederholen", "replay (taken-back turns"),
 ])
 def test_a_word_kept_out_is_found(lang, english, translation, concept):
     catalog = Catalog(locale=lang)
@@ -93,3 +95,10 @@ def test_the_same_word_in_another_sense_is_allowed(lang, english, translation):
     catalog = Catalog(locale=lang)
     catalog.add(english, translation)
     assert misused(catalog, _rules(_glossary().load(), lang)) == []
+
+
+def test_a_message_context_names_another_concept():
+    catalog = Catalog(locale="de")
+    catalog.add("Replay", "Wiederholen", context="taken-back turns")
+    catalog.add("Replay", "Nachspielen")
+    assert misused(catalog, _rules(_glossary().load(), "de")) == []

@@ -100,7 +100,7 @@ def _form(lang: str, n: int) -> int:
 def _environment() -> Environment:
     env = Environment(loader=FileSystemLoader(STATIC), autoescape=select_autoescape(["html"]),
                       extensions=["jinja2.ext.i18n"])
-    env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
+    env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
     return env
 
 
