@@ -435,6 +435,26 @@ def test_the_play_page_s_board_speaks_the_page_s_language(browser, base):
     assert not page.errors
 
 
+# The widest option's words against its box (less the padding and the arrow): a choice cut off reads as another.
+CLIPPED_CHOICES = """() => {
+  const ctx = document.createElement("canvas").getContext("2d");
+  return [...document.querySelectorAll("select.seat-who")].filter((s) => {
+    ctx.font = getComputedStyle(s).font;
+    const widest = Math.max(...[...s.options].map((o) => ctx.measureText(o.text).width));
+    return s.getBoundingClientRect().width - 36 < widest;
+  }).map((s) => s.id);
+}"""
+
+
+@pytest.mark.parametrize("lang, width", [("de", 320), ("de", 390), ("cs", 320), ("en", 390)])
+def test_the_play_page_s_seat_choices_are_shown_whole_on_a_phone(browser, base, lang, width):
+    page = new_page(browser, width, 844)
+    page.goto(f"{base}{lang}/play.html")
+    page.wait_for_selector("select.seat-who")
+    assert page.evaluate(CLIPPED_CHOICES) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # and nothing runs past the screen
+
+
 ENGINE_CALL = "  const call = (name, args) => JSON.parse(api.call(name, JSON.stringify(args)));\n"
 BROKEN_CALL = ('  const call = (name, args) => { if (name === "cli") py.runPython("raise RuntimeError(\'broken for the '
                'test\')"); return JSON.parse(api.call(name, JSON.stringify(args))); };\n')
