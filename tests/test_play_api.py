@@ -362,3 +362,26 @@ def test_a_name_with_a_path_in_it_stays_in_the_folder(client, folder):
     assert (folder / f"{r.json()['name']}.dn").is_file() and not (folder.parent / "escape.dn").exists()
     assert client.post("/api/games", json={"name": "table-1", "players": ["A", "B"]}).json()["title"] == "table-1"
     assert "Event" not in (folder / "table-1.dn").read_text(encoding="utf-8")  # a plain name is the file's
+
+
+def test_a_hand_edited_goal_card_file_is_refused_without_a_word_of_the_goals(folder):
+    client = TestClient(create_app(folder), base_url=BASE)
+    r = client.post("/api/games", json={"name": "x", "players": ["Anna", "Ben"], "variant": "expert",
+                                        "deal": "random"})
+    seats = client.get("/api/games/x/seats").json()["seats"]
+    tokens = {s["player"]: {"X-Drunter-Seat": s["links"][0].split("#")[1]} for s in seats}
+    goals = {p: client.get("/api/seat/x", headers=t).json()["me"]["goals"] for p, t in tokens.items()}
+    state = r.json()
+    while not state["choice_due"] and not state["over"]:
+        move = state["legal"][0] if state["legal"] else {"move": "pass", "needs_vote": False}
+        body = {"move": move["move"]} | ({"vote": {p: ["?"] for p in state["vote_order"]}} if move["needs_vote"] else {})
+        state = client.post("/api/games/x/moves", json=body).json()
+    assert state["choice_due"]
+    for p, t in tokens.items():
+        assert client.post("/api/seat/x/choose", json={"keep": goals[p][0]}, headers=t).status_code == 200
+    cards = json.loads((folder / "x.cards.json").read_text(encoding="utf-8"))
+    assert set(cards) == {"Anna", "Ben"}
+    (folder / "x.cards.json").write_text(json.dumps({"Anna": goals["Ben"][0], "Ben": goals["Ben"][0]}), "utf-8")
+    listed = TestClient(create_app(folder), base_url=BASE).get("/api/games").json()["games"]
+    error = next(g for g in listed if g["name"] == "x")["error"]
+    assert "D001" in error and not any(card in error for cards in goals.values() for card in cards), error

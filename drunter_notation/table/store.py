@@ -306,7 +306,7 @@ class Tables:
                 game.set_cards(cards)  # type: ignore[arg-type]  # checked by set_cards (hand-edited: caught below)
             elif cards is not None:
                 game.set_kept(cards)  # type: ignore[arg-type]  # checked by set_kept, as above
-        except (ValueError, TypeError, AttributeError):
+        except (DnError, ValueError, TypeError, AttributeError):  # DnError's words would name the secret cards
             raise fail("D001", _("{file} does not give each player a card").format(
                 file=f"{table.name}.cards.json")) from None
         return game
