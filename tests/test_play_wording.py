@@ -95,3 +95,13 @@ def test_a_setting_in_range_is_read_and_spelled_as_typed(setting, spelled):
 def test_tournament_names_a_bot_in_its_one_spelling():
     out = CliRunner().invoke(cli, ["tournament", "--bots", "ismcts:c=0.50:sims=03,greedy", "--games", "2"])
     assert out.exit_code == 0 and "ismcts:sims=3:c=0.5" in out.output, out.output
+
+
+@pytest.mark.parametrize("setting, said", [({"c": -1e-7}, "not -1e-07"), ({"time": -1e-9}, "not -1e-09"),
+                                           ({"time": 1e6}, "not 1000000"), ({"c": 10.5}, "not 10.5")])
+def test_an_api_setting_out_of_range_is_shown_as_it_came_not_rounded_into_range(setting, said):
+    from drunter_notation.bots.ismcts import IsmctsBot
+    from drunter_notation.errors import DnError
+    with pytest.raises(DnError) as e:
+        IsmctsBot(**setting)
+    assert str(e.value).endswith(said), str(e.value)

@@ -179,9 +179,9 @@ class IsmctsBot(Bot):
                                                                                          sims=sims))
         if time is not None and not 0 < time <= MAX_TIME:
             raise fail("U002", _("ismcts: time must be above 0 and at most {most} seconds, not {time}").format(
-                most=f"{MAX_TIME:g}", time=number(time)))
+                most=f"{MAX_TIME:g}", time=given(time)))
         if not 0 <= c <= 10:
-            raise fail("U002", _("ismcts: c must be 0 to 10, not {c}").format(c=number(c)))
+            raise fail("U002", _("ismcts: c must be 0 to 10, not {c}").format(c=given(c)))
         if policy not in STYLES:
             raise fail("U002", _("ismcts: no rollout policy named {name}; the policies are {policies}").format(
                 name=repr(policy), policies=", ".join(STYLES)))
@@ -307,6 +307,11 @@ def canonical(name: str, params: dict[str, int | float | str]) -> str:
     """The one spelling of a bot and its settings (as :func:`spec` read them): the settings
     in a fixed order, numbers without a needless ``.0``."""
     return ":".join([name, *(f"{k}={number(params[k])}" for k in VALUES if k in params)])
+
+
+def given(v: float) -> str:
+    """A setting out of range as it came: as typed where the digits hold it, else as Python spells it (1e-07, not 0)."""
+    return number(v) if float(number(v)) == v else repr(v)
 
 
 def number(v: int | float | str) -> str:

@@ -142,8 +142,6 @@ def _output_failed(e: OSError) -> int:
     error = fail("I005", _("cannot write the output: {reason}").format(reason=os_reason(e)),
                  path="drunter", hint=_("check the disk or the program reading the output"))
     stdout, stderr = sys.__stdout__, sys.__stderr__
-    if stderr is None:  # closed when the process started: nowhere to say it, the status tells
-        return error.exit_code
     devnull = os.open(os.devnull, os.O_WRONLY)
     for stream in (stdout, stderr):
         try:
@@ -153,6 +151,8 @@ def _output_failed(e: OSError) -> int:
             pass  # what could not be written is dropped: the device is full or the reader gone
     if stdout is not None:
         os.dup2(devnull, stdout.fileno())
+    if stderr is None:  # closed when the process started: nowhere to say it, the status tells
+        return error.exit_code
     try:
         stderr.write(error.format() + "\n")
         stderr.flush()
