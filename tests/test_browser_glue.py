@@ -204,6 +204,7 @@ def test_calls_of_the_wrong_shape_are_one_coded_refusal_not_a_traceback():
     assert refused(run_async(table_worker.ask("GET", None, "{}", None))) == "U002"
     assert refused(table_worker.tokens("g", "null")) == refused(table_worker.tokens(None, '["A"]')) == "U002"
     assert refused(table_worker.restore("g", "null")) == refused(table_worker.restore("g", '{"text": 3}')) == "U002"
+    assert refused(table_worker.export("no such game")) == refused(table_worker.export(None)) == "U002"
     assert refused(call("new_game", json.dumps({"players": ["A", "B"], "bots": "x"}))) == "U002"
     game = json.loads(call("new_game", json.dumps({"players": ["A", "B"], "seed": 1})))["game"]
     assert refused(call("decide", json.dumps({"game": game, "kind": "choose"}))) == "U002"

@@ -75,15 +75,16 @@ def cli(args: list[str], files: dict[str, object] | None = None) -> JSON:
     from drunter_notation.cli.language import forget_warnings
 
     given = files if files is not None else {}
+    contents = {n: _content(t) for n, t in given.items()} if isinstance(given, dict) and len(given) <= MAX_FILES else {}
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args) or not isinstance(given, dict) \
-            or not all(isinstance(n, str) and _content(t) is not None for n, t in given.items()) \
-            or len(given) > MAX_FILES or sum(len(_content(t) or b"") for t in given.values()) > MAX_TOTAL_CHARS:
+            or len(given) > MAX_FILES or not all(isinstance(n, str) and c is not None for n, c in contents.items()) \
+            or sum(len(c or b"") for c in contents.values()) > MAX_TOTAL_CHARS:
         raise fail("U002", _("cli() takes a list of texts as its arguments, and at most {n} files, "
                              "{mb} MB in all").format(n=MAX_FILES, mb=MAX_TOTAL_CHARS // 1_000_000))
     default = i18n.language()  # the page's language, as a LANGUAGE the command finds set
     folder = Path(tempfile.mkdtemp(prefix="drunter-"))
     try:
-        before = _lay_out(folder, given)
+        before = _lay_out(folder, {n: c for n, c in contents.items() if c is not None})
         out, err = io.BytesIO(), io.BytesIO()
         saved = sys.argv, sys.stdin, sys.stdout, sys.stderr, os.getcwd(), os.environ.get("LANGUAGE")
         forget_warnings()
@@ -131,11 +132,10 @@ def _content(given: object) -> bytes | None:
     return None
 
 
-def _lay_out(folder: Path, given: dict[str, object]) -> dict[str, str]:
+def _lay_out(folder: Path, given: dict[str, bytes]) -> dict[str, str]:
     """The files written into ``folder``: each one's text by its relative path."""
     before: dict[str, str] = {}
-    for name, content in given.items():
-        data = _content(content) or b""
+    for name, data in given.items():
         path = PurePosixPath(name)
         if path.is_absolute() or ".." in path.parts or not path.parts:
             raise fail("U002", _("{name}: a file is given by a relative path inside the folder").format(

@@ -107,7 +107,9 @@ def tokens(name: object, players: str) -> str:
     return json.dumps(TABLE[0].tokens(name, listed))
 
 
-def export(name: str) -> str:
+def export(name: object) -> str:
+    if not isinstance(name, str) or name not in TABLE[0].storage.files:
+        return _refused(_("table.export(game): the id of a game of this table"))
     return json.dumps(TABLE[0].export(name), ensure_ascii=False)
 
 

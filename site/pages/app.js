@@ -58,7 +58,6 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-// A file the user gave, as text (records and board files are UTF-8).
 // A file as the engine is given it: its text, or its bytes (base64) when they are no UTF-8 text, so that
 // the engine judges them as drunter does (I002); ``shown``: what the page can show of it.
 export async function readFile(file) {

@@ -12,10 +12,14 @@ function lineOf(text, path) {
   return m ? Number(m[1]) : null;
 }
 
-// What the engine refused (a DrunterError's words are the engine's, in the page's language),
-// in place of whatever the last answer showed.
-function refused(sentence, e) {
-  $("findings").replaceChildren(...(e instanceof DrunterError ? [el("li", { text: e.message })] : []));
+// A DrunterError's words (the engine's, in the page's language) as lines to list; none for another error.
+const wordsOf = (e) => (e instanceof DrunterError ? [e.message] : []);
+
+// What the engine refused, its LINES listed, in place of whatever the last answer showed.
+function refused(sentence, lines) {
+  const items = document.createDocumentFragment();  // appended one by one: a long list is no call's arguments
+  for (const t of lines) items.append(el("li", { text: t }));
+  $("findings").replaceChildren(items);
   $("summary").textContent = sentence;
   $("summary").className = "invalid";
   $("source").replaceChildren();
@@ -28,7 +32,7 @@ async function check() {
   try {
     out = await drunter.cli(["validate", path], files);
   } catch (e) {
-    return refused(_("The record could not be checked."), e);
+    return refused(_("The record could not be checked."), wordsOf(e));
   }
   const lines = (out.stdout + out.stderr).split("\n").filter((l) => l.trim());
   const marked = new Set();
@@ -54,7 +58,8 @@ async function listRecord(marked) {
   let shown;
   try {
     shown = await drunter.shownLines(area.value);
-  } catch (e) {
+  } catch (e) {  // the findings stand; in place of the lines, why they are not listed
+    source.append(...wordsOf(e).map((t) => el("li", { class: "more", text: t })));
     return;
   }
   const items = document.createDocumentFragment();
@@ -79,16 +84,8 @@ $("format").addEventListener("click", async () => {
   try {
     out = await drunter.cli(["fmt", path], files);
   } catch (e) {
-    return refused(_("The record could not be formatted."), e);
+    return refused(_("The record could not be formatted."), wordsOf(e));
   }
   if (out.status === 0) area.value = out.stdout;
-  else {
-    const items = document.createDocumentFragment();
-    for (const t of out.stderr.split("\n").filter(Boolean)) items.append(el("li", { text: t }));
-    $("findings").replaceChildren(items);
-    $("summary").textContent = _("The record is not valid.");
-    $("summary").className = "invalid";
-    $("source").replaceChildren();
-    $("result").hidden = false;
-  }
+  else refused(_("The record is not valid."), out.stderr.split("\n").filter(Boolean));
 });

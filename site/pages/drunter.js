@@ -98,7 +98,7 @@ export const drunter = {
   table: {
     ask: (method, path, body = null, token = null) => refusedOr(send("table.ask", { method, path, body, token, lang: drunter.lang })),
     tokens: (name, players) => refusedOr(send("table.tokens", { name, players })),
-    export: (name) => send("table.export", { name }),
+    export: (name) => refusedOr(send("table.export", { name })),
     restore: (name, kept) => refusedOr(send("table.restore", { name, kept })),
     onChange: (f) => listeners.add(f),
   },
