@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, ROOT
+from conftest import ARTIFACTS, LONG, ROOT
 
 from drunter_notation.analysis import Settings, analyze_text
 from drunter_notation.load import judge
@@ -26,7 +26,7 @@ def page_file(tmp_path_factory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["laptop", "phone"])
+@pytest.mark.parametrize("size", [pytest.param((1280, 800), marks=LONG), (390, 844)], ids=["laptop", "phone"])  # CI's long slice: the laptop
 def test_turning_points_step_the_board(browser, page_file, size):
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     problems = []

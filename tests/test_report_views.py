@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, ROOT
+from conftest import ARTIFACTS, LONG, ROOT
 
 LAPTOP, PHONE = (1280, 800), (390, 844)
 CLUB = "2024-02-09-gruener-baum"  # the longest header of the club's games: date, site and round
@@ -50,7 +50,7 @@ def shot(page, name: str) -> None:
     assert (ARTIFACTS / name).stat().st_size > 10_000
 
 
-@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+@pytest.mark.parametrize("size", [pytest.param(LAPTOP, marks=LONG), PHONE], ids=["laptop", "phone"])  # laptop: CI's long slice
 def test_a_frame_link_shows_that_frame_alone_and_follows_the_address(browser, archive, size):
     page, trouble = open_page(browser, (archive / f"club/{CLUB}.html").as_uri() + "#frame-27", size)
     assert shown_frames(page) == ["27"]
@@ -65,7 +65,7 @@ def test_a_frame_link_shows_that_frame_alone_and_follows_the_address(browser, ar
     assert trouble == []
 
 
-@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+@pytest.mark.parametrize("size", [pytest.param(LAPTOP, marks=LONG), PHONE], ids=["laptop", "phone"])  # laptop: CI's long slice
 def test_the_first_view_tells_no_result_and_the_result_is_one_tap_away(browser, archive, size):
     page, trouble = open_page(browser, (archive / f"club/{CLUB}.html").as_uri(), size)
     seen = page.locator("body").inner_text()
