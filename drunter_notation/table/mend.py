@@ -44,11 +44,11 @@ def take_back(store: Tables, name: str | None, body: JSONObject, view: View) -> 
         if not 0 <= keep < len(game.events):
             raise Refused(409, _("keep: the number of turns to keep, 0 to {last}").format(last=len(game.events) - 1)
                           if game.events else _("nothing to take back: no turn has been played"))
-        # taken back again before anything else was played: replaying restores both
         undone = []
         for _step in range(len(game.events) - keep):  # counted once: a long game is taken back in linear time
             kept = dict(game.kept)
             undone.append(redo_op(kept, game.pop()))
+        # taken back again before anything else was played: replaying restores both
         taken.extend([*reversed(undone), *table.taken_back])
     return store.change(table, _turn(body), act, view, op=op, taken_back=taken)
 
