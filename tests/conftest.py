@@ -49,6 +49,46 @@ ARTIFACTS = ROOT / "test-artifacts"  # the browser tests' screenshots
 LONG = pytest.mark.skipif(not os.environ.get("DRUNTER_LONG_TESTS"), reason="CI's long slice: DRUNTER_LONG_TESTS=1")
 
 
+def drunter_here(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``drunter ARGS`` run in this test's process as a shell starts it from ``cwd``: standard input
+    empty, stdout and stderr pipes, no language in the environment (``--lang`` is read before click
+    parses, as ever). A process of its own costs each call 0.15 to 0.3 s of start-up; the language
+    checks make some hundred calls. The tests that need a real process (signals, limits, a closed
+    stream) start one."""
+    import gc
+    import io
+
+    from drunter_notation import i18n
+    from drunter_notation.cli import main
+    from drunter_notation.cli.language import forget_warnings
+
+    def stream(buffer: io.BytesIO) -> io.TextIOWrapper:
+        return io.TextIOWrapper(buffer, encoding="utf-8", errors="strict", newline="\n", write_through=True)
+
+    out, err = io.BytesIO(), io.BytesIO()
+    saved = sys.argv, sys.stdin, sys.stdout, sys.stderr, os.getcwd(), gc.get_threshold()
+    forget_warnings()
+    sys.argv = ["drunter", *args]
+    streams = stream(io.BytesIO()), stream(out), stream(err)  # held here: a wrapper let go closes its buffer
+    sys.stdin, sys.stdout, sys.stderr = streams
+    status = 0
+    try:
+        os.chdir(cwd)
+        with i18n.as_a_process():
+            try:
+                main()
+            except SystemExit as e:
+                status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        texts = [buffer.getvalue().decode("utf-8", "replace") for buffer in (out, err)]
+    finally:
+        sys.argv, sys.stdin, sys.stdout, sys.stderr = saved[:4]
+        os.chdir(saved[4])
+        gc.unfreeze()  # main() freezes what it loaded and tunes the collector for a short process
+        gc.set_threshold(*saved[5])
+        gc.enable()
+    return subprocess.CompletedProcess(["drunter", *args], status, *texts)
+
+
 def wait(check, what: str, tries: int = 1500):
     """Poll ``check`` until it gives something true (bounded; no time is asserted)."""
     import time

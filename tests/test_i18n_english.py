@@ -5,15 +5,14 @@ text, codes, option names and values, command names, metavar letters, file names
 what the record itself says (quoted)."""
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
+from conftest import drunter_here
 
 from drunter_notation import i18n
 from drunter_notation.cli import COMMANDS, cli
@@ -36,11 +35,9 @@ def english_words(text: str) -> list[str]:
     return sorted({w for w in re.findall(r"[A-Za-z]+", DATA.sub(" ", text)) if w.lower() in ENGLISH})
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """The CLI as a user starts it: its own process, --lang read before click parses."""
-    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
-    return subprocess.run([sys.executable, "-m", "drunter_notation.cli", *args], cwd=cwd, capture_output=True,
-                          text=True, env=env, timeout=120)
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """The CLI as a user starts it, --lang read before click parses (in this process: see drunter_here)."""
+    return drunter_here(*args, cwd=cwd)
 
 
 def _commands(group: click.Group, path: list[str]) -> list[list[str]]:

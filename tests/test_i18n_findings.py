@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import drunter_here
 
 from drunter_notation import i18n
 from drunter_notation.explain.scoring import tie_break
@@ -35,7 +36,7 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 
 def diagnostics(lang: str) -> dict[tuple[str, str, int], str]:
     """Every diagnostic's message of the illegal records, by file, code and line."""
-    out = run("validate", "--lang", lang, "--format", "json", *(str(p.relative_to(ROOT)) for p in ILLEGAL))
+    out = drunter_here("validate", "--lang", lang, "--format", "json", *(str(p.relative_to(ROOT)) for p in ILLEGAL))
     found = {}
     for line in out.stdout.splitlines():
         record = json.loads(line)
@@ -65,7 +66,7 @@ def test_every_finding_of_the_illegal_records_is_worded_in_the_language(lang, en
 @pytest.mark.parametrize("lang", ["de", "cs"])
 @pytest.mark.parametrize("name", GOLDEN_RECORDS)
 def test_golden_output(lang, name):
-    out = run("validate", "--lang", lang, f"replays/illegal/{name}.dn")
+    out = drunter_here("validate", "--lang", lang, f"replays/illegal/{name}.dn")
     assert out.returncode == 1
     assert out.stdout == (GOLDEN / f"validate-{lang}-{name}.txt").read_text(encoding="utf-8")
 

@@ -4,21 +4,18 @@ number in it reads as in the text line, no-break space included."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import drunter_here
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "de", "cs")
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
-    return subprocess.run([sys.executable, "-m", "drunter_notation.cli", *args], cwd=ROOT, capture_output=True,
-                          text=True, env=env, timeout=120)
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return drunter_here(*args)
 
 
 def citations(value: object) -> list[object]:
