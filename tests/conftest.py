@@ -49,14 +49,16 @@ ARTIFACTS = ROOT / "test-artifacts"  # the browser tests' screenshots
 LONG = pytest.mark.skipif(not os.environ.get("DRUNTER_LONG_TESTS"), reason="CI's long slice: DRUNTER_LONG_TESTS=1")
 
 
-def drunter_here(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def drunter_here(*args: str, cwd: Path = ROOT, merged: bool = False,
+                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``drunter ARGS`` run in this test's process as a shell starts it from ``cwd``: standard input
-    empty, stdout and stderr pipes, no language in the environment (``--lang`` is read before click
-    parses, as ever). A process of its own costs each call 0.15 to 0.3 s of start-up; the language
-    checks make some hundred calls. The tests that need a real process (signals, limits, a closed
-    stream) start one."""
+    empty, stdout and stderr pipes (one pipe for both if ``merged``, as ``2>&1``), no language in the
+    environment unless ``env`` sets one (``--lang`` is read before click parses, as ever). A process
+    of its own costs each call 0.15 to 0.3 s of start-up; the language checks make some hundred calls.
+    The tests that need a real process (signals, limits, a closed stream) start one."""
     import gc
     import io
+    from unittest import mock
 
     from drunter_notation import i18n
     from drunter_notation.cli import main
@@ -65,7 +67,8 @@ def drunter_here(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[st
     def stream(buffer: io.BytesIO) -> io.TextIOWrapper:
         return io.TextIOWrapper(buffer, encoding="utf-8", errors="strict", newline="\n", write_through=True)
 
-    out, err = io.BytesIO(), io.BytesIO()
+    out = io.BytesIO()
+    err = out if merged else io.BytesIO()
     saved = sys.argv, sys.stdin, sys.stdout, sys.stderr, os.getcwd(), gc.get_threshold()
     forget_warnings()
     sys.argv = ["drunter", *args]
@@ -74,12 +77,14 @@ def drunter_here(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[st
     status = 0
     try:
         os.chdir(cwd)
-        with i18n.as_a_process():
+        with i18n.as_a_process(), mock.patch.dict(os.environ, env or {}):
             try:
                 main()
             except SystemExit as e:
                 status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         texts = [buffer.getvalue().decode("utf-8", "replace") for buffer in (out, err)]
+        if merged:
+            texts[1] = ""
     finally:
         sys.argv, sys.stdin, sys.stdout, sys.stderr = saved[:4]
         os.chdir(saved[4])
