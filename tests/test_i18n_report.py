@@ -5,13 +5,12 @@ record embedded in the page is the same bytes in every language; and a German
 report read on a phone, in a real browser (Chromium via Playwright)."""
 from __future__ import annotations
 
+import functools
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 
 import pytest
-from conftest import ARTIFACTS, LONG, ROOT
+from conftest import ARTIFACTS, LONG, ROOT, drunter_here
 
 from drunter_notation import i18n
 from drunter_notation.analysis import Settings, analyze_text
@@ -121,15 +120,20 @@ def test_the_words_are_the_languages_own():
         assert word in cs, word
 
 
+@functools.cache
+def english_analysis(sample: str):
+    """The sample's analysis made in English, once for both languages' reports (the same seed, the same analysis)."""
+    path = ROOT / "replays" / sample
+    with i18n.using("en"):
+        return analyze_text(path.read_text(), str(path), Settings(playouts=8, seed=2, alternatives=1))
+
+
 @pytest.mark.parametrize("lang, words", [("de", ("verschonte", "Spielweise")), ("cs", ("ušetřil(a)", "styl hry"))])
 @pytest.mark.parametrize("sample", ["legal-4p.dn", "legal-expert-4p.dn"])
 def test_the_analysis_charts_speak_the_language(sample, lang, words):
     """An analysis made in English (its JSON is data) gives a report in the report's
     language: its verdicts and evidence too, an expert pair of goal cards by their names."""
-    path = ROOT / "replays" / sample
-    with i18n.using("en"):
-        analysis = analyze_text(path.read_text(), str(path), Settings(playouts=8, seed=2, alternatives=1))
-    html, t = report(sample, lang, analysis)
+    html, t = report(sample, lang, english_analysis(sample))
     section = html[html.index('<section class="analysis"'):]
     assert re.search(r">50\u00a0%</text>", section)  # the axes: Babel's percent, with its non-breaking space
     assert "50%" not in section and english_left(visible(section), foreign_texts(t)) == []
@@ -170,22 +174,19 @@ def test_the_error_page_speaks_the_language():
 
 
 def test_the_command_writes_in_its_language(tmp_path):
-    done = subprocess.run([sys.executable, "-c", "from drunter_notation.cli import main; main()", "report",
-                           "--lang", "cs", "replays/legal-4p.dn", "replays/legal-2p.dn", "--index", "--out-dir",
-                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = drunter_here("report", "--lang", "cs", "replays/legal-4p.dn", "replays/legal-2p.dn", "--index", "--out-dir",
+                        str(tmp_path))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert re.fullmatch(r"zapsáno .*legal-4p\.html \(platný, \d+ tahů\)", lines[0]), lines
     assert lines[-1].endswith("index.html (2 záznamy v archivu)"), lines
     assert '<html lang="cs">' in (tmp_path / "legal-4p.html").read_text()
     # the index is rewritten whole in the language of the run that writes it
-    subprocess.run([sys.executable, "-c", "from drunter_notation.cli import main; main()", "report", "--lang", "de",
-                    "replays/legal-3p.dn", "--index", "--out-dir", str(tmp_path)], cwd=ROOT, check=True,
-                   capture_output=True, timeout=120)
+    assert drunter_here("report", "--lang", "de", "replays/legal-3p.dn", "--index", "--out-dir",
+                        str(tmp_path)).returncode == 0
     index = (tmp_path / "index.html").read_text()
     assert '<html lang="de">' in index and "3 Protokolle in diesem Archiv" in index and "záznam" not in index
-    helped = subprocess.run([sys.executable, "-c", "from drunter_notation.cli import main; main()", "report",
-                             "--lang", "de", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    helped = drunter_here("report", "--lang", "de", "--help")
     assert "HTML-Bericht" in helped.stdout and "Die Berichtsdatei" in helped.stdout
 
 
@@ -222,14 +223,11 @@ def test_reports_written_with_an_analysis_of_another_language_show_no_english(tm
     every page and the index, every frame of them, the findings and the hints too, shows no
     English word; only DN, file names and the rule sources' own places (Webley's) stay."""
     samples = [f"replays/{s}" for s in SAMPLES]
-    run = [sys.executable, "-c", "from drunter_notation.cli import main; main()"]
-    analysed = subprocess.run([*run, "analyze", "--format", "json", "--playouts", "8", "--lang", other, *samples],
-                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+    analysed = drunter_here("analyze", "--format", "json", "--playouts", "8", "--lang", other, *samples)
     assert analysed.returncode == 2 and analysed.stdout.count("\n") == 3  # a record without hands is not analysed
     (tmp_path / "analysis.jsonl").write_text(analysed.stdout, encoding="utf-8")
-    done = subprocess.run([*run, "report", "--lang", lang, "--analysis", str(tmp_path / "analysis.jsonl"), "--index",
-                           "--out-dir", str(tmp_path / "out"), *samples], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    done = drunter_here("report", "--lang", lang, "--analysis", str(tmp_path / "analysis.jsonl"), "--index",
+                        "--out-dir", str(tmp_path / "out"), *samples)
     assert done.returncode == 1, done.stderr  # A004-overlap breaks a rule
     pages = sorted((tmp_path / "out").glob("*.html"))
     assert len(pages) == 5
