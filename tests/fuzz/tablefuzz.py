@@ -28,6 +28,7 @@ import random
 import re
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -292,7 +293,9 @@ def check(seed: int, index: int) -> dnfuzz.Finding | None:
 
 
 def run(inputs: int, seed: int = 1) -> list[dnfuzz.Finding]:
-    return [f for f in map(lambda i: check(seed, i), range(inputs)) if f is not None]
+    # On a thread of its own: a browser test earlier in the same pytest worker may hold the main thread's loop.
+    with ThreadPoolExecutor(1) as pool:
+        return [f for f in pool.map(lambda i: check(seed, i), range(inputs)) if f is not None]
 
 
 def main(argv: list[str] | None = None) -> int:
