@@ -94,19 +94,6 @@ def drunter_here(*args: str, cwd: Path = ROOT, merged: bool = False,
     return subprocess.CompletedProcess(["drunter", *args], status, *texts)
 
 
-@pytest.fixture
-def one_event_loop(monkeypatch):
-    """Every ``TestClient`` of the test sends its requests through one event loop, as a server has
-    one, instead of a thread and a loop started for each request (a third of the table tests' time);
-    one loop a test, so nothing a test's app left running reaches the next test."""
-    import anyio.from_thread
-    from starlette.testclient import TestClient
-
-    with anyio.from_thread.start_blocking_portal() as portal:
-        monkeypatch.setattr(TestClient, "portal", portal)
-        yield
-
-
 def wait(check, what: str, tries: int = 1500):
     """Poll ``check`` until it gives something true (bounded; no time is asserted)."""
     import time

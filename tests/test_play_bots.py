@@ -23,8 +23,6 @@ from drunter_notation.notation.model import BUILDINGS, GOALS
 from drunter_notation.table import bots
 from drunter_notation.web.app import create_app
 
-pytestmark = pytest.mark.usefixtures("one_event_loop")
-
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "http://127.0.0.1"
 FOUR = ["Anna", "Ben", "Cleo", "Dan"]

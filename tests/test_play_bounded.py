@@ -24,8 +24,6 @@ from drunter_notation.table.bots import HintJob, Job
 from drunter_notation.web.app import create_app
 from drunter_notation.web.bots import ProcessThinker
 
-pytestmark = pytest.mark.usefixtures("one_event_loop")
-
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "http://127.0.0.1"
 

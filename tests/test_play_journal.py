@@ -24,8 +24,6 @@ from drunter_notation.web import store as store_module
 from drunter_notation.web.app import create_app
 from drunter_notation.web.store import JOURNAL_LIMIT, Store
 
-pytestmark = pytest.mark.usefixtures("one_event_loop")
-
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "http://127.0.0.1:8000"
 NEW = {"name": "t", "players": ["Anna", "Ben", "Cleo"], "deal": "random"}

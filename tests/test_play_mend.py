@@ -16,8 +16,6 @@ from starlette.testclient import TestClient
 from drunter_notation.web.app import create_app
 from drunter_notation.web.store import Store
 
-pytestmark = pytest.mark.usefixtures("one_event_loop")
-
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "http://127.0.0.1:8000"
 HANDS = {"Anna": "W3 W2x2 W1x2 S3 S2x2 S1x2", "Ben": "W3 W2x2 W1x2 R3 R2x2 R1x2"}

@@ -30,8 +30,6 @@ from drunter_notation.web import store as store_module
 from drunter_notation.web.app import create_app
 from drunter_notation.web.guard import split_host
 
-pytestmark = pytest.mark.usefixtures("one_event_loop")
-
 BASE = "http://127.0.0.1:8000"
 NEW = {"name": "t", "players": ["Anna", "Ben"], "deal": "random"}
 EVIL = "http://evil.example"

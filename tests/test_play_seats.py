@@ -30,8 +30,6 @@ from drunter_notation.table import seats
 from drunter_notation.web import events
 from drunter_notation.web.app import STATIC, create_app
 
-pytestmark = pytest.mark.usefixtures("one_event_loop")
-
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "replays" / "boards" / "tiny.toml"
 BASE = "http://127.0.0.1"  # a Host the server answers (web/guard.py)
