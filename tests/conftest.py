@@ -43,10 +43,25 @@ BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgr
 ARTIFACTS = ROOT / "test-artifacts"  # the browser tests' screenshots
 
 
-# The longest proofs (a whole 4-phone game, a person alone against three bots on a phone,
-# the secret-keeping proof on a 4-player and an expert game) run in CI's long slice (.ci/run sets DRUNTER_LONG_TESTS=1), not in the
-# README's three-minute test command
-LONG = pytest.mark.skipif(not os.environ.get("DRUNTER_LONG_TESTS"), reason="CI's long slice: DRUNTER_LONG_TESTS=1")
+# CI's long pass (.ci/run sets DRUNTER_LONG_TESTS=1) runs every test at full size; the README's three-minute
+# test command leaves out the tests marked LONG (the longest proofs, the other sizes and languages of the pages
+# checked at a phone's) and draws a quarter of the examples (`examples`)
+LONG_RUN = bool(os.environ.get("DRUNTER_LONG_TESTS"))
+LONG = pytest.mark.long
+
+
+def pytest_collection_modifyitems(config, items):
+    if not LONG_RUN:
+        skip = pytest.mark.skip(reason="CI's long pass: DRUNTER_LONG_TESTS=1")
+        for item in items:
+            if item.get_closest_marker("long"):
+                item.add_marker(skip)
+
+
+def examples(n: int) -> int:
+    """A property test's number of examples: ``n`` in CI's long pass, a quarter of it (at least 10) in the
+    README's test command."""
+    return n if LONG_RUN else max(10, n // 4)
 
 
 def drunter_here(*args: str, cwd: Path = ROOT, merged: bool = False,

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import drunter_here, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -114,7 +115,7 @@ def _brute(hyps, logliks):
     return [[x / sum(row) for x in row] for row in totals]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data(), n=st.integers(2, 4))
 def test_marginals_equal_the_sum_over_every_deal(data, n):
     hyps = hypotheses("base", load_ruleset("hig-1991"))
@@ -229,10 +230,11 @@ def test_dask_runs_the_same_function(tmp_path):
                                                                  "'drunter-notation[dask]'")
     _forced(tmp_path)
     shutil.copy(SAMPLE, tmp_path / "sample.dn")
-    jobs = _drunter("analyze", str(tmp_path), "--playouts", "8", "--format", "json", "--jobs", "2")
+    jobs = drunter_here("analyze", str(tmp_path), "--playouts", "8", "--format", "json")  # --jobs: tested above
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
                                   dashboard_address=None) as cluster:
-        dask = _drunter("analyze", str(tmp_path), "--playouts", "8", "--format", "json", "--dask", cluster.scheduler_address)
+        dask = drunter_here("analyze", str(tmp_path), "--playouts", "8", "--format", "json",
+                            "--dask", cluster.scheduler_address)
     assert jobs.returncode == 0 and dask.returncode == 0, dask.stderr
     assert dask.stdout == jobs.stdout and dask.stdout.count("\n") == 2
 
@@ -296,7 +298,7 @@ def test_text_shows_no_favourite_while_nothing_is_known_and_full_names(tmp_path)
     assert "Ben: no card stands out" in text
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.floats(0.001, 1), min_size=6, max_size=6))
 def test_a_favourite_stands_out_or_is_not_shown(ws):
     from drunter_notation.analysis.inference import favourite

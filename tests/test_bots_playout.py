@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +35,7 @@ def _both_ways(seed: int, styles, variant: str, rules: str, players=PLAYERS):
     return g, pl, winners
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10**6), styles=st.lists(st.sampled_from(sorted(STYLES)), min_size=4, max_size=4),
        variant=st.sampled_from(["base", "expert"]),
        rules=st.sampled_from(["hig-1991", "webley-en", "deskovehry-cz", "deskovehry-cz-house"]))

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import LONG
+from conftest import LONG, drunter_here
 
 distributed = pytest.importorskip("dask.distributed", reason="dask is an optional extra: pip install "
                                                             "'drunter-notation[dask]'")
@@ -45,7 +45,7 @@ def records(tmp_path_factory) -> Path:
     """Program-made records (drunter simulate), the shipped samples, and a file that
     is not a record."""
     folder = tmp_path_factory.mktemp("records")
-    assert drunter("simulate", "--players", "3", "--seed", "4", "--count", "60", "--out", str(folder)).returncode == 0
+    assert drunter_here("simulate", "--players", "3", "--seed", "4", "--count", "60", "--out", str(folder)).returncode == 0
     for sample in ("legal-2p.dn", "legal-4p.dn", "legal-expert-4p.dn"):
         shutil.copy(ROOT / "replays" / sample, folder / sample)
     shutil.copy(next((ROOT / "replays" / "illegal").glob("*.dn")), folder / "illegal.dn")
@@ -58,7 +58,7 @@ def test_validate_prints_the_same_bytes_as_one_job(cluster, records, tmp_path, f
     fifo = tmp_path / "pipe.dn"  # read by the client, refused there (I001): its line stays in its place
     os.mkfifo(fifo)
     args = ("validate", "--format", fmt, str(records), str(fifo), "replays/legal-3p.dn")
-    one, dask = drunter(*args, "--jobs", "1"), drunter(*args, "--dask", cluster[0])
+    one, dask = drunter_here(*args, "--jobs", "1"), drunter_here(*args, "--dask", cluster[0])
     assert one.returncode == 2 and "I001" in one.stdout + one.stderr and "I003" in one.stdout + one.stderr
     assert (dask.returncode, dask.stdout, dask.stderr) == (one.returncode, one.stdout, one.stderr)
     assert len(one.stdout.splitlines()) >= 66
@@ -66,7 +66,7 @@ def test_validate_prints_the_same_bytes_as_one_job(cluster, records, tmp_path, f
 
 def test_validate_expect_and_standard_input(cluster, records):
     args = ("validate", "--expect", "replays/illegal", str(records / "legal-2p.dn"))
-    one, dask = drunter(*args, "--jobs", "1"), drunter(*args, "--dask", cluster[0])
+    one, dask = drunter_here(*args, "--jobs", "1"), drunter_here(*args, "--dask", cluster[0])
     assert (dask.returncode, dask.stdout, dask.stderr) == (one.returncode, one.stdout, one.stderr)
     data = (ROOT / "replays" / "legal-4p.dn").read_text()
     one, dask = drunter("validate", "-", input=data), drunter("validate", "-", "--dask", cluster[0], input=data)
@@ -75,7 +75,7 @@ def test_validate_expect_and_standard_input(cluster, records):
 
 def test_tournament_prints_the_same_table(cluster):
     args = ("tournament", "--bots", "greedy,cautious,random", "--games", "60", "--seed", "3")
-    one, dask = drunter(*args, "--jobs", "1"), drunter(*args, "--dask", cluster[0])
+    one, dask = drunter_here(*args, "--jobs", "1"), drunter_here(*args, "--dask", cluster[0])
     assert one.returncode == 0 and "60 games" in one.stdout
     assert (dask.returncode, dask.stdout, dask.stderr) == (0, one.stdout, one.stderr)
 
@@ -86,7 +86,7 @@ def test_simulate_writes_the_same_files(cluster, tmp_path, bots):
     runs = {}
     for how in ("one", "dask"):
         out = tmp_path / how
-        done = drunter("simulate", "--players", "4", "--seed", "9", "--count", "12" if bots else "40",
+        done = drunter_here("simulate", "--players", "4", "--seed", "9", "--count", "12" if bots else "40",
                        "--out", str(out), *extra, *(("--dask", cluster[0]) if how == "dask" else ()))
         assert done.returncode == 0 and done.stdout == ""
         runs[how] = (done.stderr.replace(str(out), "OUT"), {p.name: p.read_bytes() for p in out.iterdir()})

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import COMPILED
+from conftest import COMPILED, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -68,7 +68,7 @@ def new_game(p) -> Game:
                     seed=p["seed"])
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_push_pop_and_round_trips(p):
     g = new_game(p)
@@ -95,7 +95,7 @@ def test_push_pop_and_round_trips(p):
     assert nothing_to_undo.value.diagnostic.code == "U001"
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, st.integers(0, 200), st.sampled_from("WSR"), st.integers(1, 3), st.integers(0, 14),
        st.integers(0, 14), st.sampled_from([(0, 1), (1, 0), (0, -1), (-1, 0)]))
 def test_an_illegal_push_is_judged_as_validate_judges_it(p, turns, kind, length, col, row, d):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-from conftest import ARTIFACTS, ROOT, start_game
+from conftest import ARTIFACTS, LONG, ROOT, start_game
 from starlette.testclient import TestClient
 
 from drunter_notation.web.app import create_app
@@ -238,6 +238,7 @@ def test_a_german_host_and_a_czech_phone(browser, expect, play_server, tmp_path)
 
 
 @pytest.mark.slow
+@LONG  # CI's long pass: the menu's choice kept; the README's test command drives a German host and a Czech phone
 def test_the_language_menu_is_kept_on_the_device(browser, expect, play_server, tmp_path):
     page = browser.new_context(locale="en-US", viewport={"width": 1000, "height": 800}).new_page()
     page.set_default_timeout(15_000)

@@ -81,7 +81,8 @@ def lay(page, tile: str, square: str, move: str) -> None:
         page.click(f'#options button[data-move="{move}"]')
 
 
-@pytest.mark.parametrize("lang", ["de", pytest.param("cs", marks=LONG)])  # Czech too in CI's long slice
+@LONG  # CI's long pass; the README's test command checks the pages' words without a browser (test_i18n_web.py)
+@pytest.mark.parametrize("lang", ["de", "cs"])
 def test_no_english_on_the_table_pages(browser, expect, play_server, tmp_path, lang):
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     host = browser.new_context(locale=LOCALES[lang], viewport={"width": 1280, "height": 900}).new_page()

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -129,7 +130,7 @@ def test_ismcts_lays_jein_and_declares_it_in_its_games():
     assert sides > 0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 4), variant=st.sampled_from(["base", "expert"]),
        deal=st.sampled_from(list(ExpertDeal)))
 def test_determinizations_deal_the_unseen_cards_as_the_deal_does(seed, n, variant, deal):

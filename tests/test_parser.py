@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -312,7 +313,7 @@ records = st.builds(Record, tags.map(lambda ts: tuple(ordered_tags(ts))),
                     st.none() | reveals, st.none() | scores, st.lists(comment, max_size=2).map(tuple))
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(records)
 def test_format_parse_round_trip(rec):
     text = format_record(rec)
@@ -321,7 +322,7 @@ def test_format_parse_round_trip(rec):
     assert format_record(back) == text
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.text(max_size=200))
 def test_arbitrary_text_raises_only_dn_error(text):
     try:
@@ -330,7 +331,7 @@ def test_arbitrary_text_raises_only_dn_error(text):
         assert e.diagnostic.code in {"P001", "I003", "I004"}
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.binary(max_size=200))
 def test_arbitrary_bytes_raise_only_dn_error(data):
     try:
@@ -339,7 +340,7 @@ def test_arbitrary_bytes_raise_only_dn_error(data):
         assert e.diagnostic.code.startswith(("P", "I"))
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.lists(st.sampled_from(['[Players "A, B"]', "1.", "A", "W3", "b1", "-", "c1", "vote", "{", "}", ":",
                                  "JA", ",", "->", "accepted", "2:1", "@a1", "pass", "reveal", "museum",
                                  "/", "score", "9", "#x\n", "\n", "choose", "hand", "W2x3"]), max_size=25))

@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -254,7 +255,7 @@ def test_a_device_gone_before_its_body_ended_is_a_4xx_not_a_traceback():
     assert run_async(read()) == 400
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
                          lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids,
                                                                                    max_size=4), max_leaves=12),
@@ -337,7 +338,7 @@ def test_sigkill_between_moves_loses_no_acknowledged_move(folder, play_server):
     assert acknowledged == len(MOVES) and verdict(folder / "t.dn") == (True, [], True)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")),
                     min_size=1, max_size=64).filter(lambda s: s.strip() and s.isprintable()))
 def test_any_printable_name_is_shown_as_typed_and_stored_safely(folder, name):

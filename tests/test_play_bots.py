@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-from conftest import wait
+from conftest import LONG, wait
 from starlette.testclient import TestClient
 
 from drunter_notation import Game
@@ -242,6 +242,7 @@ def test_a_bot_to_move_goes_on_after_a_restart(tmp_path):
         assert game["events"][0]["player"] == "Ben" and game["to_move"] == "Anna"
 
 
+@LONG  # CI's long pass; the README's test command plays a table of bots paused and resumed (below)
 def test_one_person_against_three_bots_to_the_end(tmp_path):
     with TestClient(create_app(folder(tmp_path), bot_delay_ms=0), base_url=BASE) as c:
         r = c.post("/api/games", json={"name": "t", "players": FOUR, "deal": "random", "hints": True,

@@ -10,7 +10,7 @@ import shutil
 import urllib.request
 
 import pytest
-from conftest import ROOT
+from conftest import LONG, ROOT
 
 pytestmark = pytest.mark.slow
 RTL = "אבי"
@@ -117,6 +117,7 @@ def test_a_turn_and_a_ballot_by_keyboard_alone_and_names_isolated(browser, expec
     assert not problems, problems
 
 
+@LONG  # CI's long pass; the README's test command plays a turn and a ballot by keyboard (above)
 def test_a_choice_of_ways_by_keyboard_on_the_host_page(browser, expect, play_server, tmp_path):
     """W1 on e4 can run from two gangs (@f1 or @a6, rule A7's corner named): the square's button
     leads to the ways' buttons, the focus on the first, and the second is chosen from the keyboard

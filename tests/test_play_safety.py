@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import ROOT, RUN_CLI
+from conftest import ROOT, RUN_CLI, examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -353,7 +353,7 @@ DEAL = st.one_of(st.just("random"), st.fixed_dictionaries({}, optional={
     "cards": st.one_of(st.dictionaries(PLAYER, CARD, max_size=4), JSON)}), JSON)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(players=st.sampled_from([["Anna", "Ben"], ["Anna", "Ben", "Cleo"]]), variant=st.sampled_from(["base", "expert"]),
        deal=DEAL, junk=st.dictionaries(st.sampled_from(["name", "players", "board", "rules", "variant"]), JSON,
                                        max_size=1))

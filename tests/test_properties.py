@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import pytest
 from click.testing import CliRunner
+from conftest import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -210,7 +211,7 @@ def dealt(record: Record) -> dict[str, Counter]:
 
 # --- simulated games: validity and invariants --------------------------------------
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(params())
 def test_simulated_games_are_legal_and_keep_the_invariants(p):
     record, board, ruleset = play(p)
@@ -250,7 +251,7 @@ def test_simulated_games_are_legal_and_keep_the_invariants(p):
     assert sorted(winners) == sorted(t.winners) == sorted(n.strip() for n in record.tag("Result").value.split(","))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from((2, 3, 4)), st.sampled_from(("base", "expert")))
 def test_same_seed_same_bytes(seed, n, variant):
     board, rules = load_board("schilda"), load_ruleset("hig-1991")
@@ -470,7 +471,7 @@ ALWAYS_ILLEGAL = {"player", "tally", "drop-turn", "drop-vote", "score"}  # no wa
 
 
 @pytest.mark.parametrize("kind", MUTATIONS)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(p=params(), data=st.data())
 def test_a_mutation_is_flagged_or_genuinely_legal(kind, p, data):
     game = play(p._replace(variant="expert") if kind == "choose" else p)
@@ -555,7 +556,7 @@ def test_a_board_file_is_named_relative_to_the_output_folder(tmp_path):
 
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(params(), st.booleans())
 def test_game_over_is_no_player_able_to_place_at_every_position(p, with_hands):
     """E1 asked once per track over all hands, and kept across a run of passes, is E1

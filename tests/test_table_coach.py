@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from conftest import run_async
+from conftest import examples, run_async
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -126,7 +126,7 @@ def test_a_question_no_longer_wanted_keeps_no_place_and_no_slot():
     run_async(scenario())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["ask", "finish", "cancel"]), st.integers(0, 5)), max_size=40),
        st.integers(1, 3), st.integers(1, 4))
 def test_the_queue_stays_bounded_and_every_question_ends(steps, slots, most):

@@ -1,7 +1,7 @@
 """The fuzzer's CI slice and the inputs it (and the hostile-input review) found.
 
-The slice checks 3,000 inputs of seed 1 (``FUZZ_INPUTS`` changes the number: CI
-runs 100,000 after the README's commands) on two processes, or on one inside a
+The slice checks 750 inputs of seed 1 in the README's test command (``FUZZ_INPUTS`` changes the
+number: CI's long pass runs 100,000 after the README's commands) on two processes, or on one inside a
 pytest-xdist worker (the other worker has the other core); it is marked ``fuzz`` so
 a developer can skip it with ``-m 'not fuzz'``, while the plain test command runs it. Each regression below is one input
 that once escaped as a Python exception or printed an unsafe line; it goes through
@@ -18,6 +18,7 @@ import apifuzz
 import dnfuzz
 import pytest
 import tablefuzz
+from conftest import examples
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -43,7 +44,7 @@ def _json(lines: list[str]) -> dict:
 
 @pytest.mark.fuzz
 def test_fuzz_slice_finds_nothing():
-    inputs = int(os.environ.get("FUZZ_INPUTS", "3000"))
+    inputs = int(os.environ.get("FUZZ_INPUTS", examples(3000)))
     jobs = 1 if "PYTEST_XDIST_WORKER" in os.environ else min(2, os.cpu_count() or 1)
     result = dnfuzz.run(inputs, seed=1, jobs=jobs)
     print(f"{inputs:,} inputs: slowest {result['slowest']:.2f} s CPU, {result['cpu_seconds']:.0f} s CPU in all")
@@ -52,15 +53,15 @@ def test_fuzz_slice_finds_nothing():
 
 @pytest.mark.fuzz
 def test_api_fuzz_slice_finds_nothing():
-    # the Game API and position strings with odd values (apifuzz.py): two fifths of FUZZ_INPUTS (1,200; CI 40,000)
-    inputs = int(os.environ.get("FUZZ_INPUTS", "3000")) * 2 // 5
+    # the Game API and position strings with odd values (apifuzz.py): two fifths of FUZZ_INPUTS (300; CI 40,000)
+    inputs = int(os.environ.get("FUZZ_INPUTS", examples(3000))) * 2 // 5
     assert [str(f) for f in apifuzz.run(inputs, seed=1)] == []
 
 
 @pytest.mark.fuzz
 def test_table_fuzz_slice_finds_nothing():
-    # the table core's JSON API, in memory (tablefuzz.py): a sixtieth of FUZZ_INPUTS (50; CI 1,666), runs of requests
-    inputs = int(os.environ.get("FUZZ_INPUTS", "3000")) // 60
+    # the table core's JSON API, in memory (tablefuzz.py): a sixtieth of FUZZ_INPUTS (12; CI 1,666), runs of requests
+    inputs = int(os.environ.get("FUZZ_INPUTS", examples(3000))) // 60
     assert [str(f) for f in tablefuzz.run(inputs, seed=1)] == []
 
 
