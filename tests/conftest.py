@@ -34,7 +34,7 @@ settings.load_profile("drunter")
 COMPILED = not placement.__file__.endswith(".py")
 RUN_CLI = "import sys; from drunter_notation.cli import main; sys.argv[0] = 'drunter'; main()"
 # Debian's headless shell (the build Playwright itself runs headless) draws the same pages with half the CPU of the
-# full browser; DRUNTER_CHROMIUM names another (CI's long slice runs the full /usr/bin/chromium)
+# full browser; DRUNTER_CHROMIUM names another (CI's long pass runs the full /usr/bin/chromium)
 CHROMIUM = os.environ.get("DRUNTER_CHROMIUM") or next(
     (b for b in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.access(b, os.X_OK)), "/usr/bin/chromium")
 # As root the sandbox must be off; without the networking flags Chromium keeps trying to reach hosts it cannot.

@@ -26,7 +26,7 @@ def page_file(tmp_path_factory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("size", [pytest.param((1280, 800), marks=LONG), (390, 844)], ids=["laptop", "phone"])  # CI's long slice: the laptop
+@pytest.mark.parametrize("size", [pytest.param((1280, 800), marks=LONG), (390, 844)], ids=["laptop", "phone"])  # CI's long pass: the laptop
 def test_turning_points_step_the_board(browser, page_file, size):
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     problems = []

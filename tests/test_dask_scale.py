@@ -107,7 +107,7 @@ def test_no_scheduler_at_the_address_is_one_line_and_exit_2(tmp_path, command):
 
 
 @pytest.mark.slow
-@LONG  # a fault injected: CI's long slice
+@LONG  # a fault injected: CI's long pass
 def test_a_worker_killed_mid_run_costs_nothing(cluster):
     address, client = cluster
     args = ("tournament", "--bots", "ismcts:sims=15,greedy", "--games", "16", "--seed", "5")

@@ -219,7 +219,7 @@ def test_a_german_report_on_a_phone(browser, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lang, other", [("de", "cs"), pytest.param("cs", "de", marks=LONG)])  # both in the long slice
+@pytest.mark.parametrize("lang, other", [("de", "cs"), pytest.param("cs", "de", marks=LONG)])  # both in CI's long pass
 def test_reports_written_with_an_analysis_of_another_language_show_no_english(tmp_path, lang, other):
     """``drunter report --lang`` over an analysis ``drunter analyze`` made in another language:
     every page and the index, every frame of them, the findings and the hints too, shows no

@@ -42,7 +42,7 @@ def turn(page) -> str:
     return page.locator("#turn-line").inner_text()
 
 
-@pytest.mark.parametrize("size", ["phone", pytest.param("laptop", marks=LONG)])  # the laptop in CI's long slice
+@pytest.mark.parametrize("size", ["phone", pytest.param("laptop", marks=LONG)])  # the laptop in CI's long pass
 def test_a_whole_game_by_taps(browser, expect, play_server, tmp_path, size):
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     width, height = SIZES[size]
@@ -161,7 +161,7 @@ AXE = ROOT / "site" / "node_modules" / "axe-core" / "axe.min.js"
 
 @pytest.mark.site  # where axe-core is installed: with the browser edition (cd site && npm ci)
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd site && npm ci)")
-@pytest.mark.parametrize("size", ["phone", pytest.param("laptop", marks=LONG)])  # the laptop in CI's long slice
+@pytest.mark.parametrize("size", ["phone", pytest.param("laptop", marks=LONG)])  # the laptop in CI's long pass
 def test_axe_finds_no_violation_on_the_table_pages(browser, play_server, tmp_path, size):
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     # the check's own script is injected, so this context bypasses the pages' CSP (tested elsewhere)

@@ -35,7 +35,7 @@ def new_page(browser, size):
     return page
 
 
-@pytest.mark.parametrize("size", ["phone", pytest.param("laptop", marks=LONG)])  # the laptop in CI's long slice
+@pytest.mark.parametrize("size", ["phone", pytest.param("laptop", marks=LONG)])  # the laptop in CI's long pass
 def test_take_back_to_an_earlier_turn_and_replay(browser, expect, play_server, tmp_path, size):
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "tiny.toml")
     page = new_page(browser, size)
@@ -84,7 +84,7 @@ def test_take_back_to_an_earlier_turn_and_replay(browser, expect, play_server, t
         assert message.startswith("the move typed, at column 1: error[P001]") and ".dn" not in message
 
 
-@pytest.mark.parametrize("size", ["phone", pytest.param("laptop", marks=LONG)])  # the laptop in CI's long slice
+@pytest.mark.parametrize("size", ["phone", pytest.param("laptop", marks=LONG)])  # the laptop in CI's long pass
 def test_an_invalid_file_is_fixed_or_cut_in_the_page(browser, expect, play_server, tmp_path, size):
     (tmp_path / "boards").mkdir()
     shutil.copy(ROOT / "replays" / "boards" / "tiny.toml", tmp_path / "boards" / "tiny.toml")

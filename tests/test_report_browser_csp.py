@@ -87,7 +87,7 @@ def step_through(page) -> None:
     assert page.locator("#board .tile:not(.off)").count() > 0
 
 
-@pytest.mark.parametrize("lang, size", [("de", "phone"),  # the other three: CI's long slice
+@pytest.mark.parametrize("lang, size", [("de", "phone"),  # the other three: CI's long pass
                                         pytest.param("en", "phone", marks=LONG), pytest.param("de", "laptop", marks=LONG),
                                         pytest.param("en", "laptop", marks=LONG)])
 def test_the_pages_work_under_their_policy(browser, pages, lang, size):

@@ -50,7 +50,7 @@ def shot(page, name: str) -> None:
     assert (ARTIFACTS / name).stat().st_size > 10_000
 
 
-@pytest.mark.parametrize("size", [pytest.param(LAPTOP, marks=LONG), PHONE], ids=["laptop", "phone"])  # laptop: CI's long slice
+@pytest.mark.parametrize("size", [pytest.param(LAPTOP, marks=LONG), PHONE], ids=["laptop", "phone"])  # laptop: CI's long pass
 def test_a_frame_link_shows_that_frame_alone_and_follows_the_address(browser, archive, size):
     page, trouble = open_page(browser, (archive / f"club/{CLUB}.html").as_uri() + "#frame-27", size)
     assert shown_frames(page) == ["27"]
@@ -65,7 +65,7 @@ def test_a_frame_link_shows_that_frame_alone_and_follows_the_address(browser, ar
     assert trouble == []
 
 
-@pytest.mark.parametrize("size", [pytest.param(LAPTOP, marks=LONG), PHONE], ids=["laptop", "phone"])  # laptop: CI's long slice
+@pytest.mark.parametrize("size", [pytest.param(LAPTOP, marks=LONG), PHONE], ids=["laptop", "phone"])  # laptop: CI's long pass
 def test_the_first_view_tells_no_result_and_the_result_is_one_tap_away(browser, archive, size):
     page, trouble = open_page(browser, (archive / f"club/{CLUB}.html").as_uri(), size)
     seen = page.locator("body").inner_text()
