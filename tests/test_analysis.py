@@ -230,10 +230,10 @@ def test_dask_runs_the_same_function(tmp_path):
                                                                  "'drunter-notation[dask]'")
     _forced(tmp_path)
     shutil.copy(SAMPLE, tmp_path / "sample.dn")
-    jobs = drunter_here("analyze", str(tmp_path), "--playouts", "8", "--format", "json")  # --jobs: tested above
+    jobs = drunter_here("analyze", str(tmp_path), "--playouts", "2", "--format", "json")  # --jobs: tested above
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
                                   dashboard_address=None) as cluster:
-        dask = drunter_here("analyze", str(tmp_path), "--playouts", "8", "--format", "json",
+        dask = drunter_here("analyze", str(tmp_path), "--playouts", "2", "--format", "json",
                             "--dask", cluster.scheduler_address)
     assert jobs.returncode == 0 and dask.returncode == 0, dask.stderr
     assert dask.stdout == jobs.stdout and dask.stdout.count("\n") == 2
