@@ -38,7 +38,7 @@ SHELL_ENV = {"COLUMNS": "80", "LANG": "C.UTF-8", "NO_COLOR": "1", "TERM": "dumb"
 # A bare `drunter ARGS` with nothing for the shell to expand runs in this process (0.2 to 0.4 s less a step);
 # a pool of processes (--jobs) or anything the shell reads goes through bash as a reader types it
 PLAIN = re.compile(r"^drunter(?: [\w./=:,@%+-]+)*$")
-# The README's analysis plays 11,600 games (16 s of CPU, a tenth of the test command's): CI's long pass runs it
+# The README's analysis plays 11,600 games (15 s of CPU, a tenth of the test command's): CI's long pass runs it
 LONG_STEPS = {("README.md", "drunter analyze replays/club/2024-02-09-gruener-baum.dn --jobs 2")}
 
 
